@@ -1,0 +1,423 @@
+/**
+ * Messages of watched campaigns: one message per call (updated in place), the call's conversation as thread replies,
+ * the burst digest, WhatsApp digests and contact messages, the call details and the end-user modal.
+ *
+ * Everything that comes from outside (contact names, extracted data, tags, conversation text, policy explanations,
+ * end-user fields) goes through `md`/`escapeMrkdwn` and is cut to Block Kit's limits, so it can never mention a
+ * person, a channel or a group, nor make Slack reject a message.
+ */
+import type {
+  Call,
+  CampaignCallItem,
+  CampaignContact,
+  EndUser,
+  Message as ServiceMessage,
+  PolicyResult,
+} from '../../outreach/schemas.js';
+import {
+  answeredByLabel,
+  callStatusLabel,
+  contactStatusLabel,
+  endedByLabel,
+  formatCount,
+  formatDateTime,
+  formatDuration,
+  formatPhone,
+  NONE,
+  plural,
+} from './format.js';
+import {
+  actions,
+  button,
+  context,
+  CUT_NOTE,
+  escapeMrkdwn,
+  fallback,
+  fieldSections,
+  header,
+  LIMITS,
+  md,
+  mrkdwnSection,
+  plainText,
+  raw,
+  truncate,
+  truncateMrkdwn,
+} from './mrkdwn.js';
+import type { KnownBlock, SlackMessage, View } from './types.js';
+
+export const WATCH_ACTION_IDS = {
+  /** value: campaign id */
+  watchHere: 'campaign_watch_here',
+  /** value: call id */
+  callDetails: 'watch_call_details',
+  /** value: JSON {"callId":"…","threadId":"…"} */
+  callContact: 'watch_call_contact',
+} as const;
+
+export const END_USER_VIEW_ID = 'watch_enduser_edit';
+export const END_USER_BLOCKS = { name: 'enduser_name', info: 'enduser_info' } as const;
+export const END_USER_LIMITS = { name: 255, info: 3000 } as const;
+
+/** Slack message metadata attached to every call message (lets mappings be rebuilt from Slack). */
+export interface CallMetadata {
+  event_type: 'outreach_call';
+  event_payload: { campaign_id: number; call_id: string; thread_id: string };
+}
+
+export function callMetadata(campaignId: number, callId: string, threadId: string | null | undefined): CallMetadata {
+  return {
+    event_type: 'outreach_call',
+    event_payload: { campaign_id: campaignId, call_id: callId, thread_id: threadId ?? '' },
+  };
+}
+
+/** Statuses after which a call no longer changes (its outcome is known). */
+export const FINAL_CALL_STATUSES: readonly string[] = ['ended', 'busy', 'no-answer', 'failed'];
+
+export function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
+  const name = call.contact?.name?.trim();
+  if (name) return name;
+  return call.contact ? `Contact #${call.contact.id}` : 'Unknown contact';
+}
+
+/** A link only for plain http(s) URLs; anything else is shown as escaped text, never as mrkdwn. */
+export function safeLink(url: string, label: string): string {
+  const u = url.trim();
+  if (/^https?:\/\/[^\s<>|]+$/i.test(u) && u.length <= 2000) {
+    return `<${u.replace(/&/g, '&amp;')}|${escapeMrkdwn(label).replace(/\|/g, '¦')}>`;
+  }
+  return md`${label}: ${truncate(u, 300)}`;
+}
+
+/** The recording path of a call item (`/api/v1.0/call/<id>/recording`) as a link on the service's origin. */
+export function recordingLink(recordingUrl: string | null | undefined, serviceOrigin: string | undefined): string {
+  if (!recordingUrl) return NONE;
+  const abs = /^https?:\/\//i.test(recordingUrl)
+    ? recordingUrl
+    : serviceOrigin && recordingUrl.startsWith('/')
+      ? `${serviceOrigin}${recordingUrl}`
+      : recordingUrl;
+  return safeLink(abs, '▶️ Recording');
+}
+
+function policyScore(call: Pick<Call, 'policy_evaluation'>): string | undefined {
+  const pe = call.policy_evaluation;
+  if (!pe || pe.score === null || pe.score === undefined) return undefined;
+  const met =
+    pe.policies_met_count !== null && pe.policies_met_count !== undefined && pe.policies_evaluated_count
+      ? ` (${pe.policies_met_count}/${pe.policies_evaluated_count} met)`
+      : '';
+  return `${formatCount(pe.score)}${met}${pe.completed === false ? ' · evaluating' : ''}`;
+}
+
+export interface CallMessageInput {
+  campaignId: number;
+  campaignName?: string;
+  call: CampaignCallItem;
+  /** Origin (scheme://host[:port]) of the service, to turn `recording_url` into a link. */
+  serviceOrigin?: string;
+  timezone?: string | null;
+}
+
+/**
+ * The call's message. Its fallback `text` names the contact and the status; the blocks carry the outcome:
+ * contact name and number, status, answered by, duration, ended by and reason, policy score, extracted data, tags,
+ * recording link, and the Details / Contact buttons.
+ */
+export function callMessage(input: CallMessageInput): SlackMessage {
+  const { call, campaignId } = input;
+  const who = contactName(call);
+  const phone = call.contact?.phone_number ? formatPhone(call.contact.phone_number) : '';
+  const status = callStatusLabel(call.status);
+  const campaign = input.campaignName ? md`${truncate(input.campaignName, 80)} (#${campaignId})` : `#${campaignId}`;
+
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`),
+  ];
+  const fields = [
+    md`*Answered by*\n${answeredByLabel(call.answered_by)}`,
+    md`*Duration*\n${formatDuration(call.status === 'in-progress' && !call.duration ? null : call.duration)}`,
+    md`*Ended by*\n${truncate(endedByLabel(call.ended_by, call.ended_reason), 500)}`,
+    md`*Started*\n${formatDateTime(call.started_at ?? call.created_at, input.timezone)}`,
+  ];
+  const score = policyScore(call);
+  if (score) fields.push(md`*Policy score*\n${score}`);
+  if (call.recording_url) fields.push(`*Recording*\n${recordingLink(call.recording_url, input.serviceOrigin)}`);
+  blocks.push(...fieldSections(fields));
+
+  const data = Object.entries(call.extracted_data ?? {});
+  if (data.length) {
+    const lines = data.map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`);
+    blocks.push(mrkdwnSection(`*Extracted data*\n${lines.join('\n')}`));
+  }
+  const tags = (call.tags ?? []).filter((t) => t.trim() !== '');
+  const ctx = [md`Campaign ${raw(campaign)} · call \`${truncate(call.id, 80)}\``];
+  if (tags.length) ctx.push(md`🏷 ${truncate(tags.join(', '), 1000)}`);
+  blocks.push(context(...ctx));
+
+  const buttons = [button({ text: 'Details', actionId: WATCH_ACTION_IDS.callDetails, value: truncate(call.id, 1000) })];
+  if (call.thread_id) {
+    const value = JSON.stringify({ callId: call.id, threadId: call.thread_id });
+    if (value.length <= LIMITS.buttonValue) {
+      buttons.push(button({ text: 'Contact', actionId: WATCH_ACTION_IDS.callContact, value }));
+    }
+  }
+  blocks.push(actions(buttons));
+
+  return { text: fallback(md`${who}${raw(phone ? md` (${phone})` : '')}: ${status}`), blocks };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Conversation
+
+export const SENDER_LABELS: Record<string, string> = { AI: '🤖 Agent', EU: '👤 End user', SYS: '⚙️ System' };
+
+/** Room for one reply's text: well under chat.update's 4,000 characters, like every other text we post. */
+export const REPLY_MAX = 3500;
+
+export function senderLabel(sentBy: string, endUserName?: string): string {
+  if (sentBy === 'EU' && endUserName?.trim()) return `👤 ${truncate(endUserName.trim(), 80)}`;
+  return SENDER_LABELS[sentBy] ?? `❔ ${sentBy}`;
+}
+
+/** One conversation message as a thread reply: labelled by who sent it, media as a link, escaped and cut. */
+export function conversationReply(m: ServiceMessage, opts: { endUserName?: string } = {}): SlackMessage {
+  const label = senderLabel(m.sent_by, opts.endUserName);
+  const parts: string[] = [];
+  const content = m.content?.trim() ?? '';
+  if (content) parts.push(escapeMrkdwn(content));
+  if (m.media?.trim()) parts.push(safeLink(m.media, `📎 ${m.type === 'text' ? 'attachment' : m.type}`));
+  if (!parts.length) parts.push(`_(empty ${escapeMrkdwn(m.type)} message)_`);
+  const body = truncateMrkdwn(parts.join('\n'), REPLY_MAX - label.length - 10, CUT_NOTE);
+  const text = `*${escapeMrkdwn(label)}:* ${body}`;
+  return { text, blocks: [mrkdwnSection(text)] };
+}
+
+/** The first reply of each conversation thread: says how replies work, in one line. */
+export function conversationIntro(): SlackMessage {
+  const text =
+    "💬 The conversation follows in this thread. A reply here is sent to the agent on the contact's behalf and " +
+    "the agent's answer is posted back; start it with `note:` or `//` to keep it internal (not sent).";
+  return { text, blocks: [context(text)] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Burst digest
+
+export interface DigestLine {
+  callId: string;
+  campaignId: number;
+  name: string;
+  phone?: string;
+  status: string;
+  duration?: number | null;
+}
+
+/** Calls per digest message: 10 lines per section (each line at most 250 characters), 4 sections. */
+export const DIGEST_CAPACITY = 40;
+const DIGEST_LINES_PER_SECTION = 10;
+
+export function digestLine(call: CampaignCallItem, campaignId: number): DigestLine {
+  const line: DigestLine = { callId: call.id, campaignId, name: contactName(call), status: call.status };
+  if (call.contact?.phone_number) line.phone = call.contact.phone_number;
+  if (call.duration !== null && call.duration !== undefined) line.duration = call.duration;
+  return line;
+}
+
+function digestLineText(l: DigestLine): string {
+  const phone = l.phone ? md` ${formatPhone(l.phone)}` : '';
+  const dur = l.duration ? md` · ${formatDuration(l.duration)}` : '';
+  const text = md`${callStatusLabel(l.status)} · *${truncate(l.name, 80)}*${raw(phone)}${raw(dur)} · #${l.campaignId} · \`${truncate(l.callId, 60)}\``;
+  return truncateMrkdwn(text, 250, '…');
+}
+
+/**
+ * One message listing many calls while calls arrive faster than Slack lets us post (about one message per second
+ * per channel). Every call of the burst is findable here by contact, number or call id; lines change in place.
+ */
+export function callDigestMessage(lines: DigestLine[], opts: { part?: number } = {}): SlackMessage {
+  const shown = lines.slice(0, DIGEST_CAPACITY);
+  const campaigns = [...new Set(shown.map((l) => l.campaignId))].map((c) => `#${c}`).join(', ');
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(
+      md`*📦 Calls arriving faster than Slack allows one message each${raw(opts.part ? ` (digest ${opts.part})` : '')}*\n` +
+        md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}, updated in place. Use *Details* via \`/campaign calls <id>\`.`,
+    ),
+  ];
+  for (let i = 0; i < shown.length; i += DIGEST_LINES_PER_SECTION) {
+    blocks.push(
+      mrkdwnSection(
+        shown
+          .slice(i, i + DIGEST_LINES_PER_SECTION)
+          .map(digestLineText)
+          .join('\n'),
+      ),
+    );
+  }
+  const counts = new Map<string, number>();
+  for (const l of shown) counts.set(l.status, (counts.get(l.status) ?? 0) + 1);
+  blocks.push(context([...counts].map(([s, n]) => `${callStatusLabel(s)} ${formatCount(n)}`).join(' · ') || NONE));
+  return { text: fallback(md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}`), blocks };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// WhatsApp
+
+export function whatsappDigestMessage(input: {
+  campaignId: number;
+  campaignName?: string;
+  counts: Record<string, number>;
+  updatedAt: Date;
+}): SlackMessage {
+  const name = input.campaignName
+    ? md`${truncate(input.campaignName, 120)} (#${input.campaignId})`
+    : `#${input.campaignId}`;
+  const entries = Object.entries(input.counts).filter(([, n]) => n > 0);
+  const total = entries.reduce((s, [, n]) => s + n, 0);
+  const fields = entries.map(([s, n]) => md`*${contactStatusLabel(s)}*\n${formatCount(n)}`);
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(`*💬 WhatsApp campaign ${name}*\n${escapeMrkdwn(plural(total, 'contact'))} by status`),
+    ...fieldSections(fields.length ? fields : [`*Contacts*\n${NONE}`]).slice(0, 3),
+    context(md`Updated ${formatDateTime(input.updatedAt)}`),
+  ];
+  return { text: fallback(`WhatsApp campaign ${name}: ${escapeMrkdwn(plural(total, 'contact'))}`), blocks };
+}
+
+/** Statuses of WhatsApp contacts that get a message of their own. */
+export const WHATSAPP_NOTABLE_STATUSES = ['converted', 'rejected', 'failed'] as const;
+
+export function whatsappContactMessage(input: { campaignId: number; contact: CampaignContact }): SlackMessage {
+  const c = input.contact;
+  const who = c.name?.trim() ? c.name : `Contact #${c.id}`;
+  const phone = c.contact ? formatPhone(c.contact) : '';
+  const status = contactStatusLabel(c.status);
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`),
+  ];
+  const data = Object.entries(c.extracted_data ?? {});
+  if (data.length) {
+    blocks.push(
+      mrkdwnSection(data.map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`).join('\n')),
+    );
+  }
+  const ctx = [md`Campaign #${input.campaignId} · contact ${c.id}`];
+  if (c.tags?.length) ctx.push(md`🏷 ${truncate(c.tags.join(', '), 1000)}`);
+  blocks.push(context(...ctx));
+  return { text: fallback(md`${who}: ${status}`), blocks };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Details and end user
+
+function policyIcon(result: string): string {
+  const r = result.toLowerCase();
+  if (r === 'met') return '✅';
+  if (r === 'not_met' || r === 'not met' || r === 'failed' || r === 'unmet') return '❌';
+  if (r.includes('not_applicable') || r.includes('not applicable') || r === 'n/a') return '➖';
+  return '❔';
+}
+
+function policyLine(p: PolicyResult): string {
+  const name = p.policy_name?.trim() || p.policy_id;
+  const why = p.explanation?.trim() ? md`\n_${truncate(p.explanation.trim(), 600)}_` : '';
+  return md`${policyIcon(p.result)} *${truncate(name, 150)}* — ${truncate(p.result, 60)}${raw(why)}`;
+}
+
+/** The full call (GET /call/{id}), with each policy's result and explanation: an ephemeral answer to "Details". */
+export function callDetailsMessage(call: Call, opts: { timezone?: string | null } = {}): SlackMessage {
+  const endUser = call.thread?.end_user;
+  const who = endUser?.display_name?.trim() || 'Call';
+  const blocks: KnownBlock[] = [header(`Call details`)];
+  blocks.push(
+    mrkdwnSection(md`*${truncate(who, 200)}* · ${callStatusLabel(call.status)}\ncall \`${truncate(call.id, 80)}\``),
+  );
+  const fields = [
+    md`*Type*\n${call.type ?? NONE}`,
+    md`*Answered by*\n${answeredByLabel(call.answered_by)}`,
+    md`*Created*\n${formatDateTime(call.created_at, opts.timezone)}`,
+    md`*Started*\n${formatDateTime(call.started_at, opts.timezone)}`,
+    md`*Ended*\n${formatDateTime(call.ended_at, opts.timezone)}`,
+    md`*Duration*\n${formatDuration(call.duration)}`,
+    md`*Billed*\n${formatDuration(call.billed_duration)}`,
+    md`*Ended by*\n${truncate(endedByLabel(call.ended_by, call.ended_reason), 500)}`,
+  ];
+  const score = policyScore(call);
+  if (score) fields.push(md`*Policy score*\n${score}`);
+  if (call.thread?.agent) fields.push(md`*Agent*\n${truncate(call.thread.agent.name ?? call.thread.agent.id, 150)}`);
+  blocks.push(...fieldSections(fields));
+  const policies = call.policy_evaluation?.policies ?? [];
+  if (policies.length) {
+    const pe = call.policy_evaluation!;
+    const summary = md`*Policies* · ${formatCount(pe.policies_met_count ?? 0)} met of ${formatCount(pe.policies_evaluated_count ?? policies.length)} evaluated${raw(pe.policies_not_applicable_count ? md`, ${formatCount(pe.policies_not_applicable_count)} not applicable` : '')}`;
+    blocks.push(mrkdwnSection(summary));
+    // One section per policy (explanations can be long); keep the message within 50 blocks.
+    const room = LIMITS.messageBlocks - blocks.length - 1;
+    const shownPolicies = policies.slice(0, room);
+    for (const p of shownPolicies) blocks.push(mrkdwnSection(policyLine(p)));
+    if (policies.length > shownPolicies.length) {
+      blocks.push(context(`…and ${policies.length - shownPolicies.length} more policies not shown.`));
+    }
+  } else {
+    blocks.push(context(call.policy_evaluation ? 'No policy results yet.' : 'No policy evaluation for this call.'));
+  }
+  return { text: fallback(md`Call ${truncate(call.id, 80)}: ${callStatusLabel(call.status)}`), blocks };
+}
+
+export function endUserSummary(endUser: EndUser, opts: { note?: string } = {}): SlackMessage {
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(
+      md`*👤 ${truncate(endUser.display_name?.trim() || 'End user', 200)}*\n${truncate(endUser.info?.trim() || NONE, 2000)}`,
+    ),
+    context(
+      md`End user \`${truncate(endUser.id, 80)}\`${raw(endUser.integration_type ? md` · ${endUser.integration_type}` : '')}`,
+    ),
+  ];
+  if (opts.note) blocks.push(context(opts.note));
+  return { text: fallback(md`End user ${endUser.display_name ?? endUser.id}`), blocks };
+}
+
+export interface EndUserModalMeta {
+  endUserId: string;
+  /** Where to confirm the change. */
+  channelId?: string;
+}
+
+/** The modal in which a permitted person corrects an end user's display name and info (PUT /enduser/{id}). */
+export function endUserModal(endUser: EndUser, meta: EndUserModalMeta): View {
+  return {
+    type: 'modal',
+    callback_id: END_USER_VIEW_ID,
+    private_metadata: JSON.stringify(meta).slice(0, 3000),
+    title: plainText('End user', 24),
+    submit: plainText('Save', 24),
+    close: plainText('Cancel', 24),
+    blocks: [
+      context(md`End user \`${truncate(endUser.id, 80)}\``),
+      {
+        type: 'input',
+        block_id: END_USER_BLOCKS.name,
+        label: plainText('Display name', 2000),
+        element: {
+          type: 'plain_text_input',
+          action_id: 'value',
+          max_length: END_USER_LIMITS.name,
+          ...(endUser.display_name ? { initial_value: truncate(endUser.display_name, END_USER_LIMITS.name, '') } : {}),
+        },
+      },
+      {
+        type: 'input',
+        block_id: END_USER_BLOCKS.info,
+        optional: true,
+        label: plainText('Info', 2000),
+        hint: plainText('What the agent knows about this person.', 2000),
+        element: {
+          type: 'plain_text_input',
+          action_id: 'value',
+          multiline: true,
+          max_length: END_USER_LIMITS.info,
+          ...(endUser.info ? { initial_value: truncate(endUser.info, END_USER_LIMITS.info, '') } : {}),
+        },
+      },
+    ],
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Errors, confirmations, "who did what" lines and the `/campaign` usage. Sentences passed in are escaped here, so
+ * they may quote outside text (a service message, a name) safely; `*bold*` and `_italic_` still work, mentions and
+ * links do not.
+ */
+import type { CampaignStatus, LifecycleAction } from '../../outreach/schemas.js';
+import { CAMPAIGN_STATUSES } from '../../outreach/schemas.js';
+import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
+import { campaignStateLabel, statusLabel } from './format.js';
+import { ACTION_PAST, actionForTarget, lifecycleButtons } from './lifecycle.js';
+import { actions, button, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
+import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
+
+export interface ErrorMessageInput {
+  /** What happened, why, and what to do, in a sentence or two. Escaped here. */
+  sentence: string;
+  campaignId?: number;
+  campaignName?: string | null;
+  /** INVALID_STATUS_TRANSITION: the campaign's status now. */
+  currentStatus?: string | null;
+  /** INVALID_STATUS_TRANSITION: the service's valid_targets (actions or statuses; both are understood). */
+  validTargets?: readonly string[] | null;
+}
+
+/**
+ * "⚠️ <sentence>", plus, for a refused lifecycle move, the campaign's status now and one button per move that is
+ * possible from it (action_id `campaign_action:<action>`). Meant to be shown to the person only (ephemeral).
+ */
+export function errorMessage(input: ErrorMessageInput): SlackMessage {
+  const blocks: KnownBlock[] = [mrkdwnSection(md`⚠️ ${input.sentence}`)];
+  if (input.campaignId !== undefined && input.currentStatus) {
+    blocks.push(context(md`Campaign #${input.campaignId} is ${statusLabel(input.currentStatus)}.`));
+  }
+  if (input.campaignId !== undefined && input.validTargets?.length) {
+    const possible: LifecycleAction[] = [];
+    for (const t of input.validTargets) {
+      const a = actionForTarget(t, input.currentStatus);
+      if (a && !possible.includes(a)) possible.push(a);
+    }
+    if (possible.length) {
+      blocks.push(mrkdwnSection('What you can do instead:'));
+      blocks.push(actions(lifecycleButtons({ id: input.campaignId, name: input.campaignName }, possible)));
+    }
+  }
+  return { text: fallback(md`⚠️ ${input.sentence}`), blocks };
+}
+
+/** "✅ <sentence>" (escaped). */
+export function successMessage(sentence: string): SlackMessage {
+  const text = md`✅ ${sentence}`;
+  return { text: fallback(text), blocks: [mrkdwnSection(text)] };
+}
+
+/** A Slack user id we may mention: `U…`/`W…` (people), letters and digits only. */
+const USER_ID = /^[UW][A-Z0-9]+$/;
+
+/** `<@U123>` for a real user id; anything else is shown escaped and mentions nobody. */
+export function mentionUser(userId: string): string {
+  return USER_ID.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+}
+
+export interface LifecycleResultInput {
+  /** The Slack user who acted (from the request payload, not outside text). */
+  userId: string;
+  action: LifecycleAction;
+  /** The campaign as the service returned it after the action. */
+  campaign: { id: number; name: string; status: CampaignStatus | string; archived?: boolean | null };
+}
+
+/**
+ * The "who did what" line for a channel: "<@U123> paused *Name* (#12). It is now ⏸ Inactive." with a Show button.
+ * Archiving leaves the status: "… archived *Name* (#12). Its status stays 🟢 Active."
+ */
+export function lifecycleResultMessage({ userId, action, campaign }: LifecycleResultInput): SlackMessage {
+  const who = mentionUser(userId);
+  const what = md`${raw(who)} ${ACTION_PAST[action]} *${campaign.name}* (#${campaign.id}).`;
+  const after =
+    action === 'archive'
+      ? ` Its status stays ${statusLabel(campaign.status)}.`
+      : ` It is now ${campaignStateLabel(campaign.status, campaign.archived)}.`;
+  const section: SectionBlock = {
+    ...mrkdwnSection(what + after),
+    accessory: button({ text: 'Show', actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(campaign.id) }),
+  };
+  return { text: fallback(what + after), blocks: [section] };
+}
+
+/** The whole `/campaign` grammar, one line per command: [syntax, what it does]. */
+export const CAMPAIGN_USAGE: readonly [syntax: string, meaning: string][] = [
+  ['help', 'this help'],
+  [
+    'list [status] [phone_call|whatsapp] [archived]',
+    `list campaigns; status is one of ${CAMPAIGN_STATUSES.join(', ')}`,
+  ],
+  ['show <id>', 'one campaign in full, with its buttons'],
+  ['activate <id>', 'start a pending, ready or cooldown campaign'],
+  ['pause <id>', 'pause an active or cooldown campaign'],
+  ['resume <id>', 'resume a paused (inactive) campaign'],
+  ['archive <id>', 'hide a campaign from lists (its status stays)'],
+  ['contacts <id> [status]', 'the campaign’s contacts, a page at a time'],
+  ['calls <id> [status]', 'the campaign’s calls (phone campaigns)'],
+  ['create', 'open the new-campaign form'],
+  ['edit <id>', 'change name, schedule, retries and more'],
+  ['upload <id>', 'add contacts from a CSV or XLSX file'],
+  ['watch <id> [#channel]', 'post the campaign’s progress to a channel (default: this one)'],
+  ['unwatch <id> [#channel]', 'stop posting progress to a channel'],
+  ['watching', 'which campaigns are watched where'],
+  ['try <agent_id>', 'talk to an agent in a thread before using it in a campaign'],
+];
+
+/** The `/campaign` usage, after "⚠️ <problem>" (escaped) when a command could not be read. */
+export function usageMessage(problem?: string): SlackMessage {
+  const lines = CAMPAIGN_USAGE.map(([syntax, meaning]) => md`• \`/campaign ${syntax}\` — ${meaning}`);
+  const blocks: KnownBlock[] = [];
+  if (problem?.trim()) blocks.push(mrkdwnSection(md`⚠️ ${problem}`));
+  blocks.push(mrkdwnSection(md`*Usage:* \`/campaign ${'<command>'}\``));
+  blocks.push(mrkdwnSection(lines.join('\n')));
+  blocks.push(context(md`\`${'<id>'}\` is a campaign number as shown by \`/campaign list\`, e.g. \`12\`.`));
+  const text = problem?.trim() ? md`⚠️ ${problem} See /campaign help.` : 'How to use /campaign';
+  return { text: fallback(text), blocks };
+}

@@ -1,0 +1,200 @@
+/**
+ * How values read in messages: statuses with an emoji, channels, dates in a timezone, durations, counts, rates and
+ * phone numbers. Every function returns plain (unescaped) text: put it into mrkdwn through `md` / `escapeMrkdwn`.
+ * See docs/messages.md for the rules these implement.
+ */
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { CampaignStatus, ChannelType } from '../../outreach/schemas.js';
+import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../../outreach/unspecified.js';
+
+/** Shown where a value is missing. */
+export const NONE = '—';
+
+const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+  pending: '⏳ Pending',
+  ready: '🔵 Ready',
+  active: '🟢 Active',
+  inactive: '⏸ Inactive',
+  cooldown: '❄️ Cooldown',
+  finished: '🏁 Finished',
+};
+
+/** "🟢 Active". An unknown status still reads (as "❔ <status>"). */
+export function statusLabel(status: string): string {
+  return (CAMPAIGN_STATUS_LABELS as Record<string, string>)[status] ?? `❔ ${status || 'Unknown'}`;
+}
+
+/** "🟢 Active", or "🟢 Active · 🗄 Archived" for an archived campaign. */
+export function campaignStateLabel(status: string, archived?: boolean | null): string {
+  return archived ? `${statusLabel(status)} · ${ARCHIVED_LABEL}` : statusLabel(status);
+}
+export const ARCHIVED_LABEL = '🗄 Archived';
+
+const CONTACT_STATUS_LABELS: Record<string, string> = {
+  queue: '🕒 Queued',
+  sending: '📤 Sending',
+  sent: '📨 Sent',
+  delivered: '📬 Delivered',
+  read: '👀 Read',
+  accepted: '👍 Accepted',
+  rejected: '👎 Rejected',
+  failed: '❌ Failed',
+  retrying: '🔁 Retrying',
+  converted: '🎯 Converted',
+  voicemail: '📼 Voicemail',
+  answered: '📞 Answered',
+};
+
+export function contactStatusLabel(status: string): string {
+  return CONTACT_STATUS_LABELS[status] ?? `❔ ${status || 'Unknown'}`;
+}
+
+const CALL_STATUS_LABELS: Record<string, string> = {
+  created: '🆕 Created',
+  queued: '🕒 Queued',
+  ringing: '🔔 Ringing',
+  'in-progress': '🎙 In progress',
+  forwarding: '↪️ Forwarding',
+  ended: '☑️ Ended',
+  busy: '🚫 Busy',
+  'no-answer': '📵 No answer',
+  failed: '❌ Failed',
+};
+
+export function callStatusLabel(status: string): string {
+  return CALL_STATUS_LABELS[status] ?? `❔ ${status || 'Unknown'}`;
+}
+
+const ANSWERED_BY_LABELS: Record<string, string> = { human: '🙋 Person', machine: '🤖 Machine', unknown: '❔ Unknown' };
+
+export function answeredByLabel(answeredBy: string | null | undefined): string {
+  if (!answeredBy) return NONE;
+  return ANSWERED_BY_LABELS[answeredBy] ?? answeredBy;
+}
+
+const ENDED_BY_LABELS: Record<string, string> = { agent: 'the agent', user: 'the contact', system: 'the system' };
+
+/** "the agent (customer-ended-call)" / "—" when the call never connected. */
+export function endedByLabel(endedBy: string | null | undefined, reason?: string | null): string {
+  const who = endedBy ? (ENDED_BY_LABELS[endedBy] ?? endedBy) : '';
+  const why = reason?.trim() ?? '';
+  if (who && why) return `${who} (${why})`;
+  return who || why || NONE;
+}
+
+const CHANNEL_LABELS: Record<ChannelType, string> = { phone_call: '📞 Phone call', whatsapp: '💬 WhatsApp' };
+
+/** "📞 Phone call" / "💬 WhatsApp" / "—" when the campaign has no integration. */
+export function channelLabel(type: string | null | undefined): string {
+  if (!type) return NONE;
+  return (CHANNEL_LABELS as Record<string, string>)[type] ?? type;
+}
+
+/** `true` when `tz` is an IANA zone this runtime knows. */
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "2026-03-05 08:07 CST": an instant shown in `tz` (default: the service's default zone). An unknown zone falls back
+ * to the default; an unreadable value is shown as given.
+ */
+export function formatDateTime(value: string | Date | null | undefined, tz?: string | null): string {
+  if (value === null || value === undefined || value === '') return NONE;
+  const zone = tz && isValidTimeZone(tz) ? tz : DEFAULT_TIMEZONE;
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return formatInTimeZone(date, zone, 'yyyy-MM-dd HH:mm zzz');
+}
+
+/** Contact `last_call_at` ("YYYY-MM-DD HH:MM:SS", zone not given by the spec: read as LAST_CALL_AT_ZONE). */
+export function formatLastCallAt(value: string | null | undefined, tz?: string | null): string {
+  if (!value) return NONE;
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(:\d{2})?)$/.exec(value.trim());
+  if (!m) return formatDateTime(value, tz);
+  return formatDateTime(fromZonedTime(`${m[1]}T${m[2]}`, LAST_CALL_AT_ZONE), tz);
+}
+
+/** Seconds as "45s", "1m 05s", "1h 02m 05s"; "—" when unknown. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return NONE;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}
+
+/** Minutes as "45 min", "1h 30m", "1 day" (cycles cooldown). */
+export function formatMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes === 1440) return '1 day';
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m ? `${h}h ${String(m).padStart(2, '0')}m` : `${h}h`;
+}
+
+const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** "12,345" (en-US grouping, at most 2 decimals). */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return NONE;
+  return countFormat.format(n);
+}
+
+/** "1 contact", "2 contacts", "1,234 contacts", "0 contacts". */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
+}
+
+/**
+ * How to read a rate. Analytics may give rates as fractions (0.42) or as percents (42); the spec does not say.
+ * Rule: look at all the rates of one snapshot together. If any rate is above 1, the snapshot uses percents;
+ * otherwise every rate is a fraction (so 1 reads 100%). Decided per snapshot, not per value, so that 0.5 and 40 in
+ * one snapshot cannot be read on two scales.
+ */
+export type RateScale = 'fraction' | 'percent';
+
+export function rateScale(rates: readonly number[]): RateScale {
+  return rates.some((r) => Number.isFinite(r) && r > 1) ? 'percent' : 'fraction';
+}
+
+/** "42%", "42.5%", "0.3%". */
+export function formatPercent(rate: number | null | undefined, scale: RateScale): string {
+  if (rate === null || rate === undefined || !Number.isFinite(rate)) return NONE;
+  const pct = scale === 'fraction' ? rate * 100 : rate;
+  const rounded = Math.round(pct * 10) / 10;
+  return `${rounded.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
+}
+
+/** "+52 55 1234 5678" when the number parses (E.164 expected), else the number as given. */
+export function formatPhone(phone: string | null | undefined): string {
+  if (!phone) return NONE;
+  const parsed = parsePhoneNumberFromString(phone.trim());
+  return parsed?.isValid() ? parsed.formatInternational() : phone;
+}
+
+/** "contactsConvertedRate" / "contacts_converted_rate" → "Contacts converted rate". */
+export function humanizeKey(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : key;
+}
+
+/** "Yes" / "No" / "—". */
+export function yesNo(v: boolean | null | undefined): string {
+  return v === null || v === undefined ? NONE : v ? 'Yes' : 'No';
+}

@@ -1,0 +1,27 @@
+/** Previous / Next buttons of page-numbered lists (contacts, calls). */
+import type { PagePagination } from '../../outreach/schemas.js';
+import { ACTION_IDS, actionId } from './actionValues.js';
+import { button } from './mrkdwn.js';
+import type { Button } from './types.js';
+
+/**
+ * "◀ Previous" (`<base>:prev`) and "Next ▶" (`<base>:next`) as the pagination allows; `encode(page)` makes the value.
+ * The service's previous_page/next_page win; without them the neighbours of `page` are used.
+ */
+export function pageButtons(
+  base: typeof ACTION_IDS.contactsPage | typeof ACTION_IDS.callsPage,
+  page: number,
+  pagination: PagePagination,
+  encode: (page: number) => string,
+): Button[] {
+  const out: Button[] = [];
+  if (pagination.has_previous && page > 0) {
+    const prev = pagination.previous_page ?? page - 1;
+    out.push(button({ text: '◀ Previous', actionId: actionId(base, 'prev'), value: encode(prev) }));
+  }
+  if (pagination.has_next) {
+    const next = pagination.next_page ?? page + 1;
+    out.push(button({ text: 'Next ▶', actionId: actionId(base, 'next'), value: encode(next) }));
+  }
+  return out;
+}
