@@ -142,3 +142,28 @@ export const DEFAULT_CYCLES_MODE = 'cooldown' as const;
 
 /** Unit of contact `billed_duration`: not shown; the call's is seconds, so we read the contact's as seconds too. */
 export const CONTACT_BILLED_DURATION_UNIT = 'seconds';
+
+/**
+ * `valid_targets` of the lifecycle 409: whether it lists target statuses or actions is not shown. We accept both:
+ * an action name is used as is; a status is turned into the action that reaches it from `currentStatus`.
+ */
+export function actionForTarget(
+  target: string,
+  currentStatus?: string,
+): 'activate' | 'pause' | 'resume' | 'archive' | undefined {
+  switch (target) {
+    case 'activate':
+    case 'pause':
+    case 'resume':
+    case 'archive':
+      return target;
+    case 'active':
+      return currentStatus === 'inactive' ? 'resume' : 'activate';
+    case 'inactive':
+      return 'pause';
+    case 'archived':
+      return 'archive';
+    default:
+      return undefined;
+  }
+}

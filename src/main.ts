@@ -1,0 +1,81 @@
+/**
+ * Builds and starts the whole app from a config: store, service client (or the in-process simulator in sandbox
+ * mode), Slack app, background work; and stops it in order. src/index.ts calls it with the process environment;
+ * integration tests call it with their own.
+ */
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { OutreachClient } from './outreach/client.js';
+import { sharedLimiter } from './outreach/limiter.js';
+import { startSimulator, type Simulator } from './sim/server.js';
+import { openLowdbStore } from './store/lowdbStore.js';
+import { createAudit } from './slack/audit.js';
+import { createPermissions } from './slack/permissions.js';
+import { createSlackApp, type SlackAppOptions } from './slack/app.js';
+import type { AppDeps } from './slack/deps.js';
+
+export interface RunningApp {
+  port: number;
+  deps: AppDeps;
+  simulator?: Simulator;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions extends SlackAppOptions {
+  logger?: Logger;
+  /** Sandbox only: options for the in-process simulator (tests speed its live driver up). */
+  sandboxTickMs?: number;
+}
+
+export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const store = await openLowdbStore(config.stateFile);
+
+  let simulator: Simulator | undefined;
+  let baseUrl: string;
+  let apiKey: string;
+  if (config.outreach.mode === 'sandbox') {
+    simulator = await startSimulator({ sandbox: true, port: 0, ...(opts.sandboxTickMs ? { tickMs: opts.sandboxTickMs } : {}) });
+    baseUrl = simulator.baseUrl;
+    apiKey = simulator.apiKey;
+    logger.info({ url: simulator.baseUrl }, 'sandbox: using the built-in simulator of the outreach service');
+  } else {
+    baseUrl = config.outreach.baseUrl;
+    apiKey = config.outreach.apiKey;
+  }
+  const outreach = new OutreachClient({ baseUrl, apiKey, limiter: sharedLimiter(apiKey), logger });
+
+  const deps: AppDeps = {
+    config,
+    outreach,
+    store,
+    logger,
+    permissions: createPermissions({
+      adminUserIds: config.adminUserIds,
+      ...(config.adminUsergroupId ? { adminUsergroupId: config.adminUsergroupId } : {}),
+    }),
+    audit: createAudit(logger, config.auditChannelId),
+  };
+
+  let listening = false;
+  const slack = createSlackApp(deps, { ...opts, isReady: () => listening });
+  const { port } = await slack.start();
+  listening = true;
+  logger.info({ port }, 'outreach-slack is listening');
+
+  let stopped = false;
+  return {
+    port,
+    deps,
+    simulator,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      listening = false;
+      await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
+      await store.close();
+      await outreach.close();
+      await simulator?.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Interactions of the campaign form: the "New campaign" button (opens the form), and the choices that reshape the
+ * open form (channel, agent, cycles on/off, cycles mode) through views.update with the same block and action ids,
+ * so what was typed stays.
+ */
+import type { App, BlockAction } from '@slack/bolt';
+import { ACTION_IDS } from '../blocks/actionValues.js';
+import { DISPATCHING_BLOCKS, FORM_CALLBACK_ID } from '../blocks/campaignForm.js';
+import type { AppDeps } from '../deps.js';
+import { errorSummary, guarded } from '../guard.js';
+import { loadFormDirectory, openCreateForm, rebuiltFormView } from '../usecases/campaignForm.js';
+import { refuseIfReadOnly } from '../usecases/permission.js';
+import { registerCampaignFormView } from '../views/campaignForm.js';
+import { actionReply } from './context.js';
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const DISPATCHING = new RegExp(`^(?:${DISPATCHING_BLOCKS.map(escapeRe).join('|')})$`);
+
+/** Registers the form's button, its reshaping choices and its submission. */
+export function registerCampaignForm(app: App, deps: AppDeps): void {
+  registerCampaignFormView(app, deps);
+
+  app.action<BlockAction>(ACTION_IDS.campaignCreateOpen, async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    await guarded(reply, deps.logger, async () => {
+      if (await refuseIfReadOnly(deps, client, reply, body.user.id, 'create')) return;
+      await openCreateForm(deps, client, {
+        triggerId: body.trigger_id,
+        userId: body.user.id,
+        postTo: body.channel?.id,
+      });
+    });
+  });
+
+  app.action<BlockAction>({ callback_id: FORM_CALLBACK_ID, action_id: DISPATCHING }, async ({ ack, body, client }) => {
+    await ack();
+    const view = body.view;
+    if (!view) return;
+    try {
+      const directory = await loadFormDirectory(deps);
+      const next = rebuiltFormView(view as never, directory, body.actions[0]);
+      if (!next) return;
+      await client.views.update({ view_id: view.id, hash: view.hash, view: next });
+    } catch (err) {
+      // hash_conflict: a newer choice is on its way and rebuilds the form itself.
+      deps.logger.info({ err: errorSummary(err) }, 'could not reshape the campaign form');
+    }
+  });
+}

@@ -1,0 +1,91 @@
+/** Buttons on contact and call pages: paging, contact details, removing a contact. */
+import type { App, BlockAction } from '@slack/bolt';
+import { errorMessage, successMessage } from '../blocks/feedback.js';
+import type { AppDeps } from '../deps.js';
+import { guarded } from '../guard.js';
+import { humanMessage } from '../../outreach/errors.js';
+import { loadCallsPage, loadContactDetail, loadContactsPage, removeContact } from '../usecases/campaigns.js';
+import { refuseIfReadOnly } from '../usecases/permission.js';
+import { actionReply, buttonValue } from './context.js';
+import {
+  ACTION_IDS,
+  actionIdPattern,
+  decodeCallsPage,
+  decodeContactRef,
+  decodeContactsPage,
+} from '../blocks/actionValues.js';
+
+const badButton = errorMessage({ sentence: 'That button no longer works. Run the command again to get a fresh one.' });
+
+export function registerContactActions(app: App, deps: AppDeps): void {
+  app.action<BlockAction>(actionIdPattern(ACTION_IDS.contactsPage), async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decodeContactsPage(buttonValue(body));
+    if (!v) return reply.ephemeral(badButton);
+    await guarded(reply, deps.logger, async () => reply.ephemeral(await loadContactsPage(deps, v)), {
+      campaignId: v.campaignId,
+    });
+  });
+
+  app.action<BlockAction>(actionIdPattern(ACTION_IDS.callsPage), async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decodeCallsPage(buttonValue(body));
+    if (!v) return reply.ephemeral(badButton);
+    await guarded(reply, deps.logger, async () => reply.ephemeral(await loadCallsPage(deps, v)), {
+      campaignId: v.campaignId,
+    });
+  });
+
+  app.action<BlockAction>(ACTION_IDS.contactDetails, async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decodeContactRef(buttonValue(body));
+    if (!v) return reply.ephemeral(badButton);
+    await guarded(
+      reply,
+      deps.logger,
+      async () => reply.ephemeral(await loadContactDetail(deps, v.campaignId, v.contactId)),
+      {
+        campaignId: v.campaignId,
+      },
+    );
+  });
+
+  app.action<BlockAction>(ACTION_IDS.contactRemove, async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decodeContactRef(buttonValue(body));
+    if (!v) return reply.ephemeral(badButton);
+    const userId = body.user.id;
+    await guarded(
+      reply,
+      deps.logger,
+      async () => {
+        if (await refuseIfReadOnly(deps, client, reply, userId, 'remove contacts from', v.campaignId)) return;
+        try {
+          await removeContact(deps, v.campaignId, v.contactId);
+        } catch (err) {
+          await deps.audit.record(
+            {
+              userId,
+              action: `remove contact ${v.contactId}`,
+              campaignId: v.campaignId,
+              result: 'failed',
+              detail: humanMessage(err),
+            },
+            client,
+          );
+          throw err;
+        }
+        await deps.audit.record(
+          { userId, action: `remove contact ${v.contactId}`, campaignId: v.campaignId, result: 'ok' },
+          client,
+        );
+        await reply.ephemeral(successMessage(`Contact ${v.contactId} was removed from campaign #${v.campaignId}.`));
+      },
+      { campaignId: v.campaignId },
+    );
+  });
+}

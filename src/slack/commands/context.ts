@@ -1,0 +1,19 @@
+import type { SlashCommand } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { AppDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
+import type { CampaignCommand } from './grammar.js';
+
+/** Everything a subcommand handler gets, after the request was acknowledged. */
+export interface CommandContext<K extends CampaignCommand['kind'] = CampaignCommand['kind']> {
+  command: Extract<CampaignCommand, { kind: K }>;
+  body: SlashCommand;
+  userId: string;
+  channelId: string;
+  triggerId: string;
+  client: WebClient;
+  reply: Reply;
+  deps: AppDeps;
+}
+
+export type CommandHandler<K extends CampaignCommand['kind']> = (ctx: CommandContext<K>) => Promise<void>;

@@ -1,0 +1,6 @@
+import { usageMessage } from '../blocks/feedback.js';
+import type { CommandHandler } from './context.js';
+
+export const help: CommandHandler<'help'> = async ({ reply }) => {
+  await reply.ephemeral(usageMessage());
+};

@@ -1,0 +1,12 @@
+/** Wires every Slack surface into Bolt; each folder has its own register function. */
+import type { App } from '@slack/bolt';
+import type { AppDeps } from './deps.js';
+import { registerCommands } from './commands/index.js';
+import { registerActions } from './actions/index.js';
+import { registerCampaignForm } from './actions/campaignForm.js';
+
+export function registerAll(app: App, deps: AppDeps): void {
+  registerCommands(app, deps);
+  registerActions(app, deps);
+  registerCampaignForm(app, deps);
+}

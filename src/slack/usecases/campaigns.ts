@@ -1,0 +1,95 @@
+/**
+ * Use cases behind the campaign commands and buttons: call the service (at interactive priority, the default),
+ * render the answer. No Slack transport here.
+ */
+import type { AppDeps } from '../deps.js';
+import type { CallListFilterStatus, CampaignDetail, ContactStatus, LifecycleAction } from '../../outreach/schemas.js';
+import type { CampaignListRequestFilter } from '../blocks/actionValues.js';
+import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../blocks/campaignList.js';
+import { campaignDetailMessage } from '../blocks/campaignDetail.js';
+import { CONTACTS_PER_MESSAGE, contactDetailMessage, contactsPageMessage } from '../blocks/contactsPage.js';
+import { CALLS_PER_MESSAGE, callsPageMessage } from '../blocks/callsPage.js';
+import type { Message } from '../message.js';
+
+/** Words for the filters of a list, e.g. "active, WhatsApp, including archived" (empty when none). */
+export function describeListFilter(f: CampaignListRequestFilter): string {
+  return [
+    f.status,
+    f.integrationType === 'phone_call' ? 'phone calls' : f.integrationType === 'whatsapp' ? 'WhatsApp' : undefined,
+    f.agentId ? `agent ${f.agentId}` : undefined,
+    f.includeArchived ? 'including archived' : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+export async function loadCampaignList(
+  deps: AppDeps,
+  filter: CampaignListRequestFilter,
+  cursor?: string,
+): Promise<Message> {
+  const requestFilter: CampaignListRequestFilter = { ...filter, pageSize: CAMPAIGNS_PER_MESSAGE };
+  const page = await deps.outreach.listCampaigns({ ...requestFilter, ...(cursor ? { cursor } : {}) });
+  const text = describeListFilter(filter);
+  return campaignListMessage({
+    campaigns: page.campaigns,
+    totalCount: page.total_count,
+    nextCursor: page.pagination.has_next ? (page.pagination.next_cursor ?? undefined) : undefined,
+    ...(text ? { filterText: text } : {}),
+    requestFilter,
+  });
+}
+
+export async function loadCampaignDetail(deps: AppDeps, id: number): Promise<Message> {
+  return campaignDetailMessage(await deps.outreach.getCampaign(id));
+}
+
+export async function runLifecycle(deps: AppDeps, id: number, action: LifecycleAction): Promise<CampaignDetail> {
+  return deps.outreach.campaignAction(id, action);
+}
+
+export async function loadContactsPage(
+  deps: AppDeps,
+  req: { campaignId: number; page: number; status?: ContactStatus },
+): Promise<Message> {
+  const list = await deps.outreach.listContacts(req.campaignId, {
+    page: req.page,
+    pageSize: CONTACTS_PER_MESSAGE,
+    status: req.status,
+  });
+  return contactsPageMessage({
+    campaignId: req.campaignId,
+    contacts: list.contacts,
+    page: req.page,
+    pagination: list.pagination,
+    totalCount: list.total_count ?? undefined,
+    status: req.status,
+  });
+}
+
+export async function loadContactDetail(deps: AppDeps, campaignId: number, contactId: number): Promise<Message> {
+  return contactDetailMessage(campaignId, await deps.outreach.getContact(campaignId, contactId));
+}
+
+export async function removeContact(deps: AppDeps, campaignId: number, contactId: number): Promise<void> {
+  await deps.outreach.deleteContact(campaignId, contactId);
+}
+
+export async function loadCallsPage(
+  deps: AppDeps,
+  req: { campaignId: number; page: number; status?: CallListFilterStatus },
+): Promise<Message> {
+  const list = await deps.outreach.listCampaignCalls(req.campaignId, {
+    page: req.page,
+    pageSize: CALLS_PER_MESSAGE,
+    status: req.status,
+  });
+  return callsPageMessage({
+    campaignId: req.campaignId,
+    calls: list.calls,
+    page: req.page,
+    pagination: list.pagination,
+    totalCount: list.total_count ?? undefined,
+    status: req.status,
+  });
+}
