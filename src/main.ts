@@ -7,12 +7,13 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
-import { startSimulator, type Simulator } from './sim/server.js';
+import { startSimulator, type Simulator } from './sim/index.js';
 import { openLowdbStore } from './store/lowdbStore.js';
 import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
+import { startWatch, stopWatch, type WatchTuning } from './watch/service.js';
 
 export interface RunningApp {
   port: number;
@@ -25,6 +26,8 @@ export interface StartOptions extends SlackAppOptions {
   logger?: Logger;
   /** Sandbox only: options for the in-process simulator (tests speed its live driver up). */
   sandboxTickMs?: number;
+  /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
+  watch?: Partial<WatchTuning>;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -35,7 +38,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let baseUrl: string;
   let apiKey: string;
   if (config.outreach.mode === 'sandbox') {
-    simulator = await startSimulator({ sandbox: true, port: 0, ...(opts.sandboxTickMs ? { tickMs: opts.sandboxTickMs } : {}) });
+    simulator = await startSimulator({ sandbox: opts.sandboxTickMs ? { tickMs: opts.sandboxTickMs } : true, port: 0 });
     baseUrl = simulator.baseUrl;
     apiKey = simulator.apiKey;
     logger.info({ url: simulator.baseUrl }, 'sandbox: using the built-in simulator of the outreach service');
@@ -61,6 +64,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const slack = createSlackApp(deps, { ...opts, isReady: () => listening });
   const { port } = await slack.start();
   listening = true;
+  await startWatch(deps, opts.watch);
   logger.info({ port }, 'outreach-slack is listening');
 
   let stopped = false;
@@ -73,6 +77,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       stopped = true;
       listening = false;
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
+      await stopWatch(deps);
       await store.close();
       await outreach.close();
       await simulator?.close();

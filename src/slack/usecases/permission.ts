@@ -1,5 +1,4 @@
 import type { WebClient } from '@slack/web-api';
-import { errorMessage } from '../blocks/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 
@@ -16,6 +15,8 @@ export async function refuseIfReadOnly(
 ): Promise<boolean> {
   if (await deps.permissions.canChange(userId, client)) return false;
   await deps.audit.record({ userId, action, campaignId, result: 'refused', detail: 'read-only user' }, client);
-  await reply.ephemeral(errorMessage({ sentence: `You can't ${action} campaigns. ${deps.permissions.whoCan()}` }));
+  // whoCan() holds our own mentions of the admins, so this text is not escaped (nothing in it comes from outside).
+  const text = `⚠️ You can't ${action} campaigns. ${deps.permissions.whoCan()}`;
+  await reply.ephemeral({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   return true;
 }

@@ -1,0 +1,83 @@
+/**
+ * The real app, started as `npm start` would start it, against the fake Slack Web API and the project's simulator
+ * of the outreach service, both on 127.0.0.1; plus a driver that sends signed Slack requests to its receiver.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startApp, type RunningApp, type StartOptions } from '../../src/main.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from './fakeSlack.js';
+import { SlackDriver } from './slackDriver.js';
+
+export const SIGNING_SECRET = 'test-signing-secret';
+
+export interface TestAppOptions {
+  /** Extra environment, e.g. ADMIN_USER_IDS. */
+  env?: Record<string, string>;
+  sim?: SimulatorOptions;
+  fake?: FakeSlackOptions;
+  /** Web API retries of the app's Slack client (default 0: a failure shows at once). */
+  slackRetries?: number;
+  start?: Partial<StartOptions>;
+}
+
+export interface TestApp {
+  fake: FakeSlack;
+  sim: Simulator;
+  app: RunningApp;
+  driver: SlackDriver;
+  config: Config;
+  /** Stops the app and starts it again on the same state file (a restart). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const sim = await startSimulator({ ...opts.sim });
+  const fake = await startFakeSlack({ ...opts.fake });
+  const stateDir = mkdtempSync(join(tmpdir(), 'outreach-slack-test-'));
+  const config: Config = {
+    ...loadConfig({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      OUTREACH_BASE_URL: sim.baseUrl,
+      OUTREACH_API_KEY: sim.apiKey,
+      STATE_FILE: join(stateDir, 'state.json'),
+      LOG_LEVEL: 'silent',
+      ...opts.env,
+    }),
+    port: 0,
+  };
+  const startOpts: StartOptions = {
+    botId: fake.botId,
+    botUserId: fake.botUserId,
+    slackRetries: opts.slackRetries ?? 0,
+    ...opts.start,
+  };
+  const handle: TestApp = {
+    fake,
+    sim,
+    config,
+    app: await startApp(config, startOpts),
+    driver: undefined as unknown as SlackDriver,
+    async restart() {
+      await handle.app.stop();
+      handle.app = await startApp(config, startOpts);
+      handle.driver = driverFor(handle.app, fake);
+    },
+    async close() {
+      await handle.app.stop();
+      await fake.close();
+      await sim.close();
+    },
+  };
+  handle.driver = driverFor(handle.app, fake);
+  return handle;
+}
+
+function driverFor(app: RunningApp, fake: FakeSlack): SlackDriver {
+  return new SlackDriver({ appUrl: `http://127.0.0.1:${app.port}/slack/events`, signingSecret: SIGNING_SECRET, fake });
+}
