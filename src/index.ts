@@ -1,5 +1,5 @@
 /** Entry point of `npm start`: read the environment once, start, stop cleanly on SIGTERM/SIGINT. */
-import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { ConfigError, configSecrets, describeConfig, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startApp } from './main.js';
 import { StoreCorruptError } from './store/lowdbStore.js';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { secrets: configSecrets(config) });
   logger.info({ config: describeConfig(config) }, 'starting');
   let app;
   try {

@@ -3,7 +3,7 @@
  * mode), Slack app, background work; and stops it in order. src/index.ts calls it with the process environment;
  * integration tests call it with their own.
  */
-import type { Config } from './config.js';
+import { configSecrets, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
@@ -31,7 +31,7 @@ export interface StartOptions extends SlackAppOptions {
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
-  const logger = opts.logger ?? createLogger(config.logLevel);
+  const logger = opts.logger ?? createLogger(config.logLevel, { secrets: configSecrets(config) });
   const store = await openLowdbStore(config.stateFile);
 
   let simulator: Simulator | undefined;

@@ -1,0 +1,393 @@
+/**
+ * The app's settings, read once from the environment at start-up.
+ *
+ * Every problem is reported as one line that names the variable, says what is wrong and what to set instead, so a
+ * misconfigured deployment fails at once with a message an operator can act on. Secret values (tokens, signing
+ * secret, API key) are never repeated in those messages, nor in `describeConfig`'s summary.
+ */
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { z } from 'zod';
+import { API_VERSION_PATH } from './outreach/unspecified.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Slack's `file_input` limit per file (10 MB); the default cap on uploaded spreadsheets. */
+export const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
+
+export type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
+
+export interface Config {
+  /** Bot User OAuth Token, `xoxb-…`. */
+  slackBotToken: string;
+  /** Verifies Slack's HTTP requests; required in HTTP mode, absent/unused in Socket Mode. */
+  slackSigningSecret?: string;
+  /** App-level token `xapp-…`; when set the app connects with Socket Mode instead of listening for HTTP. */
+  slackAppToken?: string;
+  /** Slack Web API base URL, always ending with `/` (a fake Slack in tests/sandbox). */
+  slackApiUrl: string;
+  port: number;
+  /** `sandbox` runs against the built-in simulator; `live` against the real service. */
+  outreach: OutreachConfig;
+  stateFile: string;
+  pollIntervalSeconds: number;
+  /** Slack user ids allowed to manage campaigns; empty (with no `adminUsergroupId`) means everyone. */
+  adminUserIds: string[];
+  adminUsergroupId?: string;
+  auditChannelId?: string;
+  defaultPhoneRegion: CountryCode;
+  uploadMaxBytes: number;
+  logLevel: LogLevel;
+}
+
+/** A configuration problem; `message` is a single line naming the variable and the fix. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    /** The variable(s) at fault, first one first. */
+    readonly variables: string[],
+  ) {
+    super(message);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Ctx = z.core.$RefinementCtx<unknown>;
+
+/** Shows a non-secret value in a message: quoted, on one line, shortened. */
+function shown(value: string): string {
+  const oneLine = value.replace(/[\r\n\t]+/g, ' ');
+  return `'${oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine}'`;
+}
+
+function fail(ctx: Ctx, message: string): typeof z.NEVER {
+  ctx.issues.push({ code: 'custom', message, input: undefined });
+  return z.NEVER;
+}
+
+/** Unset, empty and whitespace-only all mean "not set"; values are trimmed (pasted secrets often carry a newline). */
+const text = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  return t === '' ? undefined : t;
+}, z.string().optional());
+
+function wholeNumber(
+  name: string,
+  { min, max, fallback, purpose }: { min: number; max: number; fallback: number; purpose: string },
+) {
+  return text.transform((v, ctx) => {
+    if (v === undefined) return fallback;
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    return fail(
+      ctx,
+      `${name} must be a whole number between ${min} and ${max} (got ${shown(v)}). ` +
+        `Set ${name} to ${purpose}, or leave it unset for ${fallback}.`,
+    );
+  });
+}
+
+/** Token-like secret: checked by prefix only; the value itself never appears in a message. */
+function token(name: string, prefix: string, what: string, where: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (v.startsWith(prefix) && v.length > prefix.length && !/\s/.test(v)) return v;
+    const known = /^(xoxb|xoxp|xapp|xoxa|xoxe)-/.exec(v)?.[1];
+    const got = known ? ` It starts with '${known}-' instead (value not shown).` : ' (value not shown).';
+    return fail(ctx, `${name} must be ${what}, which starts with '${prefix}'.${got} Copy it from ${where}.`);
+  });
+}
+
+function httpUrl(value: string): URL | undefined {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Like `shown`, but a URL carrying credentials (user:password@) is not repeated. */
+function shownUrl(value: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)
+    ? 'a URL with credentials, not shown; credentials do not belong in it'
+    : shown(value);
+}
+
+/** A Slack id such as U0123ABC: a known first letter then upper-case letters/digits. */
+function slackId(value: string, firstLetters: string): boolean {
+  return new RegExp(`^[${firstLetters}][A-Z0-9]{2,}$`).test(value);
+}
+
+const envSchema = z.looseObject({
+  SLACK_BOT_TOKEN: token(
+    'SLACK_BOT_TOKEN',
+    'xoxb-',
+    "the app's Bot User OAuth Token",
+    "the Slack app's OAuth & Permissions page",
+  ),
+  SLACK_SIGNING_SECRET: text,
+  SLACK_APP_TOKEN: token(
+    'SLACK_APP_TOKEN',
+    'xapp-',
+    'an app-level token (for Socket Mode)',
+    "the Slack app's Basic Information page (App-Level Tokens, scope connections:write), or leave it unset for HTTP mode",
+  ),
+  SLACK_API_URL: text.transform((v, ctx) => {
+    if (v === undefined) return 'https://slack.com/api/';
+    const u = httpUrl(v);
+    if (!u) {
+      return fail(
+        ctx,
+        `SLACK_API_URL must be an http(s) URL (got ${shownUrl(v)}). ` +
+          'Leave it unset for https://slack.com/api/, or set it to the base URL of a Slack API stand-in.',
+      );
+    }
+    return u.href.endsWith('/') ? u.href : `${u.href}/`;
+  }),
+  PORT: wholeNumber('PORT', { min: 1, max: 65535, fallback: 3000, purpose: 'the port to listen on' }),
+  OUTREACH_BASE_URL: text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const u = httpUrl(v);
+    const path = u?.pathname.replace(/\/$/, '');
+    if (!u || !path?.endsWith(API_VERSION_PATH) || u.search || u.hash) {
+      return fail(
+        ctx,
+        `OUTREACH_BASE_URL must be an http(s) URL ending with ${API_VERSION_PATH} (got ${shownUrl(v)}). ` +
+          `Set it to the service's base URL, e.g. https://outreach.example.com${API_VERSION_PATH}, ` +
+          'or unset it together with OUTREACH_API_KEY to run in sandbox mode.',
+      );
+    }
+    // Normalised without a trailing slash: the client appends "/campaigns" etc.
+    return `${u.origin}${path}`;
+  }),
+  OUTREACH_API_KEY: text,
+  STATE_FILE: text.transform((v) => v ?? './data/state.json'),
+  POLL_INTERVAL_SECONDS: wholeNumber('POLL_INTERVAL_SECONDS', {
+    min: 5,
+    max: 3600,
+    fallback: 30,
+    purpose: 'how often, in seconds, watched campaigns are checked for new calls',
+  }),
+  ADMIN_USER_IDS: text.transform((v, ctx) => {
+    const ids = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    const bad = ids.find((id) => !slackId(id, 'UW'));
+    if (bad !== undefined) {
+      return fail(
+        ctx,
+        `ADMIN_USER_IDS has ${shown(bad)}, which is not a Slack member id (U… or W…). ` +
+          "Set it to a comma-separated list of member ids (Slack: a person's profile → ⋮ → Copy member ID), " +
+          'or leave it empty to let everyone manage campaigns.',
+      );
+    }
+    return [...new Set(ids)];
+  }),
+  ADMIN_USERGROUP_ID: text.transform((v, ctx) => {
+    if (v === undefined || slackId(v, 'S')) return v;
+    return fail(
+      ctx,
+      `ADMIN_USERGROUP_ID must be a Slack user group id starting with S (got ${shown(v)}). ` +
+        'Set it to the id of the group whose members may manage campaigns, or leave it unset.',
+    );
+  }),
+  AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
+    if (v === undefined || slackId(v, 'CG')) return v;
+    return fail(
+      ctx,
+      `AUDIT_CHANNEL_ID must be a Slack channel id starting with C or G (got ${shown(v)}). ` +
+        'Set it to the id of the channel that records campaign changes (channel details → bottom), or leave it unset.',
+    );
+  }),
+  DEFAULT_PHONE_REGION: text.transform((v, ctx): CountryCode => {
+    if (v === undefined) return 'MX';
+    const upper = v.toUpperCase();
+    if (isSupportedCountry(upper)) return upper;
+    return fail(
+      ctx,
+      `DEFAULT_PHONE_REGION must be a two-letter ISO 3166 country code with a phone numbering plan (got ${shown(v)}). ` +
+        'Set it to the country assumed for numbers without a +country prefix, e.g. MX or US, or leave it unset for MX.',
+    );
+  }),
+  UPLOAD_MAX_BYTES: wholeNumber('UPLOAD_MAX_BYTES', {
+    min: 1,
+    max: 1024 * 1024 * 1024,
+    fallback: SLACK_FILE_INPUT_MAX_BYTES,
+    purpose: 'the largest contact file accepted, in bytes',
+  }),
+  LOG_LEVEL: text.transform((v, ctx): LogLevel => {
+    if (v === undefined) return 'info';
+    const lower = v.toLowerCase();
+    const level = LOG_LEVELS.find((l) => l === lower);
+    if (level) return level;
+    return fail(
+      ctx,
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${shown(v)}). Set it accordingly, or leave it unset for info.`,
+    );
+  }),
+});
+
+const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
+
+/** Rules that involve several variables; checked on the raw values so they are reported even beside other errors. */
+function crossChecks(env: Env): Problem[] {
+  const problems: Problem[] = [];
+  if (!isSet(env.SLACK_BOT_TOKEN)) {
+    problems.push({
+      variable: 'SLACK_BOT_TOKEN',
+      message:
+        "SLACK_BOT_TOKEN is not set. Set it to the app's Bot User OAuth Token (xoxb-…) from the Slack app's OAuth & Permissions page.",
+    });
+  }
+  if (!isSet(env.SLACK_APP_TOKEN) && !isSet(env.SLACK_SIGNING_SECRET)) {
+    problems.push({
+      variable: 'SLACK_SIGNING_SECRET',
+      message:
+        'SLACK_SIGNING_SECRET is not set; HTTP mode needs it to verify requests from Slack. ' +
+        "Copy the Signing Secret from the Slack app's Basic Information page, or set SLACK_APP_TOKEN to use Socket Mode.",
+    });
+  }
+  if (isSet(env.OUTREACH_BASE_URL) !== isSet(env.OUTREACH_API_KEY)) {
+    const [set, unset] = isSet(env.OUTREACH_BASE_URL)
+      ? ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY']
+      : ['OUTREACH_API_KEY', 'OUTREACH_BASE_URL'];
+    problems.push({
+      variable: unset,
+      message: `${set} is set but ${unset} is not. Set both to use the live service, or unset both to run in sandbox mode.`,
+    });
+  }
+  return problems;
+}
+
+/** Every variable read, in the order problems are reported. */
+export const VARIABLES = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SLACK_API_URL',
+  'PORT',
+  'OUTREACH_BASE_URL',
+  'OUTREACH_API_KEY',
+  'STATE_FILE',
+  'POLL_INTERVAL_SECONDS',
+  'ADMIN_USER_IDS',
+  'ADMIN_USERGROUP_ID',
+  'AUDIT_CHANNEL_ID',
+  'DEFAULT_PHONE_REGION',
+  'UPLOAD_MAX_BYTES',
+  'LOG_LEVEL',
+] as const;
+
+const order = (variable: string) => (VARIABLES as readonly string[]).indexOf(variable);
+
+interface Problem {
+  variable: string;
+  message: string;
+}
+
+/**
+ * Reads and checks the configuration. Throws a `ConfigError` whose message names the first variable at fault (and
+ * lists any others), without ever quoting a secret.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const r = envSchema.safeParse(env);
+  const problems: Problem[] = [
+    ...crossChecks(env),
+    ...(r.success ? [] : r.error.issues.map((i) => ({ variable: String(i.path[0] ?? ''), message: i.message }))),
+  ];
+  problems.sort((a, b) => order(a.variable) - order(b.variable));
+  const [first, ...rest] = problems;
+  if (first || !r.success) {
+    const others = [...new Set(rest.map((p) => p.variable))].filter((v) => v !== first?.variable);
+    const more = others.length ? ` (also to fix: ${others.join(', ')})` : '';
+    throw new ConfigError(
+      `${first?.message ?? 'Invalid configuration.'}${more}`,
+      problems.map((p) => p.variable),
+    );
+  }
+  const e = r.data;
+  // Guaranteed by crossChecks; checked again for the type system.
+  if (e.SLACK_BOT_TOKEN === undefined) throw new ConfigError('SLACK_BOT_TOKEN is not set.', ['SLACK_BOT_TOKEN']);
+  const outreach: OutreachConfig =
+    e.OUTREACH_BASE_URL !== undefined && e.OUTREACH_API_KEY !== undefined
+      ? { mode: 'live', baseUrl: e.OUTREACH_BASE_URL, apiKey: e.OUTREACH_API_KEY }
+      : { mode: 'sandbox' };
+  const config: Config = {
+    slackBotToken: e.SLACK_BOT_TOKEN,
+    slackApiUrl: e.SLACK_API_URL,
+    port: e.PORT,
+    outreach,
+    stateFile: e.STATE_FILE,
+    pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
+    adminUserIds: e.ADMIN_USER_IDS,
+    defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    logLevel: e.LOG_LEVEL,
+  };
+  if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
+  if (e.SLACK_APP_TOKEN !== undefined) config.slackAppToken = e.SLACK_APP_TOKEN;
+  if (e.ADMIN_USERGROUP_ID !== undefined) config.adminUsergroupId = e.ADMIN_USERGROUP_ID;
+  if (e.AUDIT_CHANNEL_ID !== undefined) config.auditChannelId = e.AUDIT_CHANNEL_ID;
+  return config;
+}
+
+/** The secret values of a config, for `redactSecrets` / `createLogger({ secrets })`. */
+export function configSecrets(config: Config): string[] {
+  return [
+    config.slackBotToken,
+    config.slackSigningSecret,
+    config.slackAppToken,
+    config.outreach.mode === 'live' ? config.outreach.apiKey : undefined,
+  ].filter((s): s is string => s !== undefined);
+}
+
+export interface ConfigSummary {
+  slackMode: 'http' | 'socket';
+  slackBotToken: string;
+  slackSigningSecret: string;
+  slackAppToken: string;
+  slackApiUrl: string;
+  port: number;
+  outreach: { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
+  stateFile: string;
+  pollIntervalSeconds: number;
+  admins: string;
+  auditChannelId: string;
+  defaultPhoneRegion: string;
+  uploadMaxBytes: number;
+  logLevel: LogLevel;
+}
+
+const SET = 'set (hidden)';
+const UNSET = 'not set';
+
+/** A summary safe to log at start-up: what is configured, with every secret replaced by "set (hidden)". */
+export function describeConfig(config: Config): ConfigSummary {
+  const admins =
+    config.adminUserIds.length === 0 && config.adminUsergroupId === undefined
+      ? 'everyone'
+      : [...config.adminUserIds, ...(config.adminUsergroupId ? [`group ${config.adminUsergroupId}`] : [])].join(', ');
+  return {
+    slackMode: config.slackAppToken ? 'socket' : 'http',
+    slackBotToken: SET,
+    slackSigningSecret: config.slackSigningSecret ? SET : UNSET,
+    slackAppToken: config.slackAppToken ? SET : UNSET,
+    slackApiUrl: config.slackApiUrl,
+    port: config.port,
+    outreach:
+      config.outreach.mode === 'live'
+        ? { mode: 'live', baseUrl: config.outreach.baseUrl, apiKey: SET }
+        : { mode: 'sandbox' },
+    stateFile: config.stateFile,
+    pollIntervalSeconds: config.pollIntervalSeconds,
+    admins,
+    auditChannelId: config.auditChannelId ?? UNSET,
+    defaultPhoneRegion: config.defaultPhoneRegion,
+    uploadMaxBytes: config.uploadMaxBytes,
+    logLevel: config.logLevel,
+  };
+}

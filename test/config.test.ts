@@ -1,0 +1,231 @@
+import { ConfigError, configSecrets, describeConfig, loadConfig } from '../src/config.js';
+
+const BOT = 'xoxb-1111-2222-abcdefSECRETbot';
+const SIGNING = '8f14e45fceea167a5a36dedd4bea2543';
+const APP = 'xapp-1-A111-2222-SECRETapp';
+const KEY = 'sk_live_SECRETkey_123456';
+
+/** The smallest valid HTTP-mode environment. */
+const base = { SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING };
+
+function errorFor(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults: HTTP mode, sandbox, port 3000', () => {
+    expect(loadConfig(base)).toEqual({
+      slackBotToken: BOT,
+      slackSigningSecret: SIGNING,
+      slackApiUrl: 'https://slack.com/api/',
+      port: 3000,
+      outreach: { mode: 'sandbox' },
+      stateFile: './data/state.json',
+      pollIntervalSeconds: 30,
+      adminUserIds: [],
+      defaultPhoneRegion: 'MX',
+      uploadMaxBytes: 10 * 1024 * 1024,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable, trimming and normalising', () => {
+    const c = loadConfig({
+      SLACK_BOT_TOKEN: ` ${BOT}\n`,
+      SLACK_APP_TOKEN: APP,
+      SLACK_API_URL: 'http://127.0.0.1:4000/api',
+      PORT: '8080',
+      OUTREACH_BASE_URL: 'https://outreach.example.com/api/v1.0/',
+      OUTREACH_API_KEY: KEY,
+      STATE_FILE: '/var/lib/outreach/state.json',
+      POLL_INTERVAL_SECONDS: '5',
+      ADMIN_USER_IDS: ' U01ABC , W02DEF,,U01ABC ',
+      ADMIN_USERGROUP_ID: 'S0614TZR7',
+      AUDIT_CHANNEL_ID: 'G0ABCDEF',
+      DEFAULT_PHONE_REGION: 'us',
+      UPLOAD_MAX_BYTES: '1048576',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(c).toEqual({
+      slackBotToken: BOT,
+      slackAppToken: APP,
+      slackApiUrl: 'http://127.0.0.1:4000/api/',
+      port: 8080,
+      outreach: { mode: 'live', baseUrl: 'https://outreach.example.com/api/v1.0', apiKey: KEY },
+      stateFile: '/var/lib/outreach/state.json',
+      pollIntervalSeconds: 5,
+      adminUserIds: ['U01ABC', 'W02DEF'],
+      adminUsergroupId: 'S0614TZR7',
+      auditChannelId: 'G0ABCDEF',
+      defaultPhoneRegion: 'US',
+      uploadMaxBytes: 1048576,
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    const c = loadConfig({ ...base, PORT: '', OUTREACH_BASE_URL: ' ', OUTREACH_API_KEY: '', ADMIN_USER_IDS: '' });
+    expect(c.port).toBe(3000);
+    expect(c.outreach).toEqual({ mode: 'sandbox' });
+  });
+
+  it('does not need a signing secret in Socket Mode', () => {
+    const c = loadConfig({ SLACK_BOT_TOKEN: BOT, SLACK_APP_TOKEN: APP });
+    expect(c.slackAppToken).toBe(APP);
+    expect(c.slackSigningSecret).toBeUndefined();
+  });
+
+  it.each<[string, Record<string, string>, string, RegExp]>([
+    [
+      'PORT not a number',
+      { PORT: 'abc' },
+      'PORT',
+      /^PORT must be a whole number between 1 and 65535 \(got 'abc'\)\. Set PORT to the port to listen on, or leave it unset for 3000\.$/,
+    ],
+    ['PORT out of range', { PORT: '70000' }, 'PORT', /between 1 and 65535 \(got '70000'\)/],
+    ['PORT with a fraction', { PORT: '80.5' }, 'PORT', /whole number/],
+    ['poll interval too short', { POLL_INTERVAL_SECONDS: '1' }, 'POLL_INTERVAL_SECONDS', /between 5 and 3600/],
+    ['poll interval too long', { POLL_INTERVAL_SECONDS: '3601' }, 'POLL_INTERVAL_SECONDS', /leave it unset for 30/],
+    [
+      'Slack API URL not http',
+      { SLACK_API_URL: 'ftp://x/' },
+      'SLACK_API_URL',
+      /SLACK_API_URL must be an http\(s\) URL/,
+    ],
+    [
+      'base URL without the version',
+      { OUTREACH_BASE_URL: 'https://o.example.com/api', OUTREACH_API_KEY: KEY },
+      'OUTREACH_BASE_URL',
+      /ending with \/api\/v1\.0 \(got 'https:\/\/o\.example\.com\/api'\)/,
+    ],
+    [
+      'base URL not a URL',
+      { OUTREACH_BASE_URL: 'o.example.com/api/v1.0', OUTREACH_API_KEY: KEY },
+      'OUTREACH_BASE_URL',
+      /http\(s\) URL/,
+    ],
+    [
+      'only the base URL',
+      { OUTREACH_BASE_URL: 'https://o.example.com/api/v1.0' },
+      'OUTREACH_API_KEY',
+      /^OUTREACH_BASE_URL is set but OUTREACH_API_KEY is not\. Set both .* or unset both/,
+    ],
+    [
+      'only the API key',
+      { OUTREACH_API_KEY: KEY },
+      'OUTREACH_BASE_URL',
+      /^OUTREACH_API_KEY is set but OUTREACH_BASE_URL is not/,
+    ],
+    [
+      'an admin id that is a name',
+      { ADMIN_USER_IDS: 'U01ABC,bob' },
+      'ADMIN_USER_IDS',
+      /has 'bob', which is not a Slack member id/,
+    ],
+    ['a usergroup id that is a channel', { ADMIN_USERGROUP_ID: 'C123ABC' }, 'ADMIN_USERGROUP_ID', /starting with S/],
+    [
+      'an audit channel that is a name',
+      { AUDIT_CHANNEL_ID: '#audit' },
+      'AUDIT_CHANNEL_ID',
+      /starting with C or G \(got '#audit'\)/,
+    ],
+    [
+      'an unknown phone region',
+      { DEFAULT_PHONE_REGION: 'XX' },
+      'DEFAULT_PHONE_REGION',
+      /two-letter ISO 3166 .*\(got 'XX'\).*unset for MX/,
+    ],
+    ['a phone region that is a name', { DEFAULT_PHONE_REGION: 'Mexico' }, 'DEFAULT_PHONE_REGION', /got 'Mexico'/],
+    [
+      'an upload limit of zero',
+      { UPLOAD_MAX_BYTES: '0' },
+      'UPLOAD_MAX_BYTES',
+      /UPLOAD_MAX_BYTES must be a whole number/,
+    ],
+    [
+      'an unknown log level',
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL',
+      /one of fatal, error, warn, info, debug, trace, silent \(got 'verbose'\)/,
+    ],
+  ])('rejects %s with one line naming the variable', (_what, env, variable, message) => {
+    const e = errorFor({ ...base, ...env });
+    expect(e.variables[0]).toBe(variable);
+    expect(e.message).toMatch(message);
+    expect(e.message).not.toContain('\n');
+  });
+
+  it('asks for the bot token and the signing secret when missing, naming the first and listing the other', () => {
+    const e = errorFor({});
+    expect(e.message).toMatch(/^SLACK_BOT_TOKEN is not set\. Set it to the app's Bot User OAuth Token/);
+    expect(e.message).toMatch(/\(also to fix: SLACK_SIGNING_SECRET\)$/);
+    expect(e.variables).toEqual(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']);
+    const s = errorFor({ SLACK_BOT_TOKEN: BOT });
+    expect(s.message).toMatch(/^SLACK_SIGNING_SECRET is not set.*or set SLACK_APP_TOKEN to use Socket Mode\.$/);
+  });
+
+  it('reports problems in several variables in one line, in a stable order', () => {
+    const e = errorFor({ ...base, LOG_LEVEL: 'loud', PORT: 'x', OUTREACH_API_KEY: KEY });
+    expect(e.variables).toEqual(['PORT', 'OUTREACH_BASE_URL', 'LOG_LEVEL']);
+    expect(e.message).toMatch(/^PORT must be .*\(also to fix: OUTREACH_BASE_URL, LOG_LEVEL\)$/);
+  });
+
+  it('never repeats a secret in an error message', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ ...base, SLACK_BOT_TOKEN: 'xoxp-user-SECRETuser' }, 'SECRETuser'],
+      [{ ...base, SLACK_BOT_TOKEN: 'SECRETnoprefix' }, 'SECRETnoprefix'],
+      [{ ...base, SLACK_APP_TOKEN: 'xoxb-SECRETwrongkind' }, 'SECRETwrongkind'],
+      [{ ...base, OUTREACH_API_KEY: KEY }, KEY],
+      [
+        { ...base, OUTREACH_BASE_URL: 'https://user:SECRETpw@o.example.com/api/v1.0', OUTREACH_API_KEY: KEY },
+        'SECRETpw',
+      ],
+    ];
+    for (const [env, secret] of cases) {
+      const e = errorFor(env);
+      expect(e.message).not.toContain(secret);
+      expect(e.message).not.toContain('SECRET');
+    }
+    const wrongKind = errorFor({ ...base, SLACK_BOT_TOKEN: 'xoxp-user-SECRETuser' });
+    expect(wrongKind.message).toMatch(
+      /^SLACK_BOT_TOKEN must be the app's Bot User OAuth Token, which starts with 'xoxb-'\. It starts with 'xoxp-' instead \(value not shown\)/,
+    );
+    expect(errorFor({ ...base, SLACK_APP_TOKEN: 'nope' }).variables).toEqual(['SLACK_APP_TOKEN']);
+  });
+});
+
+describe('describeConfig', () => {
+  it('summarises the configuration with every secret hidden', () => {
+    const c = loadConfig({
+      ...base,
+      SLACK_APP_TOKEN: APP,
+      OUTREACH_BASE_URL: 'https://o.example.com/api/v1.0',
+      OUTREACH_API_KEY: KEY,
+      ADMIN_USER_IDS: 'U01ABC',
+      ADMIN_USERGROUP_ID: 'S0614TZR7',
+    });
+    const summary = describeConfig(c);
+    const text = JSON.stringify(summary);
+    for (const secret of configSecrets(c)) expect(text).not.toContain(secret);
+    expect(configSecrets(c).sort()).toEqual([APP, BOT, KEY, SIGNING].sort());
+    expect(summary).toMatchObject({
+      slackMode: 'socket',
+      slackBotToken: 'set (hidden)',
+      outreach: { mode: 'live', baseUrl: 'https://o.example.com/api/v1.0', apiKey: 'set (hidden)' },
+      admins: 'U01ABC, group S0614TZR7',
+      port: 3000,
+    });
+    expect(describeConfig(loadConfig(base))).toMatchObject({
+      slackMode: 'http',
+      slackAppToken: 'not set',
+      outreach: { mode: 'sandbox' },
+      admins: 'everyone',
+    });
+  });
+});
