@@ -1,0 +1,330 @@
+/**
+ * The simulator of the Campaign Outreach Service: an HTTP server on 127.0.0.1 answering the spec's 17 endpoints
+ * under /api/v1.0 (plus the recording path), with authentication, per-organization data, the rate limit, the
+ * Idempotency-Key dedup, fault and latency injection, a request log, and the /_sim/ control mirror.
+ *
+ * Per request: latency -> injected fault ("before") -> route -> auth (401) -> rate limit (429) -> idempotent replay
+ * -> handler -> idempotency record -> injected fault ("after") -> response -> request log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { API_VERSION_PATH, RATE_LIMIT_PER_SECOND } from '../outreach/unspecified.js';
+import { createControl, type RecordedRequest, type SimControl } from './control.js';
+import { handleControlHttp } from './control-http.js';
+import { SandboxDriver } from './driver.js';
+import { campaignError, genericError, SimError, type SimResponse } from './errors.js';
+import { FaultBook, type FaultSpec } from './faults.js';
+import { SimState } from './model.js';
+import { SlidingWindowLimiter } from './ratelimit.js';
+import { matchRoute, type Route } from './routes.js';
+import { seedSandbox, type SandboxOptions } from './sandbox.js';
+import { InvalidJson } from './validate.js';
+
+export const DEFAULT_API_KEY = 'sim-key';
+export const DEFAULT_ORG = 'org-sim';
+/** Dedup window of Idempotency-Key (not shown by the spec; our choice). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_LOGGED_REQUESTS = 10_000;
+
+export interface SimulatorOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  host?: '127.0.0.1';
+  /** API key -> organization id. Default `{ 'sim-key': 'org-sim' }`. */
+  orgs?: Record<string, string>;
+  /** Requests per sliding second per API key on RATE_LIMITED_ENDPOINTS (default 12); false: no limit. */
+  rateLimitPerSecond?: number | false;
+  /** Demo data and live driver; `true` uses the defaults of SandboxOptions. */
+  sandbox?: boolean | SandboxOptions;
+  /** Time source of every timestamp, the rate limit window and the idempotency window. */
+  clock?: () => Date;
+  /** Default IDEMPOTENCY_WINDOW_MS (24 h). */
+  idempotencyWindowMs?: number;
+  /** How long the campaign list's total_count is cached per filter set (the service: 3 min). Default 0: fresh. */
+  totalCountCacheMs?: number;
+}
+
+export interface Simulator {
+  /** e.g. `http://127.0.0.1:4010/api/v1.0` */
+  baseUrl: string;
+  /** e.g. `http://127.0.0.1:4010` (the control mirror is at `${origin}/_sim/`). */
+  origin: string;
+  /** The first API key of `orgs`. */
+  apiKey: string;
+  control: SimControl;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(genericError(413, `Request body larger than ${MAX_BODY_BYTES} bytes.`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    return new InvalidJson((e as Error).message);
+  }
+}
+
+function queryObject(q: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of q) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+function redactedHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    const value = Array.isArray(v) ? v.join(', ') : v;
+    out[k] = k === 'authorization' ? `${value.split(' ')[0] ?? ''} [redacted]` : value;
+  }
+  return out;
+}
+
+function faultResponse(f: FaultSpec, family: Route['family'] | null): SimResponse {
+  const headers: Record<string, string> = {};
+  if (f.retryAfter !== undefined || f.status === 429) headers['Retry-After'] = String(f.retryAfter ?? 1);
+  if (f.body !== undefined) return { status: f.status, body: f.body, headers };
+  switch (f.status) {
+    case 429:
+      return {
+        ...campaignError('RATE_LIMITED', 'Too many requests: retry after the Retry-After delay.').response,
+        headers,
+      };
+    case 500:
+      return {
+        ...(family === 'campaign'
+          ? campaignError('SERVER_ERROR', 'Internal server error (injected).')
+          : genericError(500, 'Internal server error (injected).')
+        ).response,
+        headers,
+      };
+    default: {
+      const text = f.status === 502 ? 'Bad Gateway' : 'Service Unavailable';
+      return {
+        status: f.status,
+        headers,
+        raw: { contentType: 'text/html', data: `<html><body><h1>${f.status} ${text}</h1></body></html>\n` },
+      };
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const orgs = opts.orgs ?? { [DEFAULT_API_KEY]: DEFAULT_ORG };
+  const apiKey = Object.keys(orgs)[0];
+  if (apiKey === undefined) throw new Error('startSimulator: orgs needs at least one API key.');
+  const clock = opts.clock ?? (() => new Date());
+  const state = new SimState(orgs, clock);
+  state.totalCountCacheMs = opts.totalCountCacheMs ?? 0;
+  const idemWindow = opts.idempotencyWindowMs ?? IDEMPOTENCY_WINDOW_MS;
+  const faults = new FaultBook();
+  const limiter = new SlidingWindowLimiter(
+    opts.rateLimitPerSecond === undefined ? RATE_LIMIT_PER_SECOND : opts.rateLimitPerSecond,
+    () => clock().getTime(),
+  );
+  const sandbox: SandboxOptions | null = opts.sandbox ? (opts.sandbox === true ? {} : opts.sandbox) : null;
+  const driver = new SandboxDriver(state, { seed: sandbox?.seed, cooldownMs: sandbox?.cooldownMs });
+  const log: RecordedRequest[] = [];
+  const control: SimControl = createControl({
+    state,
+    faults,
+    limiter,
+    log,
+    driver,
+    afterReset: () => {
+      if (sandbox) seedSandbox(state, control, driver);
+    },
+  });
+  if (sandbox) seedSandbox(state, control, driver);
+
+  async function serve(req: IncomingMessage, url: URL, raw: Buffer, entry: RecordedRequest): Promise<SimResponse> {
+    const method = req.method ?? 'GET';
+    const target = `${method} ${url.pathname}`;
+    const delay = faults.latencyFor(target);
+    if (delay > 0) await sleep(delay);
+
+    const base = url.pathname === API_VERSION_PATH || url.pathname.startsWith(`${API_VERSION_PATH}/`);
+    const rel = base ? url.pathname.slice(API_VERSION_PATH.length).replace(/\/+$/, '') || '/' : null;
+    const match = rel === null ? ({ kind: 'none' } as const) : matchRoute(method, rel);
+    const route = match.kind === 'found' ? match.route : null;
+    entry.route = route?.name ?? null;
+
+    const early = faults.take(target, 'before');
+    if (early) return faultResponse(early, route?.family ?? (rel?.startsWith('/campaigns') ? 'campaign' : 'generic'));
+
+    if (match.kind === 'none') return genericError(404, `Not found: ${method} ${url.pathname}`).response;
+    if (match.kind === 'method')
+      return {
+        ...genericError(405, `Method ${method} not allowed on ${url.pathname}; use ${match.allowed.join(', ')}.`)
+          .response,
+        headers: { Allow: match.allowed.join(', ') },
+      };
+    const r = match.route;
+
+    const auth = /^api-key (\S+)$/i.exec(req.headers.authorization ?? '');
+    const org = auth ? state.orgByKey.get(auth[1] as string) : undefined;
+    if (!auth || org === undefined)
+      return {
+        ...genericError(
+          401,
+          auth
+            ? 'Invalid API key: check the key sent in "Authorization: api-key <API_KEY>".'
+            : 'Missing or malformed credentials: send the header "Authorization: api-key <API_KEY>".',
+        ).response,
+        headers: { 'WWW-Authenticate': 'api-key' },
+      };
+    entry.org = org;
+
+    if (r.rateLimited) {
+      const wait = limiter.take(auth[1] as string);
+      if (wait !== null)
+        return {
+          ...campaignError('RATE_LIMITED', `Rate limit exceeded: at most ${String(limiter.limit)} requests per second.`)
+            .response,
+          headers: { 'Retry-After': String(wait) },
+        };
+    }
+
+    const idemHeader = req.headers['idempotency-key'];
+    const idemKey =
+      r.idempotent && typeof idemHeader === 'string' && idemHeader !== ''
+        ? `${org}\n${method} ${rel}\n${idemHeader}`
+        : null;
+    const now = clock().getTime();
+    if (idemKey) {
+      const prior = state.idempotency.get(idemKey);
+      if (prior && now - prior.at < idemWindow) {
+        entry.replayed = true;
+        return { status: prior.status, body: structuredClone(prior.body), headers: { 'Idempotent-Replayed': 'true' } };
+      }
+    }
+
+    let res: SimResponse;
+    try {
+      res = r.handler({
+        state,
+        org,
+        params: match.params,
+        query: url.searchParams,
+        body: parseJson(raw.toString('utf8')),
+      });
+    } catch (e) {
+      if (!(e instanceof SimError)) throw e;
+      res = e.response;
+    }
+    if (idemKey && res.status < 500) {
+      for (const [k, v] of state.idempotency) if (now - v.at >= idemWindow) state.idempotency.delete(k);
+      state.idempotency.set(idemKey, { status: res.status, body: structuredClone(res.body), at: now });
+    }
+    const late = faults.take(target, 'after');
+    return late ? faultResponse(late, r.family) : res;
+  }
+
+  function send(res: ServerResponse, r: SimResponse): void {
+    const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
+    let payload: Buffer | string = '';
+    if (r.raw) {
+      headers['Content-Type'] = r.raw.contentType;
+      payload = r.raw.data;
+    } else if (r.status !== 204 && r.body !== undefined) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+      payload = JSON.stringify(r.body);
+    }
+    headers['Content-Length'] = Buffer.byteLength(payload);
+    res.writeHead(r.status, headers);
+    res.end(payload);
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
+        let body: unknown;
+        try {
+          body = parseJson((await readBody(req)).toString('utf8'));
+        } catch {
+          body = undefined;
+        }
+        send(res, handleControlHttp(control, req.method ?? 'GET', url, body, { baseUrl: baseUrl(), apiKey }));
+        return;
+      }
+      const entry: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: queryObject(url.searchParams),
+        headers: redactedHeaders(req),
+        body: undefined,
+        status: 0,
+        at: clock().toISOString(),
+        route: null,
+        org: null,
+        replayed: false,
+      };
+      let response: SimResponse;
+      try {
+        const raw = await readBody(req);
+        const parsed = parseJson(raw.toString('utf8'));
+        entry.body = parsed instanceof InvalidJson ? raw.toString('utf8') : parsed;
+        response = await serve(req, url, raw, entry);
+      } catch (e) {
+        response =
+          e instanceof SimError
+            ? e.response
+            : genericError(500, `Simulator error: ${e instanceof Error ? e.message : String(e)}`).response;
+      }
+      entry.status = response.status;
+      log.push(entry);
+      if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
+      if (!res.destroyed) send(res, response);
+    })();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = () => `${origin}${API_VERSION_PATH}`;
+
+  const live = sandbox !== null && sandbox.live !== false;
+  const timer = live ? setInterval(() => control.tick(), sandbox?.tickMs ?? 1500) : null;
+  timer?.unref();
+
+  return {
+    baseUrl: baseUrl(),
+    origin,
+    apiKey,
+    control,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (timer) clearInterval(timer);
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
