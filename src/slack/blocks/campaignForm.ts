@@ -19,7 +19,7 @@ import {
   type Day,
   type Schedule,
 } from '../../outreach/schemas.js';
-import { DEFAULT_TIMEZONE, normalizeScheduleTime } from '../../outreach/unspecified.js';
+import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../../outreach/unspecified.js';
 import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
 import { campaignStateLabel, channelLabel, contactStatusLabel, formatCount, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
@@ -109,6 +109,8 @@ const MAX_OPTIONS = 100;
 const MAX_GROUPS = 100;
 const OPTION_TEXT_MAX = 75;
 const OPTION_VALUE_MAX = 75;
+/** Integrations offered before an agent is chosen (all agents' together). */
+const MAX_GROUPED_INTEGRATIONS = 300;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Values
@@ -154,7 +156,7 @@ export function defaultFormValues(): FormValues {
     [B.timezone]: DEFAULT_TIMEZONE,
     [B.retries]: String(DEFAULT_RETRIES),
     [B.messageLimit]: String(DEFAULT_MESSAGE_LIMIT),
-    [B.cyclesMode]: 'cooldown',
+    [B.cyclesMode]: DEFAULT_CYCLES_MODE,
   };
 }
 
@@ -298,8 +300,13 @@ function textInput(
   if (opts.multiline) element.multiline = true;
   if (opts.placeholder) element.placeholder = plainText(opts.placeholder, 150);
   const initial = textOf(v, block);
-  // Slack refuses an initial value longer than max_length: the cut text is then shown and validated as such.
-  if (initial) element.initial_value = initial.slice(0, max);
+  if (initial.length > max) {
+    // Slack refuses an initial value longer than max_length, and a cut one would be saved cut: keep it out of reach.
+    return context(
+      md`*${label}* is ${formatCount(initial.length)} characters long, more than this form can hold (${formatCount(max)}), so it can't be changed here and is kept as it is.`,
+    );
+  }
+  if (initial) element.initial_value = initial;
   return input({ block, label, element, hint: opts.hint, optional: opts.optional });
 }
 
@@ -326,12 +333,13 @@ function radio(
   block: string,
   label: string,
   opts: Opt[],
-  extra: { hint?: string; dispatch?: boolean; optional?: boolean } = {},
+  extra: { hint?: string; dispatch?: boolean; optional?: boolean; fallback?: string } = {},
 ): KnownBlock {
   const element: Record<string, unknown> = { type: 'radio_buttons', options: opts };
-  const initial = opts.find((o) => o.value === textOf(v, block));
+  const initial = opts.find((o) => o.value === (textOf(v, block) || extra.fallback));
   if (initial) element.initial_option = initial;
-  return input({ block, label, element, ...extra });
+  const { fallback: _fallback, ...rest } = extra;
+  return input({ block, label, element, ...rest });
 }
 
 function checkboxes(
@@ -436,6 +444,13 @@ export function integrationChoices(
     }))
     .filter((g) => g.options.length > 0)
     .slice(0, MAX_GROUPS);
+  // The whole view must stay under Slack's 250 kB: past a few hundred options, choosing the agent first narrows it.
+  let room = MAX_GROUPED_INTEGRATIONS;
+  for (const g of groups) {
+    g.options = g.options.slice(0, Math.max(0, room));
+    room -= g.options.length;
+  }
+  while (groups.length && groups[groups.length - 1]!.options.length === 0) groups.pop();
   // Slack wants unique option values across groups; an integration belongs to one agent, so they are.
   return groups.length ? { option_groups: groups } : {};
 }
@@ -666,6 +681,7 @@ function createCyclesBlocks(v: FormValues): KnownBlock[] {
   if (!on) return blocks;
   blocks.push(
     radio(v, B.cyclesMode, 'Mode', MODE_OPTIONS, {
+      fallback: DEFAULT_CYCLES_MODE,
       dispatch: true,
       optional: false,
       hint: 'Fixed once the campaign exists.',

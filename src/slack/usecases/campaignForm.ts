@@ -521,7 +521,7 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
   } else {
     const id = meta.campaignId as number;
     const fixed = meta.fixed as FixedSettings;
-    const r = validateEdit(values, fixed, meta.initial ?? {});
+    const r = validateEdit(values, fixed, meta.initial ?? {}, visible);
     if (!r.ok) {
       await req.ack({ response_action: 'errors', errors: r.errors });
       return;

@@ -1,0 +1,704 @@
+// Plays the Slack side of the app's HTTP endpoint in tests: builds the payloads Slack sends for slash commands,
+// interactivity and Events API deliveries, signs them (v0 HMAC over the raw body) and posts them to the app.
+// Trigger ids and response_urls are issued through the fake Web API, so the fake can enforce their rules.
+// Payload shapes: /work/shared/slack-platform-notes.md sections 5 and 6.
+
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  harnessNow,
+  nextHarnessSeq,
+  type FakeFileObject,
+  type FakeMessage,
+  type FakeSlack,
+  type Json,
+} from './fakeSlack.js';
+
+export interface SlackDriverOptions {
+  /** http://127.0.0.1:PORT/slack/events */
+  appUrl: string;
+  signingSecret: string;
+  /** The fake Web API the app talks to (issues trigger ids / response_urls, knows messages and views). */
+  fake: FakeSlack;
+  /** Default acting user. Default 'U0ALICE'. */
+  userId?: string;
+  /** Default channel. Default 'C0OPS'. */
+  channelId?: string;
+  /** Per-request timeout. Default 10 s. */
+  timeoutMs?: number;
+}
+
+/** Ways to spoil a request, to check the app's request verification. */
+export interface SendOptions {
+  /** Sign with the wrong secret. */
+  badSignature?: boolean;
+  /** Timestamp 6 minutes in the past (Slack's replay window is 5). */
+  staleTimestamp?: boolean;
+  /** Explicit X-Slack-Request-Timestamp (Unix seconds). */
+  timestamp?: number;
+  /** Send no signature headers at all. */
+  omitSignature?: boolean;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** The app's HTTP answer to one request (its ack). */
+export interface AckResponse {
+  status: number;
+  body: string;
+  /** body parsed as JSON when it is JSON. */
+  json?: unknown;
+  headers: Record<string, string>;
+  /** harnessNow() when the request was sent / when the response arrived. */
+  sentAt: number;
+  respondedAt: number;
+  /**
+   * Harness sequence number taken when the response arrived. fake.calls() carry the number taken when each call
+   * arrived, so `call.seq > ack.seq` means the app acked before making that call. A fake service can take its own
+   * numbers with nextHarnessSeq() from fakeSlack.ts.
+   */
+  seq: number;
+  /** What was sent (the parsed payload). */
+  payload: Json;
+}
+
+export interface CommandResult extends AckResponse {
+  triggerId: string;
+  responseUrl: string;
+}
+
+export interface InteractionResult extends AckResponse {
+  triggerId: string;
+  responseUrl?: string;
+}
+
+export interface ViewSubmissionResult extends InteractionResult {
+  /** What Slack made of the ack (close / update / push / clear / errors), when the fake knows the view. */
+  viewResult?: { ok: boolean; action: string; error?: string; view?: Json };
+}
+
+export interface BlockActionOptions extends SendOptions {
+  actionId: string;
+  /** Defaults to the block holding actionId in the message / view. */
+  blockId?: string;
+  /** Element type; defaults to the element's type in the message / view, else 'button'. */
+  type?: string;
+  /** Button value; defaults to the button's value in the message / view. */
+  value?: string;
+  selectedOption?: { value: string; text?: string };
+  selectedOptions?: { value: string; text?: string }[];
+  selectedUser?: string;
+  selectedConversation?: string;
+  selectedChannel?: string;
+  selectedDate?: string;
+  userId?: string;
+  channelId?: string;
+  /** Click in this message (stored in the fake). */
+  messageTs?: string;
+  /** Click in this view (id of a view stored in the fake, or a whole view object). */
+  view?: string | Json;
+  /** state.values of the surface at the time of the click. */
+  stateValues?: Json;
+  /** Extra fields merged into the action object. */
+  actionExtra?: Json;
+}
+
+export interface ViewSubmissionOptions extends SendOptions {
+  /** Submit this view stored in the fake (must be open). Its callback_id, metadata, hash and blocks are used. */
+  viewId?: string;
+  /** Without viewId: the callback_id of a synthetic modal. */
+  callbackId?: string;
+  /** state.values: { [blockId]: { [actionId]: value } } (see stateValue). Unset inputs get their initial value. */
+  values?: Json;
+  privateMetadata?: string;
+  userId?: string;
+  hash?: string;
+  /** Skip the check that every required input has a value (Slack's client would refuse to submit). */
+  allowEmptyRequired?: boolean;
+}
+
+export interface EventOptions extends SendOptions {
+  eventId?: string;
+  eventTime?: number;
+  /** Sends X-Slack-Retry-Num (and X-Slack-Retry-Reason, default 'http_timeout'). */
+  retryNum?: number;
+  retryReason?: string;
+}
+
+/** Builders for state.values entries, shaped as Slack sends them. */
+export const stateValue = {
+  text: (value: string | null) => ({ type: 'plain_text_input', value }),
+  number: (value: string | null) => ({ type: 'number_input', value }),
+  email: (value: string | null) => ({ type: 'email_text_input', value }),
+  url: (value: string | null) => ({ type: 'url_text_input', value }),
+  staticSelect: (value: string | null, text = value ?? '') => ({
+    type: 'static_select',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
+  }),
+  multiStaticSelect: (values: string[]) => ({
+    type: 'multi_static_select',
+    selected_options: values.map((v) => ({ text: { type: 'plain_text', text: v, emoji: true }, value: v })),
+  }),
+  radio: (value: string | null, text = value ?? '') => ({
+    type: 'radio_buttons',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
+  }),
+  checkboxes: (values: string[]) => ({
+    type: 'checkboxes',
+    selected_options: values.map((v) => ({ text: { type: 'plain_text', text: v, emoji: true }, value: v })),
+  }),
+  date: (value: string | null) => ({ type: 'datepicker', selected_date: value }),
+  time: (value: string | null) => ({ type: 'timepicker', selected_time: value }),
+  datetime: (unixSeconds: number | null) => ({ type: 'datetimepicker', selected_date_time: unixSeconds }),
+  user: (id: string | null) => ({ type: 'users_select', selected_user: id }),
+  conversation: (id: string | null) => ({ type: 'conversations_select', selected_conversation: id }),
+  channel: (id: string | null) => ({ type: 'channels_select', selected_channel: id }),
+  files: (files: FakeFileObject[]) => ({ type: 'file_input', files }),
+};
+
+function isObj(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** v0 signature headers for a raw body. */
+export function signSlackRequest(signingSecret: string, rawBody: string, timestampSec = Math.floor(Date.now() / 1000)) {
+  const sig = createHmac('sha256', signingSecret).update(`v0:${timestampSec}:${rawBody}`).digest('hex');
+  return { 'X-Slack-Request-Timestamp': String(timestampSec), 'X-Slack-Signature': `v0=${sig}` };
+}
+
+/** Elements of a block that can be acted on. */
+function elementsOf(block: Json): Json[] {
+  const out: Json[] = [];
+  if (Array.isArray(block.elements)) out.push(...block.elements.filter(isObj));
+  if (isObj(block.accessory)) out.push(block.accessory);
+  if (isObj(block.element)) out.push(block.element);
+  return out;
+}
+
+function findElement(blocks: unknown, actionId: string, blockId?: string): { block: Json; element: Json } | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  for (const b of blocks) {
+    if (!isObj(b) || (blockId && b.block_id !== blockId)) continue;
+    const el = elementsOf(b).find((e) => e.action_id === actionId);
+    if (el) return { block: b, element: el };
+  }
+  return undefined;
+}
+
+function allOptions(el: Json): Json[] {
+  const opts = Array.isArray(el.options) ? el.options.filter(isObj) : [];
+  if (Array.isArray(el.option_groups)) {
+    for (const g of el.option_groups) if (isObj(g) && Array.isArray(g.options)) opts.push(...g.options.filter(isObj));
+  }
+  return opts;
+}
+
+/** The value Slack reports for an input the user left untouched: its initial value, or empty. */
+function untouchedValue(el: Json): Json {
+  const type = String(el.type);
+  switch (type) {
+    case 'plain_text_input':
+    case 'number_input':
+    case 'email_text_input':
+    case 'url_text_input':
+      return { type, value: typeof el.initial_value === 'string' ? el.initial_value : null };
+    case 'static_select':
+    case 'external_select':
+    case 'radio_buttons':
+      return { type, selected_option: isObj(el.initial_option) ? el.initial_option : null };
+    case 'multi_static_select':
+    case 'multi_external_select':
+    case 'checkboxes':
+      return { type, selected_options: Array.isArray(el.initial_options) ? el.initial_options : [] };
+    case 'users_select':
+      return { type, selected_user: el.initial_user ?? null };
+    case 'multi_users_select':
+      return { type, selected_users: el.initial_users ?? [] };
+    case 'conversations_select':
+      return { type, selected_conversation: el.initial_conversation ?? null };
+    case 'multi_conversations_select':
+      return { type, selected_conversations: el.initial_conversations ?? [] };
+    case 'channels_select':
+      return { type, selected_channel: el.initial_channel ?? null };
+    case 'multi_channels_select':
+      return { type, selected_channels: el.initial_channels ?? [] };
+    case 'datepicker':
+      return { type, selected_date: el.initial_date ?? null };
+    case 'timepicker':
+      return { type, selected_time: el.initial_time ?? null };
+    case 'datetimepicker':
+      return { type, selected_date_time: el.initial_date_time ?? null };
+    case 'file_input':
+      return { type, files: [] };
+    case 'rich_text_input':
+      return { type, rich_text_value: el.initial_value ?? { type: 'rich_text', elements: [] } };
+    default:
+      return { type };
+  }
+}
+
+function isEmptyValue(v: Json): boolean {
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'type') continue;
+    if (x === null || x === undefined || x === '') continue;
+    if (Array.isArray(x) && x.length === 0) continue;
+    return false;
+  }
+  return true;
+}
+
+export class SlackDriver {
+  readonly appUrl: string;
+  readonly fake: FakeSlack;
+  readonly userId: string;
+  readonly channelId: string;
+  /** Every exchange with the app, in order. */
+  readonly log: { kind: string; payload: Json; response: AckResponse }[] = [];
+  private readonly signingSecret: string;
+  private readonly timeoutMs: number;
+
+  constructor(opts: SlackDriverOptions) {
+    this.appUrl = opts.appUrl;
+    this.signingSecret = opts.signingSecret;
+    this.fake = opts.fake;
+    this.userId = opts.userId ?? 'U0ALICE';
+    this.channelId = opts.channelId ?? 'C0OPS';
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  private team(): Json {
+    return { id: this.fake.teamId, domain: this.fake.teamDomain };
+  }
+
+  private user(userId: string): Json {
+    const name = userId.toLowerCase();
+    return { id: userId, username: name, name, team_id: this.fake.teamId };
+  }
+
+  private channel(channelId: string): Json {
+    return { id: channelId, name: this.fake.channel(channelId)?.name ?? channelId.toLowerCase() };
+  }
+
+  /** Sends a raw body with the given content type, signed unless told otherwise. */
+  async raw(
+    body: string,
+    contentType: string,
+    opts: SendOptions = {},
+    kind = 'raw',
+    payload: Json = {},
+  ): Promise<AckResponse> {
+    const now = Math.floor(Date.now() / 1000);
+    const ts = opts.timestamp ?? (opts.staleTimestamp ? now - 6 * 60 : now);
+    const secret = opts.badSignature ? `${this.signingSecret}-wrong` : this.signingSecret;
+    const headers: Record<string, string> = {
+      'Content-Type': contentType,
+      ...(opts.omitSignature ? {} : signSlackRequest(secret, body, ts)),
+      ...opts.headers,
+    };
+    const sentAt = harnessNow();
+    const res = await fetch(this.appUrl, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    // Taken when the response head arrives (the ack is small: its body is in the same packet).
+    const respondedAt = harnessNow();
+    const seq = nextHarnessSeq();
+    const text = await res.text();
+    let json: unknown;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const response: AckResponse = {
+      status: res.status,
+      body: text,
+      json,
+      headers: Object.fromEntries(res.headers.entries()),
+      sentAt,
+      respondedAt,
+      seq,
+      payload,
+    };
+    this.log.push({ kind, payload, response });
+    return response;
+  }
+
+  private form(fields: Record<string, string>, opts: SendOptions, kind: string, payload: Json) {
+    return this.raw(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', opts, kind, payload);
+  }
+
+  private interaction(payload: Json, opts: SendOptions) {
+    return this.form({ payload: JSON.stringify(payload) }, opts, String(payload.type), payload);
+  }
+
+  /** A slash command, e.g. command('start 42'). */
+  async command(
+    text: string,
+    opts: SendOptions & { userId?: string; channelId?: string; command?: string; channelName?: string } = {},
+  ): Promise<CommandResult> {
+    const userId = opts.userId ?? this.userId;
+    const channelId = opts.channelId ?? this.channelId;
+    const triggerId = this.fake.issueTriggerId({ userId });
+    const responseUrl = this.fake.issueResponseUrl({ channelId, userId });
+    const fields = {
+      token: 'verification-token-unused',
+      team_id: this.fake.teamId,
+      team_domain: this.fake.teamDomain,
+      channel_id: channelId,
+      channel_name: opts.channelName ?? String(this.channel(channelId).name),
+      user_id: userId,
+      user_name: userId.toLowerCase(),
+      command: opts.command ?? '/campaign',
+      text,
+      api_app_id: this.fake.appId,
+      is_enterprise_install: 'false',
+      response_url: responseUrl,
+      trigger_id: triggerId,
+    };
+    const r = await this.form(fields, opts, 'command', fields);
+    return { ...r, triggerId, responseUrl };
+  }
+
+  /** A click / selection in a message (messageTs), a modal or the Home tab (view). */
+  async blockAction(opts: BlockActionOptions): Promise<InteractionResult> {
+    const userId = opts.userId ?? this.userId;
+    const triggerId = this.fake.issueTriggerId({ userId });
+    let message: FakeMessage | undefined;
+    let view: Json | undefined;
+    let blocks: unknown;
+    let channelId: string | undefined = opts.channelId;
+    if (opts.messageTs) {
+      channelId ??= this.channelId;
+      message = this.fake.message(channelId, opts.messageTs);
+      if (!message) throw new Error(`slack driver: no message ${opts.messageTs} in ${channelId} to click in`);
+      blocks = message.blocks;
+    }
+    if (opts.view !== undefined) {
+      view = typeof opts.view === 'string' ? this.fake.view(opts.view) : structuredClone(opts.view);
+      if (!view) throw new Error(`slack driver: no view ${String(opts.view)} in the fake`);
+      blocks = view.blocks;
+      if (opts.stateValues) view.state = { values: opts.stateValues };
+    }
+    const found = findElement(blocks, opts.actionId, opts.blockId);
+    if ((message || view) && !found) {
+      throw new Error(
+        `slack driver: no element with action_id ${opts.actionId} in the ${message ? 'message' : 'view'}`,
+      );
+    }
+    const el = found?.element ?? {};
+    const type = opts.type ?? (typeof el.type === 'string' ? el.type : 'button');
+    const action: Json = {
+      type,
+      action_id: opts.actionId,
+      block_id: opts.blockId ?? found?.block.block_id ?? 'block',
+      action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    };
+    if (type === 'button') {
+      action.text = el.text ?? { type: 'plain_text', text: opts.actionId, emoji: true };
+      const value = opts.value ?? el.value;
+      if (value !== undefined) action.value = value;
+      if (el.style) action.style = el.style;
+    } else if (opts.value !== undefined) {
+      action.value = opts.value;
+    }
+    const fullOption = (o: { value: string; text?: string }) => {
+      const known = allOptions(el).find((x) => x.value === o.value);
+      if (found && !known && allOptions(el).length > 0) {
+        throw new Error(`slack driver: ${opts.actionId} has no option with value ${o.value}`);
+      }
+      return known ?? { text: { type: 'plain_text', text: o.text ?? o.value, emoji: true }, value: o.value };
+    };
+    if (opts.selectedOption) action.selected_option = fullOption(opts.selectedOption);
+    if (opts.selectedOptions) action.selected_options = opts.selectedOptions.map(fullOption);
+    if (opts.selectedUser) action.selected_user = opts.selectedUser;
+    if (opts.selectedConversation) action.selected_conversation = opts.selectedConversation;
+    if (opts.selectedChannel) action.selected_channel = opts.selectedChannel;
+    if (opts.selectedDate) action.selected_date = opts.selectedDate;
+    Object.assign(action, opts.actionExtra);
+
+    let responseUrl: string | undefined;
+    const payload: Json = {
+      type: 'block_actions',
+      user: this.user(userId),
+      api_app_id: this.fake.appId,
+      token: 'verification-token-unused',
+      trigger_id: triggerId,
+      team: this.team(),
+      enterprise: null,
+      is_enterprise_install: false,
+      actions: [action],
+    };
+    if (message && channelId) {
+      const { updates: _u, channel: _c, ...msg } = message;
+      responseUrl = this.fake.issueResponseUrl({ channelId, userId, messageTs: message.ts });
+      payload.container = {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: channelId,
+        is_ephemeral: false,
+        ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+      };
+      payload.channel = this.channel(channelId);
+      payload.message = msg;
+      payload.state = { values: opts.stateValues ?? {} };
+      payload.response_url = responseUrl;
+    } else if (view) {
+      payload.container = { type: 'view', view_id: view.id };
+      payload.view = view;
+      if (channelId) payload.channel = this.channel(channelId);
+    } else {
+      if (channelId) {
+        responseUrl = this.fake.issueResponseUrl({ channelId, userId });
+        payload.channel = this.channel(channelId);
+        payload.response_url = responseUrl;
+      }
+      payload.container = { type: 'message', channel_id: channelId, is_ephemeral: false };
+      if (opts.stateValues) payload.state = { values: opts.stateValues };
+    }
+    const r = await this.interaction(payload, opts);
+    return { ...r, triggerId, responseUrl };
+  }
+
+  /** The user presses the submit button of a modal. */
+  async viewSubmission(opts: ViewSubmissionOptions): Promise<ViewSubmissionResult> {
+    let view: Json;
+    let userId = opts.userId ?? this.userId;
+    if (opts.viewId) {
+      const stored = this.fake.view(opts.viewId);
+      if (!stored) throw new Error(`slack driver: no view ${opts.viewId} in the fake`);
+      if (!this.fake.openViews().some((v) => v.id === opts.viewId)) {
+        throw new Error(`slack driver: view ${opts.viewId} is not open; nobody can submit it`);
+      }
+      if (opts.callbackId !== undefined && stored.callback_id !== opts.callbackId) {
+        throw new Error(
+          `slack driver: view ${opts.viewId} has callback_id ${String(stored.callback_id)}, not ${opts.callbackId}`,
+        );
+      }
+      userId = opts.userId ?? this.fake.viewOwner(opts.viewId) ?? userId;
+      view = stored;
+    } else {
+      if (!opts.callbackId) throw new Error('slack driver: viewSubmission needs viewId or callbackId');
+      const id = `V${randomBytes(5).toString('hex').toUpperCase()}`;
+      view = {
+        id,
+        team_id: this.fake.teamId,
+        type: 'modal',
+        blocks: [],
+        private_metadata: '',
+        callback_id: opts.callbackId,
+        state: { values: {} },
+        hash: `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString('hex')}`,
+        title: { type: 'plain_text', text: 'Modal', emoji: true },
+        clear_on_close: false,
+        notify_on_close: false,
+        close: null,
+        submit: { type: 'plain_text', text: 'Submit', emoji: true },
+        previous_view_id: null,
+        root_view_id: id,
+        app_id: this.fake.appId,
+        external_id: '',
+        app_installed_team_id: this.fake.teamId,
+        bot_id: this.fake.botId,
+      };
+    }
+    if (opts.privateMetadata !== undefined) view.private_metadata = opts.privateMetadata;
+    if (opts.hash !== undefined) view.hash = opts.hash;
+    view.state = { values: this.submissionValues(view, opts) };
+    const triggerId = this.fake.issueTriggerId({ userId });
+    const payload: Json = {
+      type: 'view_submission',
+      team: this.team(),
+      user: this.user(userId),
+      api_app_id: this.fake.appId,
+      token: 'verification-token-unused',
+      trigger_id: triggerId,
+      view,
+      response_urls: [],
+      is_enterprise_install: false,
+      enterprise: null,
+    };
+    const r = await this.interaction(payload, opts);
+    const result: ViewSubmissionResult = { ...r, triggerId };
+    if (opts.viewId && r.status === 200) {
+      result.viewResult = this.fake.applyViewSubmissionAck(opts.viewId, r.json ?? (r.body === '' ? undefined : r.body));
+    }
+    return result;
+  }
+
+  /** state.values as Slack builds them: every input block, given values over initial ones. */
+  private submissionValues(view: Json, opts: ViewSubmissionOptions): Json {
+    const given = structuredClone(opts.values ?? {});
+    const blocks = Array.isArray(view.blocks) ? view.blocks.filter(isObj) : [];
+    if (blocks.length === 0) return given; // synthetic view: take the values as they are
+    const inputs = blocks.filter((b) => b.type === 'input' && isObj(b.element));
+    for (const [blockId, entry] of Object.entries(given)) {
+      const block = inputs.find((b) => b.block_id === blockId);
+      if (!block) throw new Error(`slack driver: view ${String(view.id)} has no input block ${blockId}`);
+      const actionId = (block.element as Json).action_id;
+      for (const k of Object.keys(isObj(entry) ? entry : {})) {
+        if (k !== actionId)
+          throw new Error(`slack driver: input block ${blockId} holds action_id ${String(actionId)}, not ${k}`);
+      }
+    }
+    const values: Json = {};
+    for (const b of inputs) {
+      const el = b.element as Json;
+      const blockId = String(b.block_id);
+      const actionId = String(el.action_id);
+      const entry = isObj(given[blockId]) ? (given[blockId] as Json) : {};
+      const v = isObj(entry[actionId]) ? (entry[actionId] as Json) : untouchedValue(el);
+      if (!opts.allowEmptyRequired && b.optional !== true && isEmptyValue(v)) {
+        throw new Error(`slack driver: required input ${blockId} is empty; Slack would not let the user submit`);
+      }
+      values[blockId] = { [actionId]: v };
+    }
+    return values;
+  }
+
+  /** The user closes a modal (only sent by Slack when the view has notify_on_close). */
+  async viewClosed(opts: SendOptions & { viewId: string; userId?: string; isCleared?: boolean }): Promise<AckResponse> {
+    const view = this.fake.view(opts.viewId);
+    if (!view) throw new Error(`slack driver: no view ${opts.viewId} in the fake`);
+    if (view.notify_on_close !== true) {
+      throw new Error(
+        `slack driver: view ${opts.viewId} has no notify_on_close, so Slack sends no view_closed; ` +
+          'use fake.closeView() to close it silently',
+      );
+    }
+    const userId = opts.userId ?? this.fake.viewOwner(opts.viewId) ?? this.userId;
+    this.fake.closeView(opts.viewId, { isCleared: opts.isCleared });
+    const payload: Json = {
+      type: 'view_closed',
+      team: this.team(),
+      user: this.user(userId),
+      api_app_id: this.fake.appId,
+      token: 'verification-token-unused',
+      view,
+      is_cleared: opts.isCleared ?? false,
+      is_enterprise_install: false,
+      enterprise: null,
+    };
+    return this.interaction(payload, opts);
+  }
+
+  /** An Events API delivery of `event` (event_callback envelope). */
+  async event(event: Json, opts: EventOptions = {}): Promise<AckResponse> {
+    const nowSec = Date.now() / 1000;
+    const inner: Json = { event_ts: nowSec.toFixed(6), ...event };
+    const envelope: Json = {
+      token: 'verification-token-unused',
+      team_id: this.fake.teamId,
+      context_team_id: this.fake.teamId,
+      context_enterprise_id: null,
+      api_app_id: this.fake.appId,
+      event: inner,
+      type: 'event_callback',
+      event_id: opts.eventId ?? `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+      event_time: opts.eventTime ?? Math.floor(nowSec),
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: this.fake.teamId,
+          user_id: this.fake.botUserId,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      is_ext_shared_channel: false,
+      event_context: `4-${randomBytes(8).toString('hex')}`,
+    };
+    const headers = { ...opts.headers };
+    if (opts.retryNum !== undefined) {
+      headers['X-Slack-Retry-Num'] = String(opts.retryNum);
+      headers['X-Slack-Retry-Reason'] = opts.retryReason ?? 'http_timeout';
+    }
+    return this.raw(
+      JSON.stringify(envelope),
+      'application/json',
+      { ...opts, headers },
+      `event:${String(event.type)}`,
+      envelope,
+    );
+  }
+
+  /**
+   * A person posts a message (a thread reply when threadTs is given): it is stored in the fake (so
+   * conversations.replies sees it) and delivered to the app as a `message` event.
+   */
+  async userMessage(
+    opts: EventOptions & {
+      text: string;
+      channelId?: string;
+      userId?: string;
+      threadTs?: string;
+      files?: FakeFileObject[];
+    },
+  ): Promise<{ ack: AckResponse; message: FakeMessage }> {
+    const channelId = opts.channelId ?? this.channelId;
+    const userId = opts.userId ?? this.userId;
+    const clientMsgId = randomBytes(16).toString('hex');
+    const message = this.fake.addMessage(channelId, {
+      user: userId,
+      text: opts.text,
+      thread_ts: opts.threadTs,
+      client_msg_id: clientMsgId,
+      ...(opts.files ? { files: opts.files, subtype: 'file_share', upload: false } : {}),
+    });
+    const ch = this.fake.channel(message.channel);
+    const event: Json = {
+      type: 'message',
+      channel: message.channel,
+      user: userId,
+      text: opts.text,
+      ts: message.ts,
+      team: this.fake.teamId,
+      client_msg_id: clientMsgId,
+      blocks: [
+        {
+          type: 'rich_text',
+          block_id: randomBytes(3).toString('hex'),
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: opts.text }] }],
+        },
+      ],
+      channel_type: ch?.isIm ? 'im' : ch?.isPrivate ? 'group' : 'channel',
+      event_ts: message.ts,
+    };
+    if (message.thread_ts) {
+      event.thread_ts = message.thread_ts;
+      if (message.parent_user_id) event.parent_user_id = message.parent_user_id;
+    }
+    if (opts.files) {
+      event.subtype = 'file_share';
+      event.files = opts.files;
+      event.upload = false;
+    }
+    const ack = await this.event(event, opts);
+    return { ack, message };
+  }
+
+  /** The user opens the app's Home tab. */
+  appHomeOpened(opts: EventOptions & { userId?: string; tab?: 'home' | 'messages' } = {}): Promise<AckResponse> {
+    const userId = opts.userId ?? this.userId;
+    const view = this.fake.publishedHome(userId);
+    return this.event(
+      {
+        type: 'app_home_opened',
+        user: userId,
+        channel: this.fake.dmChannel(userId) ?? `D${userId.slice(1)}`,
+        tab: opts.tab ?? 'home',
+        ...(view ? { view } : {}),
+      },
+      opts,
+    );
+  }
+
+  /** Slack's URL verification handshake. */
+  urlVerification(challenge: string, opts: SendOptions = {}): Promise<AckResponse> {
+    const body: Json = { token: 'verification-token-unused', challenge, type: 'url_verification' };
+    return this.raw(JSON.stringify(body), 'application/json', opts, 'url_verification', body);
+  }
+}
