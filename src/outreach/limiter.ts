@@ -1,0 +1,310 @@
+/**
+ * The one rate limiter per API key: at most `perSecond` (12) requests start in ANY window of `windowMs` (1 s),
+ * people's requests ahead of the poller, the poller ahead of bulk uploads, and a 429 pauses everything.
+ *
+ * How the sliding window is kept: Bottleneck runs with `maxConcurrent = perSecond` slots, and each request holds
+ * its slot for a full window after the latest moment the service can have counted it. The service receives a
+ * request somewhere between our send and our receipt of its answer, so the slot is held until `windowMs` after the
+ * answer came back; for a slow request, at most until `windowMs + marginMs` after the send (the request runs
+ * detached, so a long upload does not block a slot for its whole length). With only `perSecond` slots, the
+ * (perSecond+1)-th request cannot reach the service less than a window after the first one did, so no window of
+ * `windowMs` at the service ever holds more than `perSecond` requests, however much the network or a busy CPU
+ * delays a request on its way (as long as a request slower than `marginMs` to answer was not delayed more than
+ * `marginMs` on the way in). The cost: the effective rate is perSecond per (window + response time).
+ * (Bottleneck's `reservoirRefreshInterval` is a fixed window, which lets 2 x 12 requests through across a window
+ * boundary; that is why it is not used.)
+ *
+ * Bottleneck's priority queue decides who gets a freed slot: interactive (1) before poller (4) before bulk (7),
+ * first come first served within a level.
+ *
+ * A 429 pauses the whole limiter: Bottleneck's reservoir drops to 0 (it is unlimited otherwise) so every queued job
+ * stays queued, in priority order, and a job that was handed a slot just before the pause waits for its end before
+ * sending.
+ *
+ * Scale-out: this holds state in the process. Running several processes with one key would need Bottleneck's Redis
+ * datastore (clustering) plus a shared pause, which this class does not do yet.
+ */
+import { createHash } from 'node:crypto';
+import Bottleneck from 'bottleneck';
+import type { Priority } from './api.js';
+import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
+
+export const PRIORITY_LEVELS: Readonly<Record<Priority, number>> = { interactive: 1, poller: 4, bulk: 7 };
+
+export interface LimiterLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface RateLimiterOptions {
+  /** Requests allowed to start in any window of `windowMs`. Default 12 (the service's limit). */
+  perSecond?: number;
+  /** Length of the sliding window, ms. Default 1000. */
+  windowMs?: number;
+  /**
+   * Longest time a slot stays held waiting for the answer before the window starts counting, ms: the assumed
+   * worst delay of a request on its way to the service when the answer takes longer than this. Default 250.
+   */
+  marginMs?: number;
+  /** First pause after a 429 without Retry-After, ms; doubles with each consecutive 429 (with jitter). Default 1000. */
+  backoffBaseMs?: number;
+  /** Longest pause, whatever Retry-After says, ms. Default 60000. */
+  maxPauseMs?: number;
+  logger?: LimiterLogger;
+}
+
+export class LimiterStoppedError extends Error {
+  override readonly name = 'LimiterStoppedError';
+  constructor() {
+    super('The outreach rate limiter has been stopped; no more requests can be sent through it.');
+  }
+}
+
+interface Sleeper {
+  timer: NodeJS.Timeout;
+  wake: () => void;
+}
+
+export class RateLimiter {
+  readonly perSecond: number;
+  readonly windowMs: number;
+  readonly marginMs: number;
+  private readonly backoffBaseMs: number;
+  private readonly maxPauseMs: number;
+  private readonly logger?: LimiterLogger;
+  private readonly bottleneck: Bottleneck;
+  private pausedUntil = 0;
+  private resumeTimer: NodeJS.Timeout | undefined;
+  private consecutive429 = 0;
+  /** Callers whose request has not started yet (queued, or handed a slot during a pause). */
+  private waiting = 0;
+  private readonly sleepers = new Set<Sleeper>();
+  private stopped = false;
+  private startedCount = 0;
+
+  constructor(opts: RateLimiterOptions = {}) {
+    this.perSecond = opts.perSecond ?? RATE_LIMIT_PER_SECOND;
+    this.windowMs = opts.windowMs ?? 1000;
+    this.marginMs = opts.marginMs ?? 250;
+    this.backoffBaseMs = opts.backoffBaseMs ?? 1000;
+    this.maxPauseMs = opts.maxPauseMs ?? 60_000;
+    this.logger = opts.logger;
+    if (!Number.isInteger(this.perSecond) || this.perSecond < 1)
+      throw new RangeError('perSecond must be an integer >= 1');
+    if (!(this.windowMs > 0) || !(this.marginMs >= 0)) throw new RangeError('windowMs must be > 0 and marginMs >= 0');
+    this.bottleneck = new Bottleneck({ maxConcurrent: this.perSecond, minTime: 0 });
+    this.bottleneck.on('error', (e: unknown) => this.logger?.error({ err: e }, 'outreach rate limiter internal error'));
+  }
+
+  /**
+   * Runs `task` when a slot is free and the limiter is not paused; resolves with its result. If `signal` aborts
+   * while the task is still queued, it is dropped (rejecting with the signal's reason) and never started; once
+   * started, aborting is up to the task.
+   */
+  schedule<T>(priority: Priority, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.stopped) return Promise.reject(new LimiterStoppedError());
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const level = PRIORITY_LEVELS[priority];
+    if (level === undefined) return Promise.reject(new RangeError(`Unknown priority "${String(priority)}"`));
+
+    return new Promise<T>((resolve, reject) => {
+      let state: 'waiting' | 'started' | 'dropped' = 'waiting';
+      const stopWaiting = (): void => {
+        this.waiting--;
+        this.refreshTimerRefs();
+      };
+      const onAbort = (): void => {
+        if (state !== 'waiting') return;
+        state = 'dropped';
+        stopWaiting();
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting++;
+      this.refreshTimerRefs();
+
+      const job = async (): Promise<void> => {
+        // A pause that began after Bottleneck handed out this slot still applies.
+        while (state === 'waiting' && !this.stopped && Date.now() < this.pausedUntil) {
+          await this.sleep(this.pausedUntil - Date.now());
+        }
+        if (state !== 'waiting') return; // dropped while queued: nothing was sent, free the slot at once
+        signal?.removeEventListener('abort', onAbort);
+        if (this.stopped) {
+          state = 'dropped';
+          stopWaiting();
+          reject(new LimiterStoppedError());
+          return;
+        }
+        state = 'started';
+        stopWaiting();
+        const startedAt = Date.now();
+        this.startedCount++;
+        let done: Promise<T>;
+        try {
+          done = task();
+        } catch (e) {
+          done = Promise.reject(e);
+        }
+        // The caller gets the result as soon as it is there; the slot stays held (see the top of the file).
+        done.then(resolve, reject);
+        await this.sleep(this.marginMs, done);
+        const lag = Math.min(Date.now() - startedAt, this.marginMs);
+        await this.sleep(startedAt + lag + this.windowMs - Date.now());
+      };
+
+      this.bottleneck.schedule({ priority: level }, job).catch((e: unknown) => {
+        // Bottleneck dropped the job (the limiter was stopped while it was queued).
+        if (state !== 'waiting') return;
+        state = 'dropped';
+        stopWaiting();
+        signal?.removeEventListener('abort', onAbort);
+        reject(this.stopped ? new LimiterStoppedError() : e);
+      });
+    });
+  }
+
+  /**
+   * Tells the limiter the service answered 429. Pauses every request for `retryAfterMs` (capped at `maxPauseMs`),
+   * or, without Retry-After, for an exponential backoff with jitter over consecutive 429s. Returns the pause, ms.
+   */
+  rateLimited(retryAfterMs?: number): number {
+    const hasRetryAfter = retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0;
+    // Requests already on the wire when the first 429 came back get theirs during the pause: one event, not many.
+    if (!hasRetryAfter && this.pausedForMs() > 0) return this.pausedForMs();
+    this.consecutive429++;
+    let ms: number;
+    if (hasRetryAfter) {
+      ms = Math.min(retryAfterMs, this.maxPauseMs);
+    } else {
+      const exp = Math.min(this.maxPauseMs, this.backoffBaseMs * 2 ** Math.min(this.consecutive429 - 1, 16));
+      ms = Math.round(exp / 2 + (Math.random() * exp) / 2);
+    }
+    this.pauseFor(ms);
+    this.logger?.warn(
+      { pauseMs: ms, retryAfterMs, consecutive: this.consecutive429 },
+      'outreach service rate-limited us; pausing all requests',
+    );
+    return ms;
+  }
+
+  /** Tells the limiter a request got a non-429 answer: the next 429 without Retry-After starts the backoff over. */
+  accepted(): void {
+    this.consecutive429 = 0;
+  }
+
+  /** Holds every request that has not started yet for `ms` (extends a running pause, never shortens it). */
+  pauseFor(ms: number): void {
+    if (this.stopped) return;
+    const until = Date.now() + Math.max(0, ms);
+    if (until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    void this.bottleneck.updateSettings({ reservoir: 0 });
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    this.resumeTimer = setTimeout(() => this.resume(), ms);
+    this.refreshTimerRefs();
+  }
+
+  private resume(): void {
+    this.resumeTimer = undefined;
+    if (this.stopped) return;
+    const left = this.pausedUntil - Date.now();
+    if (left > 0) {
+      this.resumeTimer = setTimeout(() => this.resume(), left);
+      this.refreshTimerRefs();
+      return;
+    }
+    void this.bottleneck.updateSettings({ reservoir: null });
+  }
+
+  /** Milliseconds left in the current pause (0 when not paused). */
+  pausedForMs(): number {
+    return Math.max(0, this.pausedUntil - Date.now());
+  }
+
+  /** Requests waiting for a slot, by priority (or all). */
+  queued(priority?: Priority): number {
+    return priority === undefined ? this.bottleneck.queued() : this.bottleneck.queued(PRIORITY_LEVELS[priority]);
+  }
+
+  /** Requests started through this limiter since it was created. */
+  started(): number {
+    return this.startedCount;
+  }
+
+  /**
+   * Stops the limiter: requests not yet started reject with LimiterStoppedError; started ones finish. Also removes
+   * it from the shared registry.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const [k, v] of registry) if (v === this) registry.delete(k);
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    this.resumeTimer = undefined;
+    for (const s of [...this.sleepers]) {
+      clearTimeout(s.timer);
+      s.wake();
+    }
+    await this.bottleneck.stop({ dropWaitingJobs: true });
+  }
+
+  /** Resolves after `ms`, or as soon as `orUntil` settles, or when the limiter stops. */
+  private sleep(ms: number, orUntil?: Promise<unknown>): Promise<void> {
+    if (ms <= 0 || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const s: Sleeper = {
+        timer: setTimeout(() => s.wake(), ms),
+        wake: () => {
+          clearTimeout(s.timer);
+          this.sleepers.delete(s);
+          resolve();
+        },
+      };
+      this.sleepers.add(s);
+      if (this.waiting === 0) s.timer.unref();
+      orUntil?.then(s.wake, s.wake);
+    });
+  }
+
+  /**
+   * Timers keep the process alive only while someone waits for them: slot holds after the last request must not
+   * delay a process's exit, but a queued request must not be abandoned by an event loop that thinks it is done.
+   */
+  private refreshTimerRefs(): void {
+    const keepAlive = this.waiting > 0;
+    for (const s of this.sleepers) {
+      if (keepAlive) s.timer.ref();
+      else s.timer.unref();
+    }
+    if (this.resumeTimer) {
+      if (keepAlive) this.resumeTimer.ref();
+      else this.resumeTimer.unref();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One limiter per API key in the process.
+
+const registry = new Map<string, RateLimiter>();
+
+function keyId(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex');
+}
+
+/**
+ * The process-wide limiter of `apiKey` (created with `opts` on first use; later calls return the same instance and
+ * ignore `opts`). The key is kept only as a SHA-256 digest.
+ */
+export function sharedLimiter(apiKey: string, opts?: RateLimiterOptions): RateLimiter {
+  const id = keyId(apiKey);
+  let limiter = registry.get(id);
+  if (!limiter) {
+    limiter = new RateLimiter(opts);
+    registry.set(id, limiter);
+  }
+  return limiter;
+}
