@@ -82,7 +82,7 @@ export function normalizeScheduleTime(t: string): string {
 export const CYCLE_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Accepted phone number format of POST /campaigns/{id}/contacts: not shown. We always send E.164 (`+5215512345678`),
+ * Accepted phone number format of POST /campaigns/{id}/contacts: not shown. We always send E.164 (`+525512345678`; Mexico dropped the mobile `1` in 2019),
  * the one format every phone system accepts, after normalizing with libphonenumber-js.
  */
 export const PHONE_FORMAT = 'E.164' as const;

@@ -1,0 +1,96 @@
+/**
+ * Rows → contacts ready to send, or rejected rows with the reason, in file order. A number that appears again
+ * later in the file is rejected there (the first row wins): the service would skip or overwrite it anyway, and
+ * saying so per row lets the person see it in the failure report.
+ */
+import type { ContactInput } from '../outreach/schemas.js';
+import type { HeaderMapping } from './headers.js';
+import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.js';
+import type { Row } from './table.js';
+
+export interface ContactRow {
+  kind: 'contact';
+  rowNumber: number;
+  contact: ContactInput;
+}
+
+export interface RejectedRow {
+  kind: 'rejected';
+  rowNumber: number;
+  /** The phone value as written in the file ('' when empty). */
+  original: string;
+  reason: string;
+}
+
+export type NormalizedRow = ContactRow | RejectedRow;
+
+export interface NormalizeOptions {
+  /** Country of numbers written without a country code. */
+  defaultCountry: CountryCode;
+}
+
+export async function* normalizeRows(
+  rows: AsyncIterable<Row> | Iterable<Row>,
+  mapping: HeaderMapping,
+  opts: NormalizeOptions,
+): AsyncGenerator<NormalizedRow> {
+  const { phone: phoneHeader, name: nameHeader, context: contextHeader, fId: fIdHeader, extra } = mapping;
+  const firstRowOf = new Map<string, number>();
+  const country = opts.defaultCountry;
+  if (!isSupportedCountry(country)) throw new RangeError(`normalizeRows: unknown default country ${String(country)}`);
+
+  for await (const row of rows) {
+    const cells = row.cells;
+    const original = (cells[phoneHeader] ?? '').trim();
+    if (row.extra) {
+      const shown = row.extra.slice(0, 3).map((v) => `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`);
+      if (row.extra.length > 3) shown.push('…');
+      yield {
+        kind: 'rejected',
+        rowNumber: row.rowNumber,
+        original,
+        reason:
+          `has values beyond the ${Object.keys(cells).length} columns of the header (${shown.join(', ')}): a value ` +
+          'probably contains the delimiter without quotes, or a column has no header',
+      };
+      continue;
+    }
+    const result = normalizePhone(original, country);
+    if (!result.ok) {
+      yield { kind: 'rejected', rowNumber: row.rowNumber, original, reason: result.reason };
+      continue;
+    }
+    const seenAt = firstRowOf.get(result.e164);
+    if (seenAt !== undefined) {
+      yield {
+        kind: 'rejected',
+        rowNumber: row.rowNumber,
+        original,
+        reason: `duplicate of row ${seenAt} (same number ${result.e164})`,
+      };
+      continue;
+    }
+    firstRowOf.set(result.e164, row.rowNumber);
+
+    const contact: ContactInput = { contact: result.e164 };
+    if (nameHeader !== undefined) {
+      const v = (cells[nameHeader] ?? '').trim();
+      if (v) contact.name = v;
+    }
+    if (contextHeader !== undefined) {
+      const v = (cells[contextHeader] ?? '').trim();
+      if (v) contact.context = v;
+    }
+    if (fIdHeader !== undefined) {
+      const v = (cells[fIdHeader] ?? '').trim();
+      if (v) contact.f_id = v;
+    }
+    let data: Record<string, string> | undefined;
+    for (const h of extra) {
+      const v = (cells[h] ?? '').trim();
+      if (v) (data ??= {})[h] = v;
+    }
+    if (data) contact.extracted_data = data;
+    yield { kind: 'contact', rowNumber: row.rowNumber, contact };
+  }
+}

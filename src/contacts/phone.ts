@@ -1,0 +1,348 @@
+/**
+ * Phone number → E.164 (`PHONE_FORMAT` of ../outreach/unspecified.ts), or a reason in plain words.
+ *
+ * Parsing and validation use libphonenumber-js with its "max" metadata, the one that checks numbers against each
+ * country's real number ranges (the "min" set mostly checks lengths). We keep max for correctness and win the
+ * speed back twice (measured in bench/parse.bench.ts, on the same numbers):
+ *  - validity is the library's `isValid()` logic with each country's patterns compiled once (the library builds
+ *    new RegExps on every call), and
+ *  - plainly written numbers of the default country (digits, spaces, - . ( ), optional +code) skip the library's
+ *    general-purpose parse (see `shortcut`); everything else takes the full path.
+ * The library path alone ran ~140,000 numbers/s, `parsePhoneNumberFromString(...).isValid()` ~100,000, the
+ * shortcut over a million. test/contacts-phone.test.ts checks both speed-ups agree with the library exactly.
+ *
+ * Mexico dropped its dialling prefixes in 2019-2020, and the current metadata no longer knows them, but contact
+ * lists are full of them: `044`/`045` (mobile), `01` (long distance) before a national number, and `1` after +52
+ * for mobiles (`+52 1 55 1234 5678`, still what WhatsApp shows). No Mexican number starts with 0 or 1, so when a
+ * +52 number is not valid as written we drop such a prefix and check again.
+ */
+import { createRequire } from 'node:module';
+import type { CountryCode, Metadata as MetadataClass } from 'libphonenumber-js/max';
+import type * as Max from 'libphonenumber-js/max';
+
+// Loaded through require(), the package's CommonJS build: its ESM build imports the JSON metadata without import
+// attributes, which Jest's ESM mode warns about in every test importing this file (and will refuse in Jest 31).
+// Same code and metadata either way.
+const require = createRequire(import.meta.url);
+const { parsePhoneNumberFromString, validatePhoneNumberLength, isSupportedCountry } =
+  require('libphonenumber-js/max') as typeof Max;
+const { Metadata } = require('libphonenumber-js/core') as { Metadata: new (json: unknown) => MetadataClass };
+const MAX_METADATA: unknown = require('libphonenumber-js/metadata.max.json');
+
+export type { CountryCode };
+export { isSupportedCountry };
+export type PhoneResult = { ok: true; e164: string } | { ok: false; reason: string };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Validity with compiled patterns (same logic as libphonenumber-js isValid()/getNumberType(), max metadata)
+
+interface TypeInternals {
+  pattern(): string;
+  possibleLengths(): number[] | undefined;
+}
+interface PlanInternals {
+  nationalNumberPattern(): string;
+  possibleLengths(): number[];
+  hasTypes(): boolean;
+  type(t: string): TypeInternals | undefined;
+}
+interface NumberingPlanChecks {
+  nationalNumber: RegExp;
+  /** undefined: the metadata has no per-type patterns for this country, the national pattern decides. */
+  types?: { re: RegExp; lengths?: number[] }[];
+  possibleLengths: number[];
+}
+
+const NUMBER_TYPES = [
+  'FIXED_LINE',
+  'MOBILE',
+  'PREMIUM_RATE',
+  'TOLL_FREE',
+  'SHARED_COST',
+  'VOIP',
+  'PERSONAL_NUMBER',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+];
+
+const metadata = new Metadata(MAX_METADATA);
+const checksCache = new Map<string, NumberingPlanChecks>();
+
+/** Compiled checks of a country (`MX`) or calling code (`52`: its main country). */
+function checksFor(countryOrCallingCode: string): NumberingPlanChecks {
+  let c = checksCache.get(countryOrCallingCode);
+  if (c) return c;
+  metadata.selectNumberingPlan(countryOrCallingCode as CountryCode);
+  const plan = metadata.numberingPlan as unknown as PlanInternals;
+  c = {
+    nationalNumber: new RegExp(`^(?:${plan.nationalNumberPattern()})$`),
+    possibleLengths: plan.possibleLengths() ?? [],
+  };
+  if (plan.hasTypes()) {
+    c.types = [];
+    for (const t of NUMBER_TYPES) {
+      const def = plan.type(t);
+      const pattern = def?.pattern();
+      if (!def || !pattern) continue;
+      c.types.push({ re: new RegExp(`^(?:${pattern})$`), lengths: def.possibleLengths() });
+    }
+  }
+  checksCache.set(countryOrCallingCode, c);
+  return c;
+}
+
+/** What `PhoneNumber.isValid()` answers for a number of this country (or calling code) and national number. */
+export function isValidNationalNumber(countryOrCallingCode: string, nationalNumber: string): boolean {
+  const c = checksFor(countryOrCallingCode);
+  if (!c.nationalNumber.test(nationalNumber)) return false;
+  if (!c.types) return true;
+  for (const t of c.types) {
+    if (t.lengths && !t.lengths.includes(nationalNumber.length)) continue;
+    if (t.re.test(nationalNumber)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shortcut for plainly written numbers
+//
+// Most cells hold digits with spaces, dashes, dots or parentheses, in the default country's national format or
+// after its "+code". For those, the library's parse comes down to: no country code or national prefix to strip,
+// national number = the digits. When that is certain (the calling code belongs to this country alone, the digits
+// do not start with its international or national prefix, their length is possible) and the number is valid,
+// the E.164 form is "+" + code + digits; anything else goes through the library. The shortcut skips about half
+// of the per-number cost; test/contacts-phone.test.ts checks it gives exactly the library path's answers.
+
+interface ShortcutPlan {
+  callingCode: string;
+  /** `^(?:IDD)`: digits starting so may be an international call prefix. */
+  internationalPrefix: RegExp;
+  /** `^(?:national prefix for parsing)`, when the country has one. */
+  nationalPrefix?: RegExp;
+  lengths: number[];
+}
+
+interface MetadataInternals {
+  getCountryCodesForCallingCode(callingCode: string): string[] | undefined;
+  getCountryCodeForCallingCode(callingCode: string): string | undefined;
+  numberingPlan: {
+    callingCode(): string;
+    IDDPrefix(): string;
+    nationalPrefixForParsing(): string | undefined;
+    possibleLengths(): number[];
+  };
+}
+
+const shortcutPlans = new Map<string, ShortcutPlan | null>();
+
+function shortcutPlanFor(country: CountryCode): ShortcutPlan | null {
+  let plan = shortcutPlans.get(country);
+  if (plan !== undefined) return plan;
+  const m = metadata as unknown as MetadataInternals;
+  metadata.selectNumberingPlan(country);
+  const np = m.numberingPlan;
+  const callingCode = np.callingCode();
+  const npp = np.nationalPrefixForParsing();
+  plan =
+    m.getCountryCodesForCallingCode(callingCode)?.length === 1
+      ? {
+          callingCode,
+          internationalPrefix: new RegExp(`^(?:${np.IDDPrefix()})`),
+          ...(npp ? { nationalPrefix: new RegExp(`^(?:${npp})`) } : {}),
+          lengths: np.possibleLengths() ?? [],
+        }
+      : null;
+  shortcutPlans.set(country, plan);
+  return plan;
+}
+
+/** E.164 of a plainly written valid number of `country`, or undefined to take the library path. */
+function shortcut(text: string, country: CountryCode): string | undefined {
+  const plan = shortcutPlanFor(country);
+  if (!plan) return undefined;
+  let digits = '';
+  let plus = false;
+  let dot = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += text[i];
+    else if (c === 43 /* + */ && i === 0) plus = true;
+    else if (c === 46 /* . */) dot = true;
+    else if (c !== 32 && c !== 45 && c !== 40 && c !== 41) return undefined; // space - ( )
+  }
+  if (dot && DECIMAL_ZERO.test(text)) return undefined; // 5512345678.0: the ".0" is not part of the number
+  let national: string;
+  if (plus) {
+    if (!digits.startsWith(plan.callingCode)) return undefined;
+    national = digits.slice(plan.callingCode.length);
+  } else {
+    if (plan.internationalPrefix.test(digits)) return undefined;
+    national = digits;
+  }
+  if (plan.callingCode === '52' && national.length > MX_NATIONAL_LENGTH) {
+    // +52 1 55…, 044 55…, 01 55…: drop the old prefix as the library path does (a bare leading 1 is left to it).
+    const old = MX_OLD_PREFIX.exec(national);
+    if (!old || (old[1] === '1' && !plus)) return undefined;
+    national = old[2]!;
+  }
+  if (!plan.lengths.includes(national.length)) return undefined;
+  if (plan.nationalPrefix?.test(national)) return undefined;
+  if (!isValidNationalNumber(country, national)) return undefined;
+  return `+${plan.callingCode}${national}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reasons
+
+/** The main country of a calling code (US for +1, GB for +44). */
+function mainCountryOf(callingCode: string): string {
+  return (metadata as unknown as MetadataInternals).getCountryCodeForCallingCode(callingCode) ?? callingCode;
+}
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryNames = new Map<string, string>();
+/** English name of a country code; cached, Intl lookups are slow. */
+function countryName(country: string): string {
+  let name = countryNames.get(country);
+  if (name === undefined) {
+    try {
+      name = regionNames.of(country) ?? country;
+    } catch {
+      name = country;
+    }
+    countryNames.set(country, name);
+  }
+  return name;
+}
+
+function lengthsText(lengths: number[]): string {
+  if (lengths.length === 0) return '';
+  const min = Math.min(...lengths);
+  const max = Math.max(...lengths);
+  return min === max ? `${min}` : `${min} to ${max}`;
+}
+
+/** Why a national number of this country is not valid: its length if that is wrong, else "not valid". */
+function invalidReason(where: string, countryOrCallingCode: string, nationalNumber: string, note?: string): string {
+  const lengths = checksFor(countryOrCallingCode).possibleLengths;
+  const n = nationalNumber.length;
+  const digits = note ? `${n} digits (${note})` : `${n} digits`;
+  if (lengths.length && n < Math.min(...lengths))
+    return `too short: ${digits}; a number in ${where} has ${lengthsText(lengths)}`;
+  if (lengths.length && n > Math.max(...lengths))
+    return `too long: ${digits}; a number in ${where} has ${lengthsText(lengths)}`;
+  return note ? `not a valid number for ${where} (even ${note})` : `not a valid number for ${where}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Normalization
+
+/** A label before the number: `tel:` (RFC 3966 URI), `Tel.`, `Cel:`, `WhatsApp:`... */
+const LABEL = /^(?:tel|t[eé]l[eé]fono|cel|celular|cell|phone|mobile|m[oó]vil|whatsapp|wa)\s*[:.]?\s*(?=[+(\d])/i;
+/** Characters that may separate two numbers written in one cell. */
+const LIST_SEPARATOR = /[,;/|\n]/;
+/** 5.51234E+09: a number a spreadsheet wrote in scientific notation, its last digits lost. */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e\+?\d+$/i;
+/** 5512345678.0: a whole number exported as a decimal. */
+const DECIMAL_ZERO = /^(\+?\d+)\.0+$/;
+const LETTER = /\p{L}/u;
+const DIGIT = /\d/;
+/** Dialling prefixes Mexico no longer uses (see the top of this file). */
+const MX_OLD_PREFIX = /^(04[45]|01|1)(\d+)$/;
+const MX_NATIONAL_LENGTH = 10;
+
+function countDigits(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+/** Whether the digits before the national number end with the country code (`+52 1 55…`, `521 55…`, `0052…`). */
+function writtenWithCountryCode(text: string, nationalNumber: string, callingCode: string): boolean {
+  let digits = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += text[i];
+  }
+  return digits.endsWith(nationalNumber) && digits.slice(0, -nationalNumber.length).endsWith(callingCode);
+}
+
+function holdsSeveralNumbers(text: string): boolean {
+  let numbers = 0;
+  for (const part of text.split(LIST_SEPARATOR)) if (countDigits(part) >= 7) numbers++;
+  return numbers >= 2;
+}
+
+function unparsableReason(text: string, defaultCountry: CountryCode): string {
+  if (!DIGIT.test(text)) return 'no digits: not a phone number';
+  if (LETTER.test(text)) return 'contains letters: write the number with digits only';
+  switch (validatePhoneNumberLength(text, defaultCountry)) {
+    case 'INVALID_COUNTRY':
+      return 'unknown country code';
+    case 'TOO_SHORT':
+      return 'too short';
+    case 'TOO_LONG':
+      return 'too long';
+    default:
+      return 'not a phone number';
+  }
+}
+
+/**
+ * `raw` → E.164. `defaultCountry` is the country of numbers written without a country code (for Mexico, `MX`).
+ * Numbers of other countries written with their code (`+1 415 555 2671`) are accepted when valid.
+ */
+export function normalizePhone(raw: string, defaultCountry: CountryCode = 'MX'): PhoneResult {
+  const e164 = shortcut(raw.trim(), defaultCountry);
+  return e164 !== undefined ? { ok: true, e164 } : normalizePhoneWithoutShortcut(raw, defaultCountry);
+}
+
+/** `normalizePhone` through the library only: what the shortcut must agree with (tests, bench). */
+export function normalizePhoneWithoutShortcut(raw: string, defaultCountry: CountryCode = 'MX'): PhoneResult {
+  let text = raw.trim();
+  if (!text) return { ok: false, reason: 'empty number' };
+  text = text.replace(LABEL, '');
+  if (LIST_SEPARATOR.test(text) && holdsSeveralNumbers(text)) {
+    return { ok: false, reason: 'holds more than one number: put one number per row' };
+  }
+  if (SCIENTIFIC.test(text)) {
+    return {
+      ok: false,
+      reason:
+        'written in scientific notation, so its last digits were lost: format the column as Text (or as a ' +
+        'number without decimals) in the spreadsheet and export the file again',
+    };
+  }
+  const decimal = DECIMAL_ZERO.exec(text);
+  if (decimal) text = decimal[1]!;
+
+  const parsed = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
+  if (!parsed) return { ok: false, reason: unparsableReason(text, defaultCountry) };
+  if (parsed.ext) {
+    return {
+      ok: false,
+      reason: `has an extension (${parsed.ext}): calls cannot dial extensions; remove it to call the main number`,
+    };
+  }
+  const callingCode = parsed.countryCallingCode;
+  const plan = parsed.country ?? callingCode;
+  const nationalNumber = parsed.nationalNumber;
+  if (isValidNationalNumber(plan, nationalNumber)) return { ok: true, e164: parsed.number };
+
+  const country = parsed.country ?? mainCountryOf(callingCode);
+  const where = country === defaultCountry ? countryName(country) : `${countryName(country)} (+${callingCode})`;
+  if (callingCode === '52' && nationalNumber.length > MX_NATIONAL_LENGTH) {
+    const old = MX_OLD_PREFIX.exec(nationalNumber);
+    // The mobile "1" only ever followed the country code: a bare 1 + 10 digits may as well be a US number.
+    if (old && (old[1] !== '1' || writtenWithCountryCode(text, nationalNumber, callingCode))) {
+      const stripped = old[2]!;
+      if (isValidNationalNumber(plan, stripped)) return { ok: true, e164: `+52${stripped}` };
+      return { ok: false, reason: invalidReason(where, plan, stripped, `without the old ${old[1]} prefix`) };
+    }
+  }
+  return { ok: false, reason: invalidReason(where, plan, nationalNumber) };
+}
