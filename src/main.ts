@@ -14,6 +14,8 @@ import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
 import { startWatch, stopWatch, type WatchTuning } from './watch/service.js';
+import { startUploads, stopUploads } from './slack/upload/service.js';
+import type { UploadTuning } from './slack/upload/runner.js';
 
 export interface RunningApp {
   port: number;
@@ -28,6 +30,8 @@ export interface StartOptions extends SlackAppOptions {
   sandboxTickMs?: number;
   /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
   watch?: Partial<WatchTuning>;
+  /** Upload job settings (tests shorten the progress interval and retry delays). */
+  upload?: Partial<UploadTuning>;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -65,6 +69,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const { port } = await slack.start();
   listening = true;
   await startWatch(deps, opts.watch);
+  // Uploads the app stopped in the middle of go on from their first unanswered batch.
+  await startUploads(deps, opts.upload);
   logger.info({ port }, 'outreach-slack is listening');
 
   let stopped = false;
@@ -78,6 +84,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       listening = false;
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
       await stopWatch(deps);
+      await stopUploads(deps);
       await store.close();
       await outreach.close();
       await simulator?.close();

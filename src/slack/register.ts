@@ -4,9 +4,15 @@ import type { AppDeps } from './deps.js';
 import { registerCommands } from './commands/index.js';
 import { registerActions } from './actions/index.js';
 import { registerCampaignForm } from './actions/campaignForm.js';
+import { registerWatch } from './events/index.js';
+import { registerUpload } from './actions/upload.js';
+import { registerHome } from './events/home.js';
 
 export function registerAll(app: App, deps: AppDeps): void {
   registerCommands(app, deps);
   registerActions(app, deps);
   registerCampaignForm(app, deps);
+  registerWatch(app, deps);
+  registerUpload(app, deps);
+  registerHome(app, deps);
 }

@@ -16,9 +16,13 @@ import { show } from './show.js';
 import { lifecycle } from './lifecycle.js';
 import { contacts } from './contacts.js';
 import { calls } from './calls.js';
-import { coming } from './coming.js';
+import { watch } from './watch.js';
+import { unwatch } from './unwatch.js';
+import { watching } from './watching.js';
+import { tryAgent } from './try.js';
 import { create } from './create.js';
 import { edit } from './edit.js';
+import { upload } from './upload.js';
 
 export type CommandHandlers = { [K in CampaignCommand['kind']]: CommandHandler<K> };
 
@@ -31,11 +35,11 @@ export const defaultHandlers: CommandHandlers = {
   calls,
   create,
   edit,
-  upload: coming('upload'),
-  watch: coming('watch'),
-  unwatch: coming('unwatch'),
-  watching: coming('watching'),
-  try: coming('try'),
+  upload,
+  watch,
+  unwatch,
+  watching,
+  try: tryAgent,
 };
 
 export function registerCommands(app: App, deps: AppDeps, handlers: CommandHandlers = defaultHandlers): void {
