@@ -205,9 +205,13 @@ function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-/** 'name: This field is required; Too many items' (messages without their final periods). */
+/**
+ * 'name: This field is required; Too many items' (messages without their final periods). Keys without messages are
+ * left out: the service sends `non_field_errors: []` alongside field errors.
+ */
 export function formatFieldErrors(fe: Record<string, string[]>): string {
   return Object.entries(fe)
+    .filter(([, msgs]) => msgs.length > 0)
     .map(([k, msgs]) => {
       const text = msgs.map((m) => m.replace(/[.\s]+$/, '')).join(', ');
       return k === 'non_field_errors' ? text : `${k}: ${text}`;
