@@ -1,12 +1,12 @@
 /** Buttons on contact and call pages: paging, contact details, removing a contact. */
 import type { App, BlockAction } from '@slack/bolt';
-import { errorMessage, successMessage } from '../blocks/feedback.js';
+import { successMessage } from '../blocks/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { humanMessage } from '../../outreach/errors.js';
 import { loadCallsPage, loadContactDetail, loadContactsPage, removeContact } from '../usecases/campaigns.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
-import { actionReply, buttonValue } from './context.js';
+import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';
 import {
   ACTION_IDS,
   actionIdPattern,
@@ -15,49 +15,38 @@ import {
   decodeContactsPage,
 } from '../blocks/actionValues.js';
 
-const badButton = errorMessage({ sentence: 'That button no longer works. Run the command again to get a fresh one.' });
-
 export function registerContactActions(app: App, deps: AppDeps): void {
-  app.action<BlockAction>(actionIdPattern(ACTION_IDS.contactsPage), async ({ ack, body, respond, client }) => {
-    await ack();
-    const reply = actionReply(body, respond, client);
-    const v = decodeContactsPage(buttonValue(body));
-    if (!v) return reply.ephemeral(badButton);
-    await guarded(reply, deps.logger, async () => reply.ephemeral(await loadContactsPage(deps, v)), {
-      campaignId: v.campaignId,
-    });
-  });
-
-  app.action<BlockAction>(actionIdPattern(ACTION_IDS.callsPage), async ({ ack, body, respond, client }) => {
-    await ack();
-    const reply = actionReply(body, respond, client);
-    const v = decodeCallsPage(buttonValue(body));
-    if (!v) return reply.ephemeral(badButton);
-    await guarded(reply, deps.logger, async () => reply.ephemeral(await loadCallsPage(deps, v)), {
-      campaignId: v.campaignId,
-    });
-  });
-
-  app.action<BlockAction>(ACTION_IDS.contactDetails, async ({ ack, body, respond, client }) => {
-    await ack();
-    const reply = actionReply(body, respond, client);
-    const v = decodeContactRef(buttonValue(body));
-    if (!v) return reply.ephemeral(badButton);
-    await guarded(
-      reply,
-      deps.logger,
-      async () => reply.ephemeral(await loadContactDetail(deps, v.campaignId, v.contactId)),
-      {
-        campaignId: v.campaignId,
-      },
-    );
-  });
+  const ofCampaign = (v: { campaignId: number }) => v.campaignId;
+  readButton(
+    app,
+    deps,
+    actionIdPattern(ACTION_IDS.contactsPage),
+    decodeContactsPage,
+    (v) => loadContactsPage(deps, v),
+    ofCampaign,
+  );
+  readButton(
+    app,
+    deps,
+    actionIdPattern(ACTION_IDS.callsPage),
+    decodeCallsPage,
+    (v) => loadCallsPage(deps, v),
+    ofCampaign,
+  );
+  readButton(
+    app,
+    deps,
+    ACTION_IDS.contactDetails,
+    decodeContactRef,
+    (v) => loadContactDetail(deps, v.campaignId, v.contactId),
+    ofCampaign,
+  );
 
   app.action<BlockAction>(ACTION_IDS.contactRemove, async ({ ack, body, respond, client }) => {
     await ack();
     const reply = actionReply(body, respond, client);
     const v = decodeContactRef(buttonValue(body));
-    if (!v) return reply.ephemeral(badButton);
+    if (!v) return reply.ephemeral(staleButtonMessage);
     const userId = body.user.id;
     await guarded(
       reply,

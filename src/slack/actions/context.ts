@@ -1,4 +1,8 @@
-import type { BlockAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, RespondFn } from '@slack/bolt';
+import { errorMessage } from '../blocks/feedback.js';
+import type { AppDeps } from '../deps.js';
+import { guarded } from '../guard.js';
+import type { Message } from '../message.js';
 import type { WebClient } from '@slack/web-api';
 import { dmReply, respondReply, type Reply } from '../reply.js';
 
@@ -14,3 +18,30 @@ export function buttonValue(body: BlockAction): string | undefined {
   if (a.type === 'overflow' || a.type === 'static_select') return a.selected_option?.value;
   return undefined;
 }
+
+/**
+ * A read-only button: ack, decode its value (a malformed one is answered, not crashed on), load a message and show
+ * it to the person who clicked. Service errors become sentences through `guarded`.
+ */
+export function readButton<T>(
+  app: App,
+  deps: AppDeps,
+  actionId: string | RegExp,
+  decode: (value: string | undefined) => T | null,
+  load: (v: T) => Promise<Message>,
+  campaignIdOf?: (v: T) => number,
+): void {
+  app.action<BlockAction>(actionId, async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decode(buttonValue(body));
+    if (v === null) return reply.ephemeral(staleButtonMessage);
+    await guarded(reply, deps.logger, async () => reply.ephemeral(await load(v)), {
+      campaignId: campaignIdOf?.(v),
+    });
+  });
+}
+
+export const staleButtonMessage = errorMessage({
+  sentence: 'That button no longer works. Run the command again to get a fresh one.',
+});
