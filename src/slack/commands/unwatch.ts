@@ -1,0 +1,27 @@
+/** `/campaign unwatch <id> [#channel]`: the channel (default: this one) stops following the campaign. */
+import { refuseIfReadOnly } from '../usecases/permission.js';
+import { unwatchCampaign } from '../../watch/subscriptions.js';
+import { watchService } from '../../watch/service.js';
+import type { CommandHandler } from './context.js';
+import { notRunning, type WatchCommand } from './watch.js';
+
+export const unwatch: CommandHandler<'unwatch'> = async ({
+  command: parsed,
+  client,
+  reply,
+  deps,
+  userId,
+  channelId,
+}) => {
+  // grammar.ts types watch/unwatch as one member (kind: 'watch' | 'unwatch'), so Extract<…, {kind: 'watch'}> is never.
+  const command = parsed as unknown as WatchCommand;
+  const svc = watchService(deps);
+  if (!svc) return reply.ephemeral(notRunning);
+  const target = command.channel?.id ?? channelId;
+  if (await refuseIfReadOnly(deps, client, reply, userId, 'unwatch', command.id)) return;
+  const outcome = await unwatchCampaign(svc, { campaignId: command.id, channelId: target });
+  if (outcome.changed) {
+    await deps.audit.record({ userId, action: `unwatch in ${target}`, campaignId: command.id, result: 'ok' }, client);
+  }
+  await reply.ephemeral(outcome.reply);
+};

@@ -1,0 +1,12 @@
+/** The watch feature's Slack wiring: creates the watch service on the app's client, then its events and buttons. */
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../deps.js';
+import { createWatchService } from '../../watch/service.js';
+import { registerWatchActions } from '../actions/watch.js';
+import { registerMessageEvents } from './messages.js';
+
+export function registerWatch(app: App, deps: AppDeps): void {
+  createWatchService(deps, app.client);
+  registerMessageEvents(app, deps);
+  registerWatchActions(app, deps);
+}

@@ -1,0 +1,27 @@
+/**
+ * Message events: replies in watched call threads and messages in a person's DM with the app during
+ * `/campaign try`. Bolt acknowledges events itself before this runs; the relay ignores what is not for it and
+ * relays each event id once.
+ */
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../deps.js';
+import { watchService } from '../../watch/service.js';
+import type { SlackMessageEvent } from '../../watch/relay.js';
+
+export function registerMessageEvents(app: App, deps: AppDeps): void {
+  app.event('message', async ({ event, body, context }) => {
+    const svc = watchService(deps);
+    if (!svc) return;
+    const eventId = (body as { event_id?: unknown }).event_id;
+    try {
+      const outcome = await svc.relay.onMessage(event as SlackMessageEvent, {
+        ...(typeof eventId === 'string' ? { eventId } : {}),
+        ...(context.botUserId ? { botUserId: context.botUserId } : {}),
+        ...(context.botId ? { botId: context.botId } : {}),
+      });
+      deps.logger.debug({ eventId, outcome }, 'message event');
+    } catch (err) {
+      deps.logger.error({ eventId, err: err instanceof Error ? err.message : String(err) }, 'message event failed');
+    }
+  });
+}

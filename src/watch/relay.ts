@@ -1,0 +1,327 @@
+/**
+ * Replies from Slack to the service: a person's message in a call's Slack thread (or in their DM with the app during
+ * `/campaign try`) is sent with POST /message {agent_id, end_user_id, content}; the agent's answer is posted back in
+ * order through delivery, with the person's own message counted as already in Slack; a reaction on the person's
+ * message says sent (✅) or failed (❌, with an ephemeral reason).
+ *
+ * Ignored: the bot's own and other bots' messages, edits, deletions and other subtypes, top-level channel messages,
+ * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, remembered for a day).
+ */
+import type { Logger } from '../log.js';
+import type { OutreachApi } from '../outreach/api.js';
+import { humanMessage } from '../outreach/errors.js';
+import type { Message, SendMessageResult } from '../outreach/schemas.js';
+import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
+import type { Delivery } from './delivery.js';
+import type { SlackPoster } from './slackPoster.js';
+import { postKey, type ConversationCursor, type WatchState } from './state.js';
+
+export const REACTION_SENT = 'white_check_mark';
+export const REACTION_FAILED = 'x';
+/** Longest reply sent to the service. */
+export const MAX_REPLY_CHARS = 4000;
+
+/** The parts of a Slack message event we read. */
+export interface SlackMessageEvent {
+  type?: string;
+  subtype?: string;
+  hidden?: boolean;
+  channel?: string;
+  channel_type?: string;
+  user?: string;
+  bot_id?: string;
+  bot_profile?: unknown;
+  app_id?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  files?: Array<{ name?: string; title?: string; permalink?: string }>;
+}
+
+export type EventVerdict =
+  | { kind: 'ignore'; why: string }
+  | { kind: 'thread'; channel: string; threadTs: string; ts: string; user: string; text: string }
+  | { kind: 'dm'; channel: string; ts: string; user: string; text: string };
+
+const KEPT_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
+
+/** Decides what a message event is to us. Pure. */
+export function classifyMessageEvent(e: SlackMessageEvent, bot: { userId?: string; botId?: string }): EventVerdict {
+  if (e.type !== undefined && e.type !== 'message') return { kind: 'ignore', why: 'not a message' };
+  if (e.subtype && !KEPT_SUBTYPES.has(e.subtype)) return { kind: 'ignore', why: `subtype ${e.subtype}` };
+  if (e.hidden) return { kind: 'ignore', why: 'hidden' };
+  if (e.bot_id || e.bot_profile) return { kind: 'ignore', why: e.bot_id === bot.botId ? 'own message' : 'a bot' };
+  if (!e.user || (bot.userId && e.user === bot.userId)) return { kind: 'ignore', why: 'own message' };
+  if (!e.channel || !e.ts) return { kind: 'ignore', why: 'incomplete' };
+  const text = eventText(e);
+  if (e.thread_ts && e.thread_ts !== e.ts) {
+    return { kind: 'thread', channel: e.channel, threadTs: e.thread_ts, ts: e.ts, user: e.user, text };
+  }
+  if (e.channel_type === 'im' || e.channel.startsWith('D')) {
+    return { kind: 'dm', channel: e.channel, ts: e.ts, user: e.user, text };
+  }
+  return { kind: 'ignore', why: 'top-level channel message' };
+}
+
+/** `note: …` or `// …`: stays in Slack. */
+export function isInternalNote(text: string): boolean {
+  const t = text.trimStart();
+  return /^note:/i.test(t) || t.startsWith('//');
+}
+
+/** Slack mrkdwn as a person typed it → plain text for the service (links and mentions readable, entities undone). */
+export function slackToPlain(text: string): string {
+  return text
+    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
+    .replace(/<(https?:[^>]+)>/g, '$1')
+    .replace(/<mailto:([^|>]+)(?:\|[^>]+)?>/g, '$1')
+    .replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, '#$1')
+    .replace(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g, '@$1')
+    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1')
+    .replace(/<!subteam\^[A-Z0-9]+\|([^>]*)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+function eventText(e: SlackMessageEvent): string {
+  const parts = [slackToPlain(e.text ?? '')];
+  for (const f of e.files ?? []) {
+    const name = f.title || f.name || 'file';
+    parts.push(f.permalink ? `[file: ${name}] ${f.permalink}` : `[file: ${name}]`);
+  }
+  return parts
+    .filter((p) => p.trim() !== '')
+    .join('\n')
+    .slice(0, MAX_REPLY_CHARS);
+}
+
+export interface RelayDeps {
+  state: WatchState;
+  outreach: OutreachApi;
+  delivery: Delivery;
+  poster: SlackPoster;
+  logger: Logger;
+  eventTtlMs: number;
+}
+
+export type RelayOutcome = 'ignored' | 'duplicate' | 'note' | 'not-ours' | 'sent' | 'failed' | 'empty';
+
+export class Relay {
+  constructor(private readonly d: RelayDeps) {}
+
+  /**
+   * True the first time an event id is seen (and remembers it, durably); false for a redelivery. Checked and set in
+   * the same turn, so two deliveries arriving together cannot both pass.
+   */
+  async firstDelivery(eventId: string | undefined): Promise<boolean> {
+    if (!eventId) return true;
+    if (this.d.state.events.has(eventId)) return false;
+    const now = Date.now();
+    const write = this.d.state.events.set(eventId, now);
+    // Forget old ids now and then (Slack retries within minutes; we keep them much longer).
+    if (this.d.state.events.size() % 100 === 0) {
+      for (const [id, at] of this.d.state.events.entries()) {
+        if (now - at > this.d.eventTtlMs) void this.d.state.events.delete(id);
+      }
+    }
+    await write;
+    return true;
+  }
+
+  async onMessage(
+    e: SlackMessageEvent,
+    meta: { eventId?: string; botUserId?: string; botId?: string },
+  ): Promise<RelayOutcome> {
+    const v = classifyMessageEvent(e, { userId: meta.botUserId, botId: meta.botId });
+    if (v.kind === 'ignore') return 'ignored';
+    if (v.kind === 'thread' && !this.d.state.postByThreadTs(v.channel, v.threadTs)) {
+      if (!(await this.rebuild(v.channel, v.threadTs))) return 'not-ours';
+    }
+    if (v.kind === 'dm' && this.d.state.tries.get(v.user)?.dmChannelId !== v.channel) {
+      if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
+      await this.d.poster
+        .post(v.channel, {
+          text: 'To talk to an agent here, start with `/campaign try <agent id>` (or `/campaign try` to pick one).',
+        })
+        .catch(() => undefined);
+      return 'not-ours';
+    }
+    if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
+    if (isInternalNote(v.text)) return 'note';
+    if (v.text.trim() === '') return 'empty';
+    return v.kind === 'thread' ? this.relayThreadReply(v) : this.relayTry(v);
+  }
+
+  /** Threads already looked up in Slack and found not to be call messages. */
+  private readonly notCalls = new Set<string>();
+
+  /**
+   * A reply in a thread we no longer (or never) mapped, in a watched channel: if the parent is one of our call
+   * messages, its metadata (campaign, call, thread ids) gives the mapping back.
+   */
+  private async rebuild(channel: string, threadTs: string): Promise<boolean> {
+    const key = `${channel}/${threadTs}`;
+    if (this.notCalls.has(key)) return false;
+    if (!this.d.state.subscriptions.values().some((s) => s.channelId === channel && !s.suspended)) return false;
+    try {
+      const res = await this.d.poster.client.conversations.history({
+        channel,
+        latest: threadTs,
+        oldest: threadTs,
+        inclusive: true,
+        limit: 1,
+        include_all_metadata: true,
+      });
+      const m = (res.messages ?? [])[0] as
+        { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } } | undefined;
+      const p = m?.metadata?.event_payload;
+      if (m?.ts !== threadTs || m.metadata?.event_type !== 'outreach_call' || !p?.call_id || !p.thread_id) {
+        this.notCalls.add(key);
+        return false;
+      }
+      await this.d.state.putPost({
+        channelId: channel,
+        campaignId: Number(p.campaign_id),
+        callId: String(p.call_id),
+        threadId: String(p.thread_id),
+        createdAt: new Date().toISOString(),
+        ts: threadTs,
+        rebuilt: true,
+      });
+      return true;
+    } catch (err) {
+      this.d.logger.warn({ channel, err: String(err) }, 'could not look up the parent of a thread reply');
+      return false;
+    }
+  }
+
+  private async fail(channel: string, user: string, ts: string, threadTs: string | undefined, err: unknown) {
+    const reason = humanMessage(err);
+    this.d.logger.warn({ channel, err: err instanceof Error ? err.message : String(err) }, 'relaying a reply failed');
+    await this.d.poster.react(channel, ts, REACTION_FAILED).catch(() => undefined);
+    await this.d.poster
+      .ephemeral(
+        channel,
+        user,
+        `❌ Your reply was not sent to the service: ${escapeText(reason)} You can write it again.`,
+        threadTs,
+      )
+      .catch(() => undefined);
+  }
+
+  private async relayThreadReply(v: Extract<EventVerdict, { kind: 'thread' }>): Promise<RelayOutcome> {
+    const { state, outreach } = this.d;
+    let post = state.postByThreadTs(v.channel, v.threadTs)!;
+    const key = postKey(post.channelId, post.callId);
+    const threadId = post.threadId;
+    if (!threadId) return 'not-ours';
+    const save = async (fn: (c: ConversationCursor) => ConversationCursor) => {
+      const cur = state.posts.get(key);
+      if (cur) await state.putPost({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) });
+    };
+    try {
+      if (post.rebuilt || !post.conv) {
+        // Rebuilt mapping: what the thread holds now was shown before the mapping was let go.
+        const all = await outreach.getMessages(threadId);
+        const last = all[all.length - 1];
+        const conv: ConversationCursor = { ...newCursor(Date.now()), count: all.length, introPosted: true };
+        if (last) conv.lastKey = messageKey(last);
+        const cur = state.posts.get(key) ?? post;
+        post = { ...cur, conv };
+        delete post.rebuilt;
+        await state.putPost(post);
+      }
+      if (!post.agentId || !post.endUserId) {
+        const thread = await outreach.getThread(threadId);
+        const cur = state.posts.get(key) ?? post;
+        post = { ...cur, agentId: thread.agent.id, endUserId: thread.end_user.id };
+        if (thread.end_user.display_name) post.endUserName = thread.end_user.display_name;
+        await state.putPost(post);
+      }
+      // Known before sending: if we crash after the service took it, the poller still won't post it back.
+      await save((c) => withAccounted(c, relayedTextMarker(v.text)));
+      const result = await outreach.sendMessage({
+        agent_id: post.agentId!,
+        end_user_id: post.endUserId!,
+        content: v.text,
+      });
+      await save((c) => ({
+        ...(result.in_response_to ? withAccounted(c, messageKey(result.in_response_to)) : c),
+        lastActivityAt: Date.now(),
+      }));
+      await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
+      await this.refresh(threadId, result, () => state.posts.get(key)?.conv);
+      return 'sent';
+    } catch (err) {
+      await this.fail(v.channel, v.user, v.ts, v.threadTs, err);
+      return 'failed';
+    }
+  }
+
+  /**
+   * After a send: read the conversation again so the answer is posted in order after anything that came before it.
+   * If that read fails, and what we hold is exactly what the thread has accounted for, the answer is appended to it.
+   */
+  private async refresh(threadId: string, result: SendMessageResult, conv: () => ConversationCursor | undefined) {
+    try {
+      const all = await this.d.outreach.getMessages(threadId);
+      this.d.delivery.conversationFetched(threadId, all);
+    } catch (err) {
+      const held = this.d.delivery.conversations.get(threadId) ?? [];
+      const c = conv();
+      if (c && held.length === c.count) {
+        const added: Message[] = [...(result.in_response_to ? [result.in_response_to] : []), ...result.messages];
+        this.d.delivery.conversationFetched(threadId, [...held, ...added]);
+      } else {
+        this.d.logger.warn(
+          { threadId, err: String(err) },
+          'could not read the conversation; the poller will post the answer',
+        );
+      }
+    }
+  }
+
+  private async relayTry(v: Extract<EventVerdict, { kind: 'dm' }>): Promise<RelayOutcome> {
+    const { state, outreach } = this.d;
+    const session = state.tries.get(v.user)!;
+    if (!session.agentId) return 'not-ours';
+    const agentId = session.agentId;
+    try {
+      if (session.conv) {
+        await state.tries.set(v.user, { ...session, conv: withAccounted(session.conv, relayedTextMarker(v.text)) });
+      }
+      const result = await outreach.sendMessage({ agent_id: agentId, end_user_id: session.endUserId, content: v.text });
+      const cur = state.tries.get(v.user) ?? session;
+      const threadId = result.thread.id;
+      await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
+      if (cur.threadId !== threadId || !cur.conv) {
+        // A conversation new to this DM: what the thread held before (an earlier try) is not replayed; we start at
+        // the person's message, which is already here.
+        const start = result.in_response_to ? [result.in_response_to, ...result.messages] : result.messages;
+        let conv = newCursor(Date.now());
+        if (result.in_response_to) conv = withAccounted(conv, messageKey(result.in_response_to));
+        await state.tries.set(v.user, { ...cur, threadId, conv });
+        this.d.delivery.conversations.set(threadId, start);
+        this.d.delivery.conversationFetched(threadId, start);
+        return 'sent';
+      }
+      await state.tries.set(v.user, {
+        ...cur,
+        conv: {
+          ...(result.in_response_to ? withAccounted(cur.conv, messageKey(result.in_response_to)) : cur.conv),
+          lastActivityAt: Date.now(),
+        },
+      });
+      await this.refresh(threadId, result, () => state.tries.get(v.user)?.conv);
+      return 'sent';
+    } catch (err) {
+      await this.fail(v.channel, v.user, v.ts, undefined, err);
+      return 'failed';
+    }
+  }
+}
+
+function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

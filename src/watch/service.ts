@@ -1,0 +1,265 @@
+/**
+ * The watch feature assembled: state, Slack poster, delivery workers, poller and relay, started and stopped with the
+ * app. `registerWatch` (src/slack/register.ts) creates it with the Bolt app's client; `startWatch` / `stopWatch`
+ * (src/main.ts) run it. Command, action and event handlers reach it with `watchService(deps)`.
+ */
+import { createHash } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import type { CampaignCallItem } from '../outreach/schemas.js';
+import type { AppDeps } from '../slack/deps.js';
+import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../slack/blocks/callMessage.js';
+import type { SlackMessage } from '../slack/blocks/types.js';
+import type { CampaignContact } from '../outreach/schemas.js';
+import { Delivery } from './delivery.js';
+import { Poller, type PollerTuning } from './poller.js';
+import { Relay } from './relay.js';
+import { SlackPoster } from './slackPoster.js';
+import { callKey, postKey, WatchState, type CallRecord, type Subscription } from './state.js';
+import { suspendForError } from './subscriptions.js';
+import { hashText } from './conversation.js';
+import { RATE_LIMIT_PER_SECOND } from '../outreach/unspecified.js';
+
+export interface WatchTuning extends PollerTuning {
+  /** Gap between two writes into one Slack channel. */
+  minGapMs: number;
+  /** New calls waiting in one channel beyond which it switches to a digest. */
+  burstThreshold: number;
+  /** A digest channel goes back to one message per call after this long without new calls. */
+  calmMs: number;
+  /** Delay before a Slack write that failed for now is tried again. */
+  retryDelayMs: number;
+  /** Slack write attempts before leaving an item for a later retry. */
+  maxAttempts: number;
+  backoffMs: number;
+  /** How long delivered event ids are remembered (Slack redelivers within minutes). */
+  eventTtlMs: number;
+  /** false: no timer; cycles run only through `pollNow()` (tests). */
+  autoPoll: boolean;
+}
+
+export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
+  const pollIntervalMs = pollIntervalSeconds * 1000;
+  return {
+    pollIntervalMs,
+    overlapMs: 15 * 60_000,
+    settleMs: 10 * 60_000,
+    openGiveUpMs: 6 * 3600_000,
+    threadIdleMs: 30 * 60_000,
+    threadMaxGapMs: 5 * 60_000,
+    retentionMs: 3 * 24 * 3600_000,
+    concurrency: 8,
+    maxPages: 20,
+    requestsPerSecond: RATE_LIMIT_PER_SECOND,
+    minGapMs: 1100,
+    // About what one channel can take between two polls at one message per second.
+    burstThreshold: Math.max(5, Math.floor(pollIntervalSeconds * 0.8)),
+    calmMs: Math.max(2 * pollIntervalMs, 60_000),
+    retryDelayMs: Math.max(5_000, pollIntervalMs),
+    maxAttempts: 4,
+    backoffMs: 1000,
+    eventTtlMs: 24 * 3600_000,
+    autoPoll: true,
+  };
+}
+
+export class WatchService {
+  readonly state: WatchState;
+  poster!: SlackPoster;
+  delivery!: Delivery;
+  poller!: Poller;
+  relay!: Relay;
+  tuning: WatchTuning;
+  private started = false;
+  private serviceOrigin: string | undefined;
+
+  constructor(
+    readonly deps: AppDeps,
+    readonly client: WebClient,
+  ) {
+    this.state = new WatchState(deps.store);
+    this.tuning = defaultTuning(deps.config.pollIntervalSeconds);
+    this.build();
+  }
+
+  private build(): void {
+    const { deps, tuning } = this;
+    const logger = deps.logger.child({ component: 'watch' });
+    this.poster = new SlackPoster(this.client, {
+      minGapMs: tuning.minGapMs,
+      maxAttempts: tuning.maxAttempts,
+      backoffMs: tuning.backoffMs,
+      logger,
+    });
+    this.delivery = new Delivery(
+      this.state,
+      this.poster,
+      {
+        renderCall: (c) => this.renderCall(c),
+        renderWhatsApp: (key) => this.renderWhatsApp(key),
+        onPermanentError: (err) => suspendForError(this, err),
+        channelActive: (ch) => this.channelActive(ch),
+      },
+      { burstThreshold: tuning.burstThreshold, calmMs: tuning.calmMs, retryDelayMs: tuning.retryDelayMs },
+      logger,
+    );
+    this.poller = new Poller({
+      state: this.state,
+      outreach: deps.outreach,
+      delivery: this.delivery,
+      logger,
+      tuning,
+      fingerprint: (campaignId, call) => this.fingerprint(campaignId, call),
+      resolveKind: (s) => this.resolveKind(s),
+    });
+    this.relay = new Relay({
+      state: this.state,
+      outreach: deps.outreach,
+      delivery: this.delivery,
+      poster: this.poster,
+      logger,
+      eventTtlMs: tuning.eventTtlMs,
+    });
+  }
+
+  /** Applies tuning, re-queues whatever was recorded but not yet shown, and starts polling. */
+  async start(tuning: Partial<WatchTuning> = {}): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.tuning = { ...defaultTuning(this.deps.config.pollIntervalSeconds), ...tuning };
+    this.build();
+    this.serviceOrigin = serviceOrigin(this.deps);
+    this.resume();
+    if (this.tuning.autoPoll) this.poller.start();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.poller.stop();
+    this.poster.stop();
+    await this.delivery.stop();
+  }
+
+  /**
+   * After a restart (or when a suspended channel is watched again): everything recorded but not (fully) shown goes
+   * back into the channels' queues.
+   */
+  resume(channelId?: string): void {
+    const { state } = this;
+    const posts = state.posts
+      .values()
+      .filter((p) => channelId === undefined || p.channelId === channelId)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    for (const p of posts) {
+      if (p.digestId) continue;
+      const c = state.calls.get(callKey(p.campaignId, p.callId));
+      if (c?.snapshot && c.fp !== p.deliveredFp) this.delivery.enqueue(p.channelId, `call:${p.callId}`);
+    }
+    const here = (ch: string) => channelId === undefined || ch === channelId;
+    for (const d of state.digests.values()) {
+      if (here(d.channelId) && d.fp !== d.deliveredFp) this.delivery.enqueue(d.channelId, `digest:${d.id}`);
+    }
+    for (const [key, w] of state.waPosts.entries()) {
+      if (here(w.channelId) && w.fp !== w.deliveredFp) this.delivery.enqueue(w.channelId, `wa:${key}`);
+    }
+  }
+
+  /** Runs a poll cycle now (or waits for the running one). */
+  pollNow() {
+    return this.poller.runCycle();
+  }
+
+  channelActive(channelId: string): boolean {
+    if (channelId.startsWith('D')) return true;
+    return this.state.subscriptions.values().some((s) => s.channelId === channelId && !s.suspended);
+  }
+
+  private campaignName(campaignId: number): string | undefined {
+    return this.state.subscriptions.values().find((s) => s.campaignId === campaignId)?.campaignName;
+  }
+
+  renderCallItem(campaignId: number, call: CampaignCallItem): SlackMessage {
+    const name = this.campaignName(campaignId);
+    return callMessage({
+      campaignId,
+      call,
+      ...(name ? { campaignName: name } : {}),
+      ...(this.serviceOrigin ? { serviceOrigin: this.serviceOrigin } : {}),
+    });
+  }
+
+  fingerprint(campaignId: number, call: CampaignCallItem): string {
+    return createHash('sha1')
+      .update(JSON.stringify(this.renderCallItem(campaignId, call)))
+      .digest('base64url')
+      .slice(0, 16);
+  }
+
+  private renderCall(c: CallRecord): SlackMessage | undefined {
+    return c.snapshot ? this.renderCallItem(c.campaignId, c.snapshot) : undefined;
+  }
+
+  private renderWhatsApp(key: string): { msg: SlackMessage; fp: string } | undefined {
+    const w = this.state.waPosts.get(key);
+    if (!w) return undefined;
+    if (w.payload.kind === 'digest') {
+      const name = this.campaignName(w.campaignId);
+      return {
+        msg: whatsappDigestMessage({
+          campaignId: w.campaignId,
+          ...(name ? { campaignName: name } : {}),
+          counts: w.payload.counts,
+          updatedAt: new Date(w.payload.at),
+        }),
+        fp: hashText(JSON.stringify(w.payload.counts)),
+      };
+    }
+    return {
+      msg: whatsappContactMessage({ campaignId: w.campaignId, contact: w.payload.contact as CampaignContact }),
+      fp: 'contact',
+    };
+  }
+
+  private async resolveKind(s: Subscription): Promise<Subscription> {
+    const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller' });
+    const next: Subscription = { ...s, kind: c.integration?.type ?? 'phone_call', campaignName: c.name };
+    await this.state.subscriptions.set(`${s.campaignId}/${s.channelId}`, next);
+    return next;
+  }
+
+  /** The post record behind a call message in a channel (for buttons). */
+  postOf(channelId: string, callId: string) {
+    return this.state.posts.get(postKey(channelId, callId));
+  }
+}
+
+function serviceOrigin(deps: AppDeps): string | undefined {
+  const base = deps.config.outreach.mode === 'live' ? deps.config.outreach.baseUrl : undefined;
+  if (!base) return undefined;
+  try {
+    return new URL(base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+const services = new WeakMap<AppDeps, WatchService>();
+
+/** Creates the service for these deps (once). */
+export function createWatchService(deps: AppDeps, client: WebClient): WatchService {
+  let svc = services.get(deps);
+  if (!svc) services.set(deps, (svc = new WatchService(deps, client)));
+  return svc;
+}
+
+export function watchService(deps: AppDeps): WatchService | undefined {
+  return services.get(deps);
+}
+
+export async function startWatch(deps: AppDeps, tuning?: Partial<WatchTuning>): Promise<void> {
+  await services.get(deps)?.start(tuning);
+}
+
+export async function stopWatch(deps: AppDeps): Promise<void> {
+  await services.get(deps)?.stop();
+}

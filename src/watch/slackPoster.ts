@@ -1,0 +1,325 @@
+/**
+ * Every write of the watch feature into Slack goes through here.
+ *
+ * - Pacing: Slack allows about one message per second per channel (short bursts tolerated). Writes into one channel
+ *   are serialized and spaced by `minGapMs`; other channels are not held up.
+ * - 429: the WebClient itself pauses its whole queue for `Retry-After` and retries (in production); we also listen
+ *   to its `rate_limited` event and push that channel's next slot past the pause, so nothing here spins. With
+ *   retries disabled (tests) the client throws after waiting; we then retry after the channel's slot.
+ * - Errors are classified: permanent for the channel (archived, not found, not in channel) or for the whole token
+ *   (revoked, invalid auth) → `PermanentSlackError`; the message itself refused (blocks too long) →
+ *   `RejectedSlackError`; anything else is transient and retried with a capped backoff, then reported as
+ *   `TransientSlackError` so the caller keeps the work and tries again later.
+ * - A post whose outcome is unknown (network error or 5xx after the request was sent) is looked up by its message
+ *   metadata before being sent again, so a retry does not post twice when Slack did receive it.
+ */
+import type { KnownBlock } from '@slack/types';
+import { WebClientEvent, type WebClient } from '@slack/web-api';
+import type { Logger } from '../log.js';
+
+export const CHANNEL_ERRORS = new Set([
+  'channel_not_found',
+  'is_archived',
+  'channel_is_archived',
+  'not_in_channel',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+  'restricted_action_non_threadable_channel',
+  'restricted_action_thread_only_channel',
+  'ekm_access_denied',
+  'team_access_not_granted',
+  'cannot_reply_to_message',
+]);
+export const TOKEN_ERRORS = new Set([
+  'token_revoked',
+  'token_expired',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'no_permission',
+  'missing_scope',
+  'org_login_required',
+]);
+/** The message itself was refused: sending it again would fail the same way. */
+export const MESSAGE_ERRORS = new Set([
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'too_many_attachments',
+  'invalid_metadata_format',
+  'invalid_metadata_schema',
+  'metadata_too_large',
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+  'no_text',
+]);
+
+export class PermanentSlackError extends Error {
+  override name = 'PermanentSlackError';
+  constructor(
+    readonly scope: 'channel' | 'token',
+    readonly code: string,
+    readonly channel: string,
+  ) {
+    super(`Slack refused ${scope === 'token' ? 'the app token' : `channel ${channel}`}: ${code}`);
+  }
+}
+
+export class RejectedSlackError extends Error {
+  override name = 'RejectedSlackError';
+  constructor(
+    readonly code: string,
+    readonly channel: string,
+  ) {
+    super(`Slack refused a message in ${channel}: ${code}`);
+  }
+}
+
+export class TransientSlackError extends Error {
+  override name = 'TransientSlackError';
+  constructor(
+    message: string,
+    readonly channel: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OutgoingMessage {
+  text: string;
+  blocks?: KnownBlock[];
+  threadTs?: string;
+  metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
+}
+
+export interface SlackPosterOptions {
+  /** Gap between two writes into one channel. Default 1100 ms (Slack: ~1 message/s per channel). */
+  minGapMs?: number;
+  /** Attempts per write before giving up for now. Default 4. */
+  maxAttempts?: number;
+  /** First retry delay, doubled each time, capped at 30 s. Default 1000 ms. */
+  backoffMs?: number;
+  logger?: Logger;
+}
+
+export interface PosterStats {
+  posts: number;
+  updates: number;
+  reactions: number;
+  rateLimited: number;
+  retries: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function platformCode(err: unknown): string | undefined {
+  const e = err as { code?: string; data?: { error?: unknown } };
+  if (e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string') return e.data.error;
+  return undefined;
+}
+
+/** The request may have reached Slack (so a post may exist): network errors and HTTP errors. */
+function outcomeUnknown(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'slack_webapi_request_error' || code === 'slack_webapi_http_error';
+}
+
+function isRateLimit(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  if (code === 'slack_webapi_rate_limited_error') return true;
+  const pc = platformCode(err);
+  if (pc === 'ratelimited' || pc === 'rate_limited') return true;
+  return err instanceof Error && /rate limit was exceeded/i.test(err.message);
+}
+
+interface Lane {
+  chain: Promise<unknown>;
+  nextAt: number;
+}
+
+export class SlackPoster {
+  readonly stats: PosterStats = { posts: 0, updates: 0, reactions: 0, rateLimited: 0, retries: 0 };
+  private readonly lanes = new Map<string, Lane>();
+  private readonly minGapMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+  private stopped = false;
+
+  constructor(
+    readonly client: WebClient,
+    private readonly opts: SlackPosterOptions = {},
+  ) {
+    this.minGapMs = opts.minGapMs ?? 1100;
+    this.maxAttempts = opts.maxAttempts ?? 4;
+    this.backoffMs = opts.backoffMs ?? 1000;
+    client.on(WebClientEvent.RATE_LIMITED, (seconds: number, info: { body?: Record<string, unknown> }) => {
+      this.stats.rateLimited++;
+      const channel = typeof info?.body?.channel === 'string' ? info.body.channel : undefined;
+      const until = Date.now() + seconds * 1000;
+      // The client pauses every request for that long; a channel that was refused waits at least as long.
+      if (channel) {
+        const lane = this.lane(channel);
+        lane.nextAt = Math.max(lane.nextAt, until);
+      }
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private lane(channel: string): Lane {
+    let lane = this.lanes.get(channel);
+    if (!lane) this.lanes.set(channel, (lane = { chain: Promise.resolve(), nextAt: 0 }));
+    return lane;
+  }
+
+  /** Runs `fn` in the channel's lane: after the previous write, and not before the channel's next slot. */
+  private paced<T>(channel: string, fn: () => Promise<T>): Promise<T> {
+    const lane = this.lane(channel);
+    const run = lane.chain.then(async () => {
+      const wait = lane.nextAt - Date.now();
+      if (wait > 0) await sleep(wait);
+      try {
+        return await fn();
+      } finally {
+        lane.nextAt = Math.max(lane.nextAt, Date.now() + this.minGapMs);
+      }
+    });
+    lane.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private classify(err: unknown, channel: string): Error {
+    const code = platformCode(err);
+    if (code && TOKEN_ERRORS.has(code)) return new PermanentSlackError('token', code, channel);
+    if (code && CHANNEL_ERRORS.has(code)) return new PermanentSlackError('channel', code, channel);
+    if (code && MESSAGE_ERRORS.has(code)) return new RejectedSlackError(code, channel);
+    return err instanceof Error ? err : new Error(String(err));
+  }
+
+  /** Calls `attempt` in the channel's lane until it succeeds, retrying what is transient. */
+  private async withRetries<T>(
+    channel: string,
+    what: string,
+    attempt: (n: number) => Promise<T>,
+    onUnknown?: () => Promise<T | undefined>,
+  ): Promise<T> {
+    let delay = this.backoffMs;
+    let unknown = false;
+    for (let n = 1; ; n++) {
+      if (this.stopped) throw new TransientSlackError(`${what} in ${channel} not sent: shutting down`, channel);
+      try {
+        return await this.paced(channel, async () => {
+          if (unknown && onUnknown) {
+            const found = await onUnknown();
+            if (found !== undefined) return found;
+          }
+          return attempt(n);
+        });
+      } catch (err) {
+        const c = this.classify(err, channel);
+        if (c instanceof PermanentSlackError || c instanceof RejectedSlackError) throw c;
+        if (outcomeUnknown(err)) unknown = true;
+        if (n >= this.maxAttempts) {
+          throw new TransientSlackError(`${what} in ${channel} failed ${n} times: ${c.message}`, channel);
+        }
+        this.stats.retries++;
+        this.opts.logger?.warn({ channel, attempt: n, err: c.message }, `slack ${what} failed; retrying`);
+        // After a 429 the client already waited Retry-After (and the lane's slot moved); otherwise back off.
+        if (!isRateLimit(err)) {
+          const lane = this.lane(channel);
+          lane.nextAt = Math.max(lane.nextAt, Date.now() + delay);
+          delay = Math.min(delay * 2, 30_000);
+        }
+      }
+    }
+  }
+
+  /** Posts a message (paced); resolves to its `ts`. */
+  async post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }> {
+    const sentAfter = (Date.now() - 5_000) / 1000;
+    return this.withRetries(
+      channel,
+      'post',
+      async () => {
+        const res = await this.client.chat.postMessage({
+          channel,
+          text: msg.text,
+          ...(msg.blocks ? { blocks: msg.blocks } : {}),
+          ...(msg.threadTs ? { thread_ts: msg.threadTs } : {}),
+          ...(msg.metadata ? { metadata: msg.metadata } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+        });
+        this.stats.posts++;
+        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+        return { ts: res.ts, channel: res.channel ?? channel };
+      },
+      msg.metadata ? () => this.findPosted(channel, msg, sentAfter) : undefined,
+    );
+  }
+
+  /** Updates a message in place (paced like a post). */
+  async update(channel: string, ts: string, msg: OutgoingMessage): Promise<void> {
+    await this.withRetries(channel, 'update', async () => {
+      await this.client.chat.update({
+        channel,
+        ts,
+        text: msg.text,
+        ...(msg.blocks ? { blocks: msg.blocks } : {}),
+        ...(msg.metadata ? { metadata: msg.metadata } : {}),
+      });
+      this.stats.updates++;
+    });
+  }
+
+  /** Adds a reaction; `already_reacted` counts as done. Not paced (reactions are not messages). */
+  async react(channel: string, ts: string, name: string): Promise<void> {
+    try {
+      await this.client.reactions.add({ channel, timestamp: ts, name });
+      this.stats.reactions++;
+    } catch (err) {
+      if (platformCode(err) === 'already_reacted') return;
+      throw this.classify(err, channel);
+    }
+  }
+
+  async ephemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void> {
+    await this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
+  }
+
+  /**
+   * After an unknown outcome: is the message already there? Looks for our metadata among the channel's (or the
+   * thread's) recent messages. If Slack cannot tell us, assume it is not (the post is sent again).
+   */
+  private async findPosted(
+    channel: string,
+    msg: OutgoingMessage,
+    sentAfter: number,
+  ): Promise<{ ts: string; channel: string } | undefined> {
+    const meta = msg.metadata;
+    if (!meta) return undefined;
+    try {
+      const args = { channel, oldest: sentAfter.toFixed(6), include_all_metadata: true, limit: 100 };
+      const res = msg.threadTs
+        ? await this.client.conversations.replies({ ...args, ts: msg.threadTs })
+        : await this.client.conversations.history(args);
+      const messages = (res.messages ?? []) as Array<{
+        ts?: string;
+        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+      }>;
+      const hit = messages.find(
+        (m) =>
+          m.metadata?.event_type === meta.event_type &&
+          Object.entries(meta.event_payload).every(([k, v]) => m.metadata?.event_payload?.[k] === v),
+      );
+      return hit?.ts ? { ts: hit.ts, channel } : undefined;
+    } catch (err) {
+      this.opts.logger?.debug({ channel, err: String(err) }, 'could not check whether a post went through');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Watching and unwatching: which channel follows which campaign, getting the bot into the channel, the list of
+ * subscriptions, and suspending subscriptions Slack refuses for good (archived, not found, not in channel, token).
+ */
+import type { WebClient } from '@slack/web-api';
+import type { CampaignDetail } from '../outreach/schemas.js';
+import { context, escapeMrkdwn, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
+import { channelLabel, formatDateTime, plural } from '../slack/blocks/format.js';
+import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
+import type { PermanentSlackError } from './slackPoster.js';
+import { subKey, type Subscription } from './state.js';
+import type { WatchService } from './service.js';
+
+export type ChannelAccess = { ok: true; joined: boolean } | { ok: false; sentence: string };
+
+function slackCode(err: unknown): string | undefined {
+  const e = err as { data?: { error?: unknown } };
+  return typeof e?.data?.error === 'string' ? e.data.error : undefined;
+}
+
+const invite = (channelId: string) =>
+  `I can't post in <#${channelId}>: it is private (or I can't see it). Invite me there with \`/invite @Outreach\` in that channel, then run the command again.`;
+
+/** Makes sure the bot can post in the channel: joins a public one by itself, explains how to invite it otherwise. */
+export async function ensureBotInChannel(client: WebClient, channelId: string): Promise<ChannelAccess> {
+  if (channelId.startsWith('D')) return { ok: true, joined: false };
+  let info;
+  try {
+    info = await client.conversations.info({ channel: channelId });
+  } catch (err) {
+    const code = slackCode(err);
+    if (code === 'channel_not_found') return { ok: false, sentence: invite(channelId) };
+    if (code === 'missing_scope') return { ok: true, joined: false };
+    throw err;
+  }
+  const ch = info.channel as
+    { is_member?: boolean; is_private?: boolean; is_archived?: boolean; is_im?: boolean } | undefined;
+  if (ch?.is_archived) {
+    return { ok: false, sentence: `<#${channelId}> is archived. Unarchive it or pick another channel.` };
+  }
+  if (ch?.is_member || ch?.is_im) return { ok: true, joined: false };
+  if (ch?.is_private) return { ok: false, sentence: invite(channelId) };
+  try {
+    await client.conversations.join({ channel: channelId });
+    return { ok: true, joined: true };
+  } catch (err) {
+    const code = slackCode(err) ?? 'unknown error';
+    return {
+      ok: false,
+      sentence: `I couldn't join <#${channelId}> (${escapeMrkdwn(code)}). Invite me with \`/invite @Outreach\` there, then try again.`,
+    };
+  }
+}
+
+function note(sentence: string): SlackMessage {
+  return { text: fallback(sentence), blocks: [mrkdwnSection(sentence)] };
+}
+
+export interface WatchOutcome {
+  /** For the person who asked (ephemeral). */
+  reply: SlackMessage;
+  changed: boolean;
+}
+
+/** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
+export async function watchCampaign(
+  svc: WatchService,
+  client: WebClient,
+  req: { userId: string; campaignId: number; channelId: string },
+): Promise<WatchOutcome> {
+  const { state } = svc;
+  const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
+  const access = await ensureBotInChannel(client, req.channelId);
+  if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false };
+
+  const key = subKey(req.campaignId, req.channelId);
+  const existing = state.subscriptions.get(key);
+  const name = md`*${truncate(campaign.name, 120)}* (#${campaign.id})`;
+  if (existing && !existing.suspended) {
+    return { reply: note(`👀 <#${req.channelId}> already watches ${name}.`), changed: false };
+  }
+  const now = new Date().toISOString();
+  const kind = campaign.integration?.type ?? 'phone_call';
+  const sub: Subscription = existing
+    ? { ...existing, kind, campaignName: campaign.name, createdBy: req.userId }
+    : {
+        campaignId: campaign.id,
+        channelId: req.channelId,
+        createdBy: req.userId,
+        createdAt: now,
+        startFrom: now,
+        campaignName: campaign.name,
+        kind,
+      };
+  delete sub.suspended;
+  await state.subscriptions.set(key, sub);
+  // What was waiting when the channel was suspended goes out now.
+  if (existing?.suspended) svc.resume(req.channelId);
+
+  const what =
+    kind === 'whatsapp'
+      ? 'contact status counts (one message, updated in place) and each contact that converts, rejects or fails'
+      : "each call (one message, updated as it goes) with its conversation in the message's thread";
+  const intro =
+    md`👀 <@${raw(req.userId)}> set this channel to watch ${raw(name)} · ${channelLabel(kind)}.\n` +
+    md`I'll post ${what}. Reply in a call's thread to write to the agent; start with \`note:\` or \`//\` to keep it internal.`;
+  try {
+    await svc.poster.post(req.channelId, { text: fallback(intro), blocks: [mrkdwnSection(intro)] });
+  } catch (err) {
+    svc.deps.logger.warn({ channel: req.channelId, err: String(err) }, 'could not post the watch confirmation');
+  }
+  const resumed = existing ? ' again (it had been suspended)' : '';
+  return {
+    reply: note(`✅ <#${req.channelId}> now watches ${name}${resumed}. Calls from now on appear there.`),
+    changed: true,
+  };
+}
+
+export async function unwatchCampaign(
+  svc: WatchService,
+  req: { campaignId: number; channelId: string },
+): Promise<WatchOutcome> {
+  const key = subKey(req.campaignId, req.channelId);
+  const sub = svc.state.subscriptions.get(key);
+  if (!sub) {
+    return {
+      reply: note(`<#${req.channelId}> doesn't watch campaign #${req.campaignId}. See \`/campaign watching\`.`),
+      changed: false,
+    };
+  }
+  await svc.state.subscriptions.delete(key);
+  return {
+    reply: note(
+      md`✅ <#${raw(req.channelId)}> no longer watches campaign #${req.campaignId}${raw(sub.campaignName ? md` (${truncate(sub.campaignName, 120)})` : '')}. Messages already posted stay.`,
+    ),
+    changed: true,
+  };
+}
+
+/** Every subscription, per channel, suspended ones with the reason. */
+export function watchingMessage(subs: Subscription[]): SlackMessage {
+  if (subs.length === 0) {
+    return note('No channel watches a campaign. Start with `/campaign watch <id> [#channel]`.');
+  }
+  const byChannel = new Map<string, Subscription[]>();
+  for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);
+  const sections = [...byChannel].map(([channel, list]) => {
+    const lines = list
+      .sort((a, b) => a.campaignId - b.campaignId)
+      .map((s) => {
+        const name = s.campaignName ? md` ${truncate(s.campaignName, 80)}` : '';
+        const state = s.suspended
+          ? md` · ⛔ suspended (${s.suspended.error}) — run \`/campaign watch ${s.campaignId} <#${raw(channel)}>\` to restore`
+          : '';
+        return md`• #${s.campaignId}${raw(name)} · ${channelLabel(s.kind === 'unknown' ? null : s.kind)} · since ${formatDateTime(s.createdAt)} by <@${raw(s.createdBy)}>${raw(state)}`;
+      });
+    return mrkdwnSection(`*<#${channel}>*\n${lines.join('\n')}`);
+  });
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(
+      `*👀 Watching* · ${escapeMrkdwn(plural(subs.length, 'subscription'))} in ${escapeMrkdwn(plural(byChannel.size, 'channel'))}`,
+    ),
+    ...sections.slice(0, 47),
+  ];
+  if (sections.length > 47) blocks.push(context(`…and ${sections.length - 47} more channels.`));
+  return { text: fallback(`Watching: ${plural(subs.length, 'subscription')}`), blocks };
+}
+
+const ERROR_EXPLANATIONS: Record<string, string> = {
+  channel_not_found: 'the channel no longer exists (or I lost access to it)',
+  is_archived: 'the channel was archived',
+  channel_is_archived: 'the channel was archived',
+  not_in_channel: 'I was removed from the channel',
+  token_revoked: "the app's token was revoked",
+  invalid_auth: "the app's token is no longer valid",
+  account_inactive: "the app's account is inactive",
+};
+
+/**
+ * Slack refused a channel for good: its subscriptions are suspended (polling for them stops) and whoever created
+ * each is told why and how to restore it. A token-wide refusal suspends everything and can only be logged.
+ */
+export async function suspendForError(svc: WatchService, err: PermanentSlackError): Promise<void> {
+  const { state, deps } = svc;
+  const at = new Date().toISOString();
+  const affected = state.subscriptions
+    .values()
+    .filter((s) => !s.suspended && (err.scope === 'token' || s.channelId === err.channel));
+  for (const s of affected) {
+    await state.subscriptions.set(subKey(s.campaignId, s.channelId), { ...s, suspended: { error: err.code, at } });
+  }
+  deps.logger.error(
+    { channel: err.channel, error: err.code, suspended: affected.length },
+    'Slack refused a channel permanently; its subscriptions are suspended',
+  );
+  if (err.scope === 'token') return;
+  const why = ERROR_EXPLANATIONS[err.code] ?? `Slack answered \`${escapeMrkdwn(err.code)}\``;
+  for (const s of affected) {
+    const text =
+      md`⛔ I stopped posting campaign #${s.campaignId}${raw(s.campaignName ? md` (${truncate(s.campaignName, 120)})` : '')} into <#${raw(s.channelId)}>: ${raw(why)}. ` +
+      md`To restore it, unarchive the channel or invite me back (\`/invite @Outreach\`), then run \`/campaign watch ${s.campaignId} <#${raw(s.channelId)}>\`; or watch it elsewhere.`;
+    try {
+      await svc.client.chat.postMessage({ channel: s.createdBy, text, unfurl_links: false });
+    } catch (e) {
+      deps.logger.warn({ user: s.createdBy, err: String(e) }, 'could not tell the creator about a suspended watch');
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The watch feature end to end: the simulator of the service, the fake Slack Web API, and the real app (startApp)
+ * between them, on 127.0.0.1 ports. Polling runs only when a test says so (`cycle()`), so tests are deterministic
+ * and fast; Slack pacing is scaled down (configurable) but enforced by the fake.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startApp, type RunningApp } from '../../src/main.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { watchService, type WatchService, type WatchTuning } from '../../src/watch/service.js';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
+import { SlackDriver } from './slackDriver.js';
+
+export const SIGNING_SECRET = 'watch-test-secret';
+export const BOT_USER = 'UBOT';
+export const BOT_ID = 'BBOT';
+
+export const FAST_TUNING: Partial<WatchTuning> = {
+  autoPoll: false,
+  pollIntervalMs: 1000,
+  minGapMs: 30,
+  retryDelayMs: 50,
+  backoffMs: 20,
+  maxAttempts: 4,
+  burstThreshold: 10,
+  calmMs: 60_000,
+};
+
+export interface WatchHarness {
+  sim: Simulator;
+  fake: FakeSlack;
+  app: RunningApp;
+  driver: SlackDriver;
+  svc: WatchService;
+  stateFile: string;
+  dir: string;
+  /** A phone campaign in `active` with `contacts` contacts; returns its id and agent id. */
+  phoneCampaign(contacts?: number, name?: string): { id: number; agentId: string };
+  whatsappCampaign(contacts?: number): { id: number; agentId: string };
+  /** One poll cycle, then waits until everything recorded reached Slack. */
+  cycle(): Promise<void>;
+  /** Stops the app (keeps sim, fake Slack and the state file) and starts a new one on the same state. */
+  restart(tuning?: Partial<WatchTuning>): Promise<void>;
+  close(): Promise<void>;
+  topLevel(channel: string): FakeMessage[];
+}
+
+export async function startWatchHarness(
+  opts: { tuning?: Partial<WatchTuning>; fake?: FakeSlackOptions; admins?: string[] } = {},
+): Promise<WatchHarness> {
+  const dir = await mkdtemp(join(tmpdir(), 'watch-'));
+  const stateFile = join(dir, 'state.json');
+  const sim = await startSimulator({ port: 0, rateLimitPerSecond: false });
+  const fake = await startFakeSlack({ botUserId: BOT_USER, botId: BOT_ID, ...opts.fake });
+  const agent = sim.control.addAgent({ name: 'Ana Agent' });
+  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
+  const wa = sim.control.addIntegration({ agentId: agent.id, type: 'whatsapp' });
+  const config: Config = {
+    slackBotToken: 'xoxb-test',
+    slackSigningSecret: SIGNING_SECRET,
+    slackApiUrl: fake.apiUrl,
+    port: 0,
+    outreach: { mode: 'live', baseUrl: sim.baseUrl, apiKey: sim.apiKey },
+    stateFile,
+    pollIntervalSeconds: 5,
+    adminUserIds: opts.admins ?? [],
+    defaultPhoneRegion: 'MX',
+    uploadMaxBytes: 10 * 1024 * 1024,
+    logLevel: 'silent',
+  };
+  const tuning = { ...FAST_TUNING, ...opts.tuning };
+  const boot = (t: Partial<WatchTuning>) =>
+    startApp(config, {
+      logger: createLogger((process.env.WATCH_LOG as 'debug') ?? 'silent'),
+      botId: BOT_ID,
+      botUserId: BOT_USER,
+      slackRetries: 0,
+      watch: t,
+    });
+  let app = await boot(tuning);
+  const mkDriver = () =>
+    new SlackDriver({ appUrl: `http://127.0.0.1:${app.port}/slack/events`, signingSecret: SIGNING_SECRET, fake });
+  const h: WatchHarness = {
+    sim,
+    fake,
+    app,
+    driver: mkDriver(),
+    svc: watchService(app.deps)!,
+    stateFile,
+    dir,
+    phoneCampaign(contacts = 5, name = 'Spring promo') {
+      const c = sim.control.seedCampaign({
+        name,
+        agentId: agent.id,
+        integrationId: phone.id,
+        status: 'active',
+        contacts: Array.from({ length: contacts }, (_, i) => ({
+          contact: `+5255${String(10000000 + i).padStart(8, '0')}`,
+          name: `Contact ${i + 1}`,
+        })),
+      });
+      return { id: c.id as number, agentId: agent.id };
+    },
+    whatsappCampaign(contacts = 5) {
+      const c = sim.control.seedCampaign({
+        name: 'WA promo',
+        agentId: agent.id,
+        integrationId: wa.id,
+        status: 'active',
+        template: 'promo_template',
+        contacts: Array.from({ length: contacts }, (_, i) => ({
+          contact: `+5255${String(20000000 + i).padStart(8, '0')}`,
+          name: `WA ${i + 1}`,
+        })),
+      });
+      return { id: c.id as number, agentId: agent.id };
+    },
+    async cycle() {
+      await h.svc.pollNow();
+      await h.svc.delivery.idle();
+    },
+    async restart(t) {
+      await app.stop();
+      app = await boot({ ...tuning, ...t });
+      h.app = app;
+      h.svc = watchService(app.deps)!;
+      h.driver = mkDriver();
+    },
+    async close() {
+      await app.stop();
+      await fake.close();
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+    topLevel(channel) {
+      return fake.messages(channel).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    },
+  };
+  return h;
+}
+
+/** Messages carrying our call metadata for this call. */
+export function callMessages(fake: FakeSlack, channel: string, callId: string): FakeMessage[] {
+  return fake
+    .messages(channel)
+    .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
+}
+
+/** Runs a `/campaign` command and waits for its answer through response_url; returns that answer's body. */
+export async function runCommand(
+  h: WatchHarness,
+  text: string,
+  opts: { channelId?: string; userId?: string } = {},
+): Promise<Record<string, unknown> | undefined> {
+  const r = await h.driver.command(text, opts);
+  const use = await eventually(
+    () => h.fake.responseUrlUses().find((u) => u.url === r.responseUrl),
+    (u) => u !== undefined,
+    10_000,
+  );
+  return use?.body;
+}
+
+export async function eventually<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() - start > timeoutMs) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
