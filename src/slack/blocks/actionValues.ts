@@ -32,6 +32,10 @@ export const ACTION_IDS = {
   campaignContacts: 'campaign_contacts',
   /** value: campaign id */
   campaignCalls: 'campaign_calls',
+  /** value: campaign id; opens the upload modal */
+  campaignUploadOpen: 'campaign_upload_open',
+  /** value: campaign id; the channel the button is in starts watching the campaign */
+  campaignWatchHere: 'campaign_watch_here',
   /** value: JSON {"campaignId":12,"contactId":34} */
   contactDetails: 'contact_details',
   /** value: JSON {"campaignId":12,"contactId":34} */

@@ -44,10 +44,11 @@ import {
   truncateMrkdwn,
 } from './mrkdwn.js';
 import type { KnownBlock, SlackMessage, View } from './types.js';
+import { ACTION_IDS } from './actionValues.js';
 
 export const WATCH_ACTION_IDS = {
   /** value: campaign id */
-  watchHere: 'campaign_watch_here',
+  watchHere: ACTION_IDS.campaignWatchHere,
   /** value: call id */
   callDetails: 'watch_call_details',
   /** value: JSON {"callId":"…","threadId":"…"} */

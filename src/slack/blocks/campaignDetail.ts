@@ -131,6 +131,14 @@ export function campaignDetailMessage(c: CampaignDetail): SlackMessage {
   if (channel !== 'whatsapp') {
     buttons.push(button({ text: '📞 Calls', actionId: ACTION_IDS.campaignCalls, value: encodeCampaignId(c.id) }));
   }
+  if (c.status !== 'finished') {
+    buttons.push(
+      button({ text: '📤 Upload contacts', actionId: ACTION_IDS.campaignUploadOpen, value: encodeCampaignId(c.id) }),
+    );
+  }
+  buttons.push(
+    button({ text: '👀 Watch here', actionId: ACTION_IDS.campaignWatchHere, value: encodeCampaignId(c.id) }),
+  );
   blocks.push(actions(buttons));
 
   return { text: fallback(md`Campaign ${c.name} (#${c.id}): ${state}`), blocks };

@@ -46,8 +46,8 @@ export const FORM_CALLBACK_ID = 'campaign_form';
 /** Views shown while loading, after an error or a result: no submission listener. */
 export const FORM_INFO_CALLBACK_ID = 'campaign_form_info';
 
-export const ACTION_UPLOAD_OPEN = 'campaign_upload_open';
-export const ACTION_WATCH_HERE = 'campaign_watch_here';
+export const ACTION_UPLOAD_OPEN = ACTION_IDS.campaignUploadOpen;
+export const ACTION_WATCH_HERE = ACTION_IDS.campaignWatchHere;
 
 export type WeekPrefix = 'scheduling' | 'cycles.schedule';
 

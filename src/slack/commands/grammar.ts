@@ -29,7 +29,8 @@ export type CampaignCommand =
   | { kind: 'create' }
   | { kind: 'edit'; id: number }
   | { kind: 'upload'; id: number }
-  | { kind: 'watch' | 'unwatch'; id: number; channel?: ChannelRef }
+  | { kind: 'watch'; id: number; channel?: ChannelRef }
+  | { kind: 'unwatch'; id: number; channel?: ChannelRef }
   | { kind: 'watching' }
   | { kind: 'try'; agentId?: string };
 

@@ -3,18 +3,9 @@ import { refuseIfReadOnly } from '../usecases/permission.js';
 import { unwatchCampaign } from '../../watch/subscriptions.js';
 import { watchService } from '../../watch/service.js';
 import type { CommandHandler } from './context.js';
-import { notRunning, type WatchCommand } from './watch.js';
+import { notRunning } from './watch.js';
 
-export const unwatch: CommandHandler<'unwatch'> = async ({
-  command: parsed,
-  client,
-  reply,
-  deps,
-  userId,
-  channelId,
-}) => {
-  // grammar.ts types watch/unwatch as one member (kind: 'watch' | 'unwatch'), so Extract<…, {kind: 'watch'}> is never.
-  const command = parsed as unknown as WatchCommand;
+export const unwatch: CommandHandler<'unwatch'> = async ({ command, client, reply, deps, userId, channelId }) => {
   const svc = watchService(deps);
   if (!svc) return reply.ephemeral(notRunning);
   const target = command.channel?.id ?? channelId;

@@ -4,15 +4,10 @@ import { refuseIfReadOnly } from '../usecases/permission.js';
 import { watchCampaign } from '../../watch/subscriptions.js';
 import { watchService } from '../../watch/service.js';
 import type { CommandHandler } from './context.js';
-import type { CampaignCommand } from './grammar.js';
-
-export type WatchCommand = Extract<CampaignCommand, { kind: 'watch' | 'unwatch' }>;
 
 export const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });
 
-export const watch: CommandHandler<'watch'> = async ({ command: parsed, client, reply, deps, userId, channelId }) => {
-  // grammar.ts types watch/unwatch as one member (kind: 'watch' | 'unwatch'), so Extract<…, {kind: 'watch'}> is never.
-  const command = parsed as unknown as WatchCommand;
+export const watch: CommandHandler<'watch'> = async ({ command, client, reply, deps, userId, channelId }) => {
   const svc = watchService(deps);
   if (!svc) return reply.ephemeral(notRunning);
   const target = command.channel?.id ?? channelId;
