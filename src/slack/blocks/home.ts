@@ -143,8 +143,6 @@ export interface HomeModel {
   problem?: string;
   /** No list could be read at all (not even an older one). */
   noList?: boolean;
-  /** Whether the app can open the contacts upload form from the Home tab. */
-  uploadAvailable: boolean;
 }
 
 /** Campaigns per page: 4 blocks each plus at most 13 of head and tail keeps a page under 100 blocks. */
@@ -184,9 +182,10 @@ function channelFilterOptions(): Opt[] {
 }
 
 function agentFilterOptions(model: HomeModel): Opt[] {
-  const agents = [...model.agents].sort((a, b) =>
-    agentName(a).localeCompare(agentName(b), 'en', { sensitivity: 'base' }),
-  );
+  // An option value holds at most 75 characters: agent ids are uuids, anything longer cannot be offered.
+  const agents = model.agents
+    .filter((a) => a.id.length <= LIMITS.optionValue)
+    .sort((a, b) => agentName(a).localeCompare(agentName(b), 'en', { sensitivity: 'base' }));
   const shown = agents.slice(0, MAX_AGENT_OPTIONS);
   const selected = model.filters.agentId;
   if (selected && !shown.some((a) => a.id === selected)) {
@@ -273,7 +272,8 @@ function menuFor(c: HomeCampaign, model: HomeModel): Record<string, unknown> | n
   const opts: Opt[] = [];
   if (model.canChange) {
     opts.push(option('✏️ Edit', encodeMenuChoice('edit', id)));
-    if (model.uploadAvailable) opts.push(option('📤 Upload contacts', encodeMenuChoice('upload', id)));
+    // A finished campaign is read-only: no contacts can be added to it.
+    if (c.item.status !== 'finished') opts.push(option('📤 Upload contacts', encodeMenuChoice('upload', id)));
     opts.push(option('👀 Watch in a channel', encodeMenuChoice('watch', id)));
   }
   // Calls exist for phone campaigns only; when the channel is unknown, offer them.
