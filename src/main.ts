@@ -15,6 +15,7 @@ import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
 import { startWatch, stopWatch, type WatchTuning } from './watch/service.js';
 import { startUploads, stopUploads } from './slack/upload/service.js';
+import { homeService } from './slack/usecases/home.js';
 import type { UploadTuning } from './slack/upload/runner.js';
 
 export interface RunningApp {
@@ -85,6 +86,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
       await stopWatch(deps);
       await stopUploads(deps);
+      // A Home tab refresh started just before the stop may still be waiting on the service.
+      await homeService(deps).idle();
       await store.close();
       await outreach.close();
       await simulator?.close();

@@ -35,6 +35,7 @@ import {
   mrkdwnSection,
   plainText,
   truncate,
+  type RawMrkdwn,
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { KnownBlock, SlackMessage, View } from './types.js';
@@ -844,7 +845,8 @@ export function finishedReadOnlyView(c: CampaignDetail): View {
  * Pushed on top of the form when the service refused it for a reason no field can show (plan limit, ...). Closing
  * it goes back to the form with everything as typed. `sentence` is plain text.
  */
-export function submitProblemView(sentence: string, fieldNotes: string[] = []): View {
+/** `sentence` is escaped unless it is `raw(...)` (our own text with our own mentions). */
+export function submitProblemView(sentence: string | RawMrkdwn, fieldNotes: string[] = []): View {
   const blocks: KnownBlock[] = [mrkdwnSection(md`⚠️ ${sentence}`)];
   if (fieldNotes.length) blocks.push(mrkdwnSection(fieldNotes.map((n) => md`• ${n}`).join('\n')));
   blocks.push(context('Close this to go back to the form: everything you typed is still there.'));

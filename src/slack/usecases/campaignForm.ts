@@ -42,7 +42,7 @@ import {
   type FormValues,
   type KnownAgent,
 } from '../blocks/campaignForm.js';
-import { md } from '../blocks/mrkdwn.js';
+import { md, raw } from '../blocks/mrkdwn.js';
 import type { View } from '../blocks/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
@@ -495,7 +495,8 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
   if (!(await deps.permissions.canChange(userId, client))) {
     await req.ack({
       response_action: 'push',
-      view: submitProblemView(`You can't ${action} campaigns. ${deps.permissions.whoCan()}`),
+      // whoCan() is our own text holding our own mentions of the admins: not escaped.
+      view: submitProblemView(raw(`You can't ${action} campaigns. ${deps.permissions.whoCan()}`)),
     });
     await deps.audit.record(
       { userId, action, campaignId: meta.campaignId, result: 'refused', detail: 'read-only user' },
