@@ -113,12 +113,13 @@ export function uploadProgressMessage(input: UploadProgressInput): SlackMessage 
     input.fraction === undefined
       ? '⏳ Reading the file…'
       : `\`${progressBar(input.fraction)}\` ${percent(input.fraction)}`;
-  const notes = [POLICY_LABEL[input.ifDuplicate]];
   const resumed = resumedNote(input.resumedAfterRow);
   const blocks: KnownBlock[] = [mrkdwnSection(`${head}\n${bar}`), ...fieldSections(countFields(input.stats))];
   if (input.note) blocks.push(context(md`⏸ ${input.note}`));
   if (resumed) blocks.push(context(resumed));
-  blocks.push(context(md`Duplicates: ${notes[0]}. This message updates itself until the upload is done.`));
+  blocks.push(
+    context(`Duplicates: ${POLICY_LABEL[input.ifDuplicate]}. This message updates itself until the upload is done.`),
+  );
   const pct = input.fraction === undefined ? '' : ` (${percent(input.fraction)})`;
   return { text: fallback(md`📤 Uploading ${raw(what(input))}${pct}`), blocks };
 }

@@ -1,0 +1,75 @@
+/**
+ * Upload jobs as the store keeps them (collection `uploadJobs`): enough to resume an upload after a restart from
+ * the first batch the service has not answered, and to show its counts and post its summary once.
+ *
+ * A job is one Slack file sent into one campaign; its id is `<campaignId>:<fileId>`. Batches of a job are cut the
+ * same way every time the file is read (same file, same `batchSize`, same default country), so batch `i` always
+ * holds the same contacts and carries the same Idempotency-Key (`batchIdempotencyKey(fileId, campaignId, i)`).
+ */
+import type { FailureReportRow } from '../../contacts/index.js';
+import type { DuplicatePolicy } from '../../outreach/schemas.js';
+import type { Collection, Store } from '../../store/store.js';
+
+export const UPLOAD_JOBS = 'uploadJobs';
+
+export interface ServiceCounts {
+  /** Contacts sent and answered for. */
+  sent: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  /** Items the service answered `failed` for. */
+  failed: number;
+}
+
+export type UploadJobStatus = 'running' | 'done' | 'stopped';
+
+export interface UploadJob {
+  id: string;
+  fileId: string;
+  fileName: string;
+  campaignId: number;
+  campaignName: string;
+  ifDuplicate: DuplicatePolicy;
+  defaultCountry: string;
+  batchSize: number;
+  /** Who uploaded the file. */
+  userId: string;
+  /** Conversation the progress message is (to be) in. */
+  channelId: string;
+  messageTs?: string;
+  status: UploadJobStatus;
+  /** Batches 0 … nextBatch-1 were answered by the service and are counted in `counts`. */
+  nextBatch: number;
+  /** File row of the last contact of batch nextBatch-1 (0 before the first batch). */
+  lastRow: number;
+  counts: ServiceCounts;
+  /** Rows the service answered `failed` for, in the batches counted. */
+  serviceFailures: FailureReportRow[];
+  /** Rows read and rows rejected in the file, as of the last save (the file is read again on resume). */
+  rowsRead: number;
+  rejected: number;
+  /** Times the job was resumed after the app stopped in the middle. */
+  resumes: number;
+  /** Row the last resume started after (`lastRow` when it resumed). */
+  resumedAfterRow?: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  /** Why a stopped job stopped: a sentence for people. */
+  stopReason?: string;
+  /** The failure report was uploaded (its Slack file id), or there was nothing to report. */
+  reportFileId?: string;
+}
+
+export function uploadJobId(campaignId: number, fileId: string): string {
+  return `${campaignId}:${fileId}`;
+}
+
+export function emptyCounts(): ServiceCounts {
+  return { sent: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
+}
+
+export function jobsOf(store: Store): Collection<UploadJob> {
+  return store.collection<UploadJob>(UPLOAD_JOBS);
+}
