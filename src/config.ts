@@ -5,7 +5,7 @@
  * misconfigured deployment fails at once with a message an operator can act on. Secret values (tokens, signing
  * secret, API key) are never repeated in those messages, nor in `describeConfig`'s summary.
  */
-import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { isSupportedCountry, type CountryCode } from './contacts/libphonenumber.js';
 import { z } from 'zod';
 import { API_VERSION_PATH } from './outreach/unspecified.js';
 

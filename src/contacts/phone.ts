@@ -16,18 +16,14 @@
  * for mobiles (`+52 1 55 1234 5678`, still what WhatsApp shows). No Mexican number starts with 0 or 1, so when a
  * +52 number is not valid as written we drop such a prefix and check again.
  */
-import { createRequire } from 'node:module';
-import type { CountryCode, Metadata as MetadataClass } from 'libphonenumber-js/max';
-import type * as Max from 'libphonenumber-js/max';
-
-// Loaded through require(), the package's CommonJS build: its ESM build imports the JSON metadata without import
-// attributes, which Jest's ESM mode warns about in every test importing this file (and will refuse in Jest 31).
-// Same code and metadata either way.
-const require = createRequire(import.meta.url);
-const { parsePhoneNumberFromString, validatePhoneNumberLength, isSupportedCountry } =
-  require('libphonenumber-js/max') as typeof Max;
-const { Metadata } = require('libphonenumber-js/core') as { Metadata: new (json: unknown) => MetadataClass };
-const MAX_METADATA: unknown = require('libphonenumber-js/metadata.max.json');
+import {
+  isSupportedCountry,
+  MAX_METADATA,
+  Metadata,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+  type CountryCode,
+} from './libphonenumber.js';
 
 export type { CountryCode };
 export { isSupportedCountry };
