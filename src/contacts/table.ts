@@ -9,7 +9,7 @@ import { decodeText, type DecodeState, type TextEncoding } from './decode.js';
 import type { Delimiter } from './delimiter.js';
 import { describeFile, FileFormatError } from './errors.js';
 import { SNIFF_BYTES, sniffFormat, type FileFormat } from './sniff.js';
-import { xlsxRecords } from './xlsx-records.js';
+import type { xlsxRecords as XlsxRecords } from './xlsx-records.js';
 
 export interface Row {
   /** 1-based row number as a spreadsheet shows it (the header row of a plain file is 1). */
@@ -92,7 +92,7 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
   let sheetName: string | undefined;
   const records: AsyncGenerator<RawRecord[]> =
     sniffed.format === 'xlsx'
-      ? xlsxRecords(Readable.from(source.chunks()), { fileName: opts.fileName, onSheet: (n) => (sheetName = n) })
+      ? lazyXlsxRecords(Readable.from(source.chunks()), { fileName: opts.fileName, onSheet: (n) => (sheetName = n) })
       : csvRecords(decodeText(source.chunks(), decodeState, opts), {
           fileName: opts.fileName,
           delimiterHint: sniffed.delimiterHint,
@@ -184,4 +184,10 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
     Object.defineProperty(table, 'encoding', { enumerable: true, get: () => decodeState.encoding });
   }
   return table;
+}
+
+/** exceljs (~14 MB of memory) is loaded on the first XLSX file, not at start-up: most uploads are CSV. */
+async function* lazyXlsxRecords(...args: Parameters<typeof XlsxRecords>): ReturnType<typeof XlsxRecords> {
+  const { xlsxRecords } = await import('./xlsx-records.js');
+  yield* xlsxRecords(...args);
 }
