@@ -15,7 +15,7 @@
  *                                     the app with V8 flags; CONCURRENCY=2 … for fewer batches in flight)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,8 +32,16 @@ const BATCH = 1000;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD = join(ROOT, 'node_modules', '.cache', 'upload-bench');
 const SIGNING_SECRET = 'bench-secret';
-/** Node/V8 flags for the app's process (e.g. NODE_ARGS=--optimize-for-size), to compare deployment settings. */
-const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * Node/V8 flags for the app's process: by default those of `npm start` (read from package.json, so the bench measures
+ * what runs in production); NODE_ARGS='' or other flags to compare deployment settings.
+ */
+const START_FLAGS = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((t) => t.startsWith('--'));
+const NODE_ARGS = (process.env.NODE_ARGS ?? START_FLAGS.join(' ')).split(' ').filter(Boolean);
 /** Batches in flight (default: the app's, 4). */
 const CONCURRENCY = process.env.CONCURRENCY ? Number(process.env.CONCURRENCY) : undefined;
 
