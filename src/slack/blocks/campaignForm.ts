@@ -37,7 +37,7 @@ import {
   truncate,
   type RawMrkdwn,
 } from './mrkdwn.js';
-import { cyclesInWords, scheduleInWords } from './schedule.js';
+import { cyclesInWords, DAY_LABELS, scheduleInWords } from './schedule.js';
 import type { KnownBlock, SlackMessage, View } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -467,16 +467,6 @@ export interface CampaignFormInput {
   /** Edit: the campaign as loaded (fixed settings shown read-only). */
   campaign?: CampaignDetail;
 }
-
-const DAY_LABELS: Record<Day, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 /** "Edit campaign #12", shortened to fit the 24-character title. */
 export function editTitle(id: number | undefined): string {

@@ -6,6 +6,17 @@ import { DAYS, type Cycles, type Day, type Schedule } from '../../outreach/schem
 import { normalizeScheduleTime } from '../../outreach/unspecified.js';
 import { formatMinutes } from './format.js';
 
+/** Full day names, for form labels and error messages. */
+export const DAY_LABELS: Record<Day, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
 const DAY_NAMES: Record<Day, string> = {
   mon: 'Mon',
   tue: 'Tue',

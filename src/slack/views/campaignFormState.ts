@@ -7,6 +7,7 @@
  * checked and sent (a campaign made elsewhere may hold values the form would refuse; editing another field must not
  * be blocked by them).
  */
+import { DAY_LABELS } from '../blocks/schedule.js';
 import { z } from 'zod';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import {
@@ -138,15 +139,6 @@ export interface FormContext {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_NAMES: Record<Day, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 class Collector {
   readonly errors: FormErrors = {};
@@ -203,7 +195,7 @@ function weekField(c: Collector, values: FormValues, prefix: WeekPrefix): Schedu
     const stopBlock = timeBlock(prefix, day, 'stopTime');
     let start = textOf(values, startBlock).trim();
     let stop = textOf(values, stopBlock).trim();
-    const name = DAY_NAMES[day];
+    const name = DAY_LABELS[day];
     for (const [t, block] of [
       [start, startBlock],
       [stop, stopBlock],
