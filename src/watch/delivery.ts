@@ -47,7 +47,7 @@ export interface DeliveryOptions {
 
 export interface DeliveryHooks {
   renderCall(call: CallRecord): SlackMessage | undefined;
-  renderWhatsApp(key: string): { msg: SlackMessage; fp: string } | undefined;
+  renderWhatsApp(key: string): SlackMessage | undefined;
   onPermanentError(err: PermanentSlackError): Promise<void>;
   /** Whether anything should still be written into this channel (not suspended, still watched, or a try DM). */
   channelActive(channelId: string): boolean;
@@ -377,8 +377,7 @@ export class Delivery {
     this.conversations.set(threadId, messages);
     for (const p of this.state.postsOfServiceThread(threadId)) {
       if (p.rebuilt || !p.conv) continue;
-      const cur = p.conv;
-      if (nextStep(messages, cur).kind !== 'none') this.enqueue(p.channelId, `conv:${p.callId}`);
+      if (nextStep(messages, p.conv).kind !== 'none') this.enqueue(p.channelId, `conv:${p.callId}`);
     }
     for (const t of this.state.tries.values()) {
       if (t.threadId !== threadId || !t.dmChannelId || !t.conv) continue;
@@ -397,7 +396,7 @@ export class Delivery {
     const threadId = post.threadId;
     return this.conversationStep(
       all,
-      post.conv ?? newCursor(Date.now()),
+      post.conv,
       { channelId, threadTs, threadId, endUserName: post.endUserName, intro: true },
       async (fn) => {
         const cur = this.state.posts.get(key);
@@ -464,23 +463,24 @@ export class Delivery {
 
   private async deliverWhatsApp(key: string): Promise<Outcome> {
     const rec = this.state.waPosts.get(key);
-    if (!rec) return 'done';
-    const rendered = this.hooks.renderWhatsApp(key);
-    if (!rendered || rendered.fp === rec.deliveredFp) return 'done';
+    if (!rec || rec.fp === rec.deliveredFp) return 'done';
+    const msg = this.hooks.renderWhatsApp(key);
+    if (!msg) return 'done';
+    const fp = rec.fp;
     const metadata = {
       event_type: 'outreach_whatsapp',
       event_payload: { campaign_id: rec.campaignId, key: key.slice(rec.channelId.length + 1) },
     };
     if (!rec.ts) {
-      const { ts } = await this.poster.post(rec.channelId, { ...rendered.msg, metadata });
+      const { ts } = await this.poster.post(rec.channelId, { ...msg, metadata });
       const cur = this.state.waPosts.get(key) ?? rec;
-      await this.state.waPosts.set(key, { ...cur, ts, deliveredFp: rendered.fp });
+      await this.state.waPosts.set(key, { ...cur, ts, deliveredFp: fp });
     } else {
-      await this.poster.update(rec.channelId, rec.ts, { ...rendered.msg, metadata });
+      await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });
       const cur = this.state.waPosts.get(key) ?? rec;
-      await this.state.waPosts.set(key, { ...cur, deliveredFp: rendered.fp });
+      await this.state.waPosts.set(key, { ...cur, deliveredFp: fp });
     }
-    return this.hooks.renderWhatsApp(key)?.fp === rendered.fp ? 'done' : 'again';
+    return this.state.waPosts.get(key)?.fp === fp ? 'done' : 'again';
   }
 }
 

@@ -26,6 +26,7 @@ import { hashText, newCursor } from './conversation.js';
 import {
   callKey,
   postKey,
+  subKey,
   type CallRecord,
   type CampaignCursor,
   type PostRecord,
@@ -83,6 +84,16 @@ export interface PollerDeps {
 }
 
 const isFinalStatus = (s: string) => FINAL_CALL_STATUSES.includes(s);
+
+function groupByCampaign(subs: Subscription[]): Map<number, Subscription[]> {
+  const byCampaign = new Map<number, Subscription[]>();
+  for (const s of subs) {
+    const list = byCampaign.get(s.campaignId);
+    if (list) list.push(s);
+    else byCampaign.set(s.campaignId, [s]);
+  }
+  return byCampaign;
+}
 
 async function mapLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
   let i = 0;
@@ -152,12 +163,7 @@ export class Poller {
       durationMs: 0,
       cpuMs: 0,
     };
-    const byCampaign = new Map<number, Subscription[]>();
-    for (const s of this.d.state.activeSubscriptions()) {
-      const list = byCampaign.get(s.campaignId) ?? [];
-      list.push(s);
-      byCampaign.set(s.campaignId, list);
-    }
+    const byCampaign = groupByCampaign(this.d.state.activeSubscriptions());
     report.campaigns = byCampaign.size;
     let requests = 0;
     await mapLimit([...byCampaign], this.d.tuning.concurrency, async ([campaignId, subs]) => {
@@ -333,10 +339,10 @@ export class Poller {
   private async pollConversations(budget: number): Promise<number> {
     const { state, tuning } = this.d;
     const now = this.now();
-    const active = new Set(state.activeSubscriptions().map((s) => `${s.campaignId}/${s.channelId}`));
+    const active = new Set(state.activeSubscriptions().map((s) => subKey(s.campaignId, s.channelId)));
     const due: string[] = [];
     for (const threadId of state.serviceThreadIds()) {
-      const mirrors = state.postsOfServiceThread(threadId).filter((p) => active.has(`${p.campaignId}/${p.channelId}`));
+      const mirrors = state.postsOfServiceThread(threadId).filter((p) => active.has(subKey(p.campaignId, p.channelId)));
       if (!mirrors.length) continue;
       const lastActivity = Math.max(...mirrors.map((m) => m.conv?.lastActivityAt ?? 0));
       const running = mirrors.some((m) => state.calls.get(callKey(m.campaignId, m.callId))?.final === false);
@@ -429,10 +435,10 @@ export class Poller {
     }
     const writes: Promise<void>[] = [];
     const at = new Date(this.now()).toISOString();
+    const fp = hashText(JSON.stringify(counts));
     for (const sub of subs) {
       const digestKey = `${sub.channelId}/wa/${campaignId}`;
       const old = state.waPosts.get(digestKey);
-      const fp = hashText(JSON.stringify(counts));
       if (!old || old.fp !== fp) {
         const rec: WhatsAppPost = {
           ...(old ?? { channelId: sub.channelId, campaignId }),
@@ -468,12 +474,7 @@ export class Poller {
     const { state, tuning } = this.d;
     const now = this.now();
     const writes: Promise<void>[] = [];
-    const subsByCampaign = new Map<number, Subscription[]>();
-    for (const s of state.subscriptions.values()) {
-      const l = subsByCampaign.get(s.campaignId) ?? [];
-      l.push(s);
-      subsByCampaign.set(s.campaignId, l);
-    }
+    const subsByCampaign = groupByCampaign(state.subscriptions.values());
     for (const c of state.calls.values()) {
       const subs = subsByCampaign.get(c.campaignId) ?? [];
       if (c.final && c.snapshot) {

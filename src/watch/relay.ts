@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
+import { escapeMrkdwn } from '../slack/blocks/mrkdwn.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
 import type { Delivery } from './delivery.js';
 import type { SlackPoster } from './slackPoster.js';
@@ -163,7 +164,7 @@ export class Relay {
   private async rebuild(channel: string, threadTs: string): Promise<boolean> {
     const key = `${channel}/${threadTs}`;
     if (this.notCalls.has(key)) return false;
-    if (!this.d.state.subscriptions.values().some((s) => s.channelId === channel && !s.suspended)) return false;
+    if (!this.d.state.watchedChannel(channel)) return false;
     try {
       const res = await this.d.poster.client.conversations.history({
         channel,
@@ -204,7 +205,7 @@ export class Relay {
       .ephemeral(
         channel,
         user,
-        `❌ Your reply was not sent to the service: ${escapeText(reason)} You can write it again.`,
+        `❌ Your reply was not sent to the service: ${escapeMrkdwn(reason)} You can write it again.`,
         threadTs,
       )
       .catch(() => undefined);
@@ -320,8 +321,4 @@ export class Relay {
       return 'failed';
     }
   }
-}
-
-function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

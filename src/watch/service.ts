@@ -5,18 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { CampaignCallItem } from '../outreach/schemas.js';
+import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
 import type { AppDeps } from '../slack/deps.js';
 import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../slack/blocks/callMessage.js';
 import type { SlackMessage } from '../slack/blocks/types.js';
-import type { CampaignContact } from '../outreach/schemas.js';
 import { Delivery } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
 import { Relay } from './relay.js';
 import { SlackPoster } from './slackPoster.js';
-import { callKey, postKey, WatchState, type CallRecord, type Subscription } from './state.js';
+import { callKey, postKey, subKey, WatchState, type CallRecord, type Subscription } from './state.js';
 import { suspendForError } from './subscriptions.js';
-import { hashText } from './conversation.js';
 import { RATE_LIMIT_PER_SECOND } from '../outreach/unspecified.js';
 
 export interface WatchTuning extends PollerTuning {
@@ -171,7 +169,7 @@ export class WatchService {
 
   channelActive(channelId: string): boolean {
     if (channelId.startsWith('D')) return true;
-    return this.state.subscriptions.values().some((s) => s.channelId === channelId && !s.suspended);
+    return this.state.watchedChannel(channelId);
   }
 
   private campaignName(campaignId: number): string | undefined {
@@ -199,31 +197,25 @@ export class WatchService {
     return c.snapshot ? this.renderCallItem(c.campaignId, c.snapshot) : undefined;
   }
 
-  private renderWhatsApp(key: string): { msg: SlackMessage; fp: string } | undefined {
+  private renderWhatsApp(key: string): SlackMessage | undefined {
     const w = this.state.waPosts.get(key);
     if (!w) return undefined;
     if (w.payload.kind === 'digest') {
       const name = this.campaignName(w.campaignId);
-      return {
-        msg: whatsappDigestMessage({
-          campaignId: w.campaignId,
-          ...(name ? { campaignName: name } : {}),
-          counts: w.payload.counts,
-          updatedAt: new Date(w.payload.at),
-        }),
-        fp: hashText(JSON.stringify(w.payload.counts)),
-      };
+      return whatsappDigestMessage({
+        campaignId: w.campaignId,
+        ...(name ? { campaignName: name } : {}),
+        counts: w.payload.counts,
+        updatedAt: new Date(w.payload.at),
+      });
     }
-    return {
-      msg: whatsappContactMessage({ campaignId: w.campaignId, contact: w.payload.contact as CampaignContact }),
-      fp: 'contact',
-    };
+    return whatsappContactMessage({ campaignId: w.campaignId, contact: w.payload.contact as CampaignContact });
   }
 
   private async resolveKind(s: Subscription): Promise<Subscription> {
     const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller' });
     const next: Subscription = { ...s, kind: c.integration?.type ?? 'phone_call', campaignName: c.name };
-    await this.state.subscriptions.set(`${s.campaignId}/${s.channelId}`, next);
+    await this.state.subscriptions.set(subKey(s.campaignId, s.channelId), next);
     return next;
   }
 

@@ -147,7 +147,8 @@ export interface WhatsAppPost {
   channelId: string;
   campaignId: number;
   ts?: string;
-  fp?: string;
+  /** Fingerprint of what `payload` renders (a hash of the counts; `contact` for a contact's message). */
+  fp: string;
   deliveredFp?: string;
   /** What to render (contact messages are posted once, the digest is updated in place). */
   payload: { kind: 'digest'; counts: Record<string, number>; at: string } | { kind: 'contact'; contact: unknown };
@@ -196,6 +197,11 @@ export class WatchState {
     return this.subscriptions
       .values()
       .filter((s) => !s.suspended && (campaignId === undefined || s.campaignId === campaignId));
+  }
+
+  /** Whether a campaign is watched (not suspended) in this channel. */
+  watchedChannel(channelId: string): boolean {
+    return this.subscriptions.values().some((s) => s.channelId === channelId && !s.suspended);
   }
 
   // ---- calls

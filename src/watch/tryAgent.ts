@@ -34,8 +34,7 @@ export async function tryableAgentsMessage(svc: WatchService): Promise<SlackMess
   ];
   for (const [id, name] of agents.slice(0, MAX_AGENTS_SHOWN)) {
     blocks.push({
-      type: 'section',
-      text: { type: 'mrkdwn', text: md`*${truncate(name, 150)}*\n\`${truncate(id, 80)}\`` },
+      ...mrkdwnSection(md`*${truncate(name, 150)}*\n\`${truncate(id, 80)}\``),
       accessory: button({ text: 'Try', actionId: TRY_AGENT_ACTION, value: id.slice(0, 100) }),
     });
   }
@@ -91,9 +90,8 @@ export async function startTry(
   const intro =
     md`🧪 You are trying agent *${truncate(agentName ?? agentId, 150)}*${raw(agentName ? md` (\`${agentId}\`)` : '')}.\n` +
     md`Write here: each message goes to the agent as your test contact (end user \`${endUserId}\`), and its answers appear here. ` +
-    md`
-Run \`/campaign try <agent id>\` again to switch agents.
-    `;
+    // A plain string: Prettier rewrites an `md` template without interpolations as Markdown (see mrkdwn.ts).
+    '\nRun `/campaign try <agent id>` again to switch agents.';
   const { channel } = await svc.poster.post(userId, { text: fallback(intro), blocks: [mrkdwnSection(intro)] });
   const cur = svc.state.tries.get(userId) ?? { userId, endUserId };
   const sameAgent = cur.agentId === agentId && cur.dmChannelId === channel;

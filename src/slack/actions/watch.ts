@@ -5,6 +5,8 @@
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { z } from 'zod';
 import { humanMessage } from '../../outreach/errors.js';
+import type { EndUser } from '../../outreach/schemas.js';
+import { decodeCampaignId, parseJson } from '../blocks/actionValues.js';
 import {
   callDetailsMessage,
   END_USER_BLOCKS,
@@ -14,94 +16,71 @@ import {
   endUserSummary,
   WATCH_ACTION_IDS,
 } from '../blocks/callMessage.js';
-import { errorMessage } from '../blocks/feedback.js';
 import { context, md, mrkdwnSection, plainText, truncate } from '../blocks/mrkdwn.js';
+import type { KnownBlock, View } from '../blocks/types.js';
+import { AGENT_ID } from '../commands/grammar.js';
+import { notRunning, watchInChannel } from '../commands/watch.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
-import { watchCampaign } from '../../watch/subscriptions.js';
+import { dmReply } from '../reply.js';
 import { watchService } from '../../watch/service.js';
 import { startTry, TRY_AGENT_ACTION } from '../../watch/tryAgent.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
-import { actionReply, buttonValue } from './context.js';
-
-const badButton = errorMessage({ sentence: 'That button no longer works. Run the command again to get a fresh one.' });
-const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });
+import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';
 
 const ContactValue = z.object({ callId: z.string().min(1).max(200), threadId: z.string().min(1).max(200) });
 const ModalMeta = z.object({ endUserId: z.string().min(1), channelId: z.string().optional() });
 
-function parseJson(v: string | undefined): unknown {
-  try {
-    return v === undefined ? undefined : (JSON.parse(v) as unknown);
-  } catch {
-    return undefined;
-  }
+/** The end-user modal before (or instead of) its form: a loading note, or what went wrong. */
+function endUserNotice(blocks: KnownBlock[]): View {
+  return { type: 'modal', title: plainText('End user', 24), close: plainText('Close', 24), blocks };
 }
 
 export function registerWatchActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(WATCH_ACTION_IDS.watchHere, async ({ ack, body, respond, client }) => {
     await ack();
     const reply = actionReply(body, respond, client);
-    const raw = buttonValue(body);
-    const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+    const id = decodeCampaignId(buttonValue(body));
     const channelId = body.channel?.id ?? body.container?.channel_id;
-    if (!id || !channelId) return reply.ephemeral(badButton);
+    if (!id || !channelId) return reply.ephemeral(staleButtonMessage);
     const svc = watchService(deps);
     if (!svc) return reply.ephemeral(notRunning);
-    const userId = body.user.id;
-    await guarded(
-      reply,
-      deps.logger,
-      async () => {
-        if (await refuseIfReadOnly(deps, client, reply, userId, 'watch', id)) return;
-        const outcome = await watchCampaign(svc, client, { userId, campaignId: id, channelId });
-        if (outcome.changed) {
-          await deps.audit.record({ userId, action: `watch in ${channelId}`, campaignId: id, result: 'ok' }, client);
-        }
-        await reply.ephemeral(outcome.reply);
-      },
-      { campaignId: id },
-    );
+    const req = { userId: body.user.id, campaignId: id, channelId };
+    await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), { campaignId: id });
   });
 
-  app.action<BlockAction>(WATCH_ACTION_IDS.callDetails, async ({ ack, body, respond, client }) => {
-    await ack();
-    const reply = actionReply(body, respond, client);
-    const callId = buttonValue(body);
-    if (!callId) return reply.ephemeral(badButton);
-    await guarded(reply, deps.logger, async () =>
-      reply.ephemeral(callDetailsMessage(await deps.outreach.getCall(callId))),
-    );
-  });
+  readButton(
+    app,
+    deps,
+    WATCH_ACTION_IDS.callDetails,
+    (callId) => callId || null,
+    async (callId) => callDetailsMessage(await deps.outreach.getCall(callId)),
+  );
 
   app.action<BlockAction>(WATCH_ACTION_IDS.callContact, async ({ ack, body, respond, client }) => {
     await ack();
     const reply = actionReply(body, respond, client);
     const v = ContactValue.safeParse(parseJson(buttonValue(body)));
-    if (!v.success) return reply.ephemeral(badButton);
+    if (!v.success) return reply.ephemeral(staleButtonMessage);
     const userId = body.user.id;
+    const loadEndUser = async (): Promise<EndUser> => {
+      const thread = await deps.outreach.getThread(v.data.threadId);
+      return deps.outreach.getEndUser(thread.end_user.id);
+    };
     await guarded(reply, deps.logger, async () => {
       const canEdit = await deps.permissions.canChange(userId, client);
       if (!canEdit) {
-        const thread = await deps.outreach.getThread(v.data.threadId);
-        const endUser = await deps.outreach.getEndUser(thread.end_user.id);
-        await reply.ephemeral(endUserSummary(endUser, { note: deps.permissions.whoCan() }));
+        await reply.ephemeral(endUserSummary(await loadEndUser(), { note: deps.permissions.whoCan() }));
         return;
       }
       // The trigger id expires in 3 s: open the modal at once, fill it in when the service has answered.
       const opened = await client.views.open({
         trigger_id: body.trigger_id,
-        view: {
-          type: 'modal',
-          title: plainText('End user', 24),
-          close: plainText('Close', 24),
-          blocks: [context('Loading the end user…')],
-        },
+        view: endUserNotice([context('Loading the end user…')]),
       });
       const viewId = opened.view?.id;
       try {
-        const thread = await deps.outreach.getThread(v.data.threadId);
-        const endUser = await deps.outreach.getEndUser(thread.end_user.id);
+        const endUser = await loadEndUser();
         const channelId = body.channel?.id;
         if (viewId) {
           await client.views.update({
@@ -112,15 +91,7 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
       } catch (err) {
         if (viewId) {
           await client.views
-            .update({
-              view_id: viewId,
-              view: {
-                type: 'modal',
-                title: plainText('End user', 24),
-                close: plainText('Close', 24),
-                blocks: [mrkdwnSection(md`⚠️ ${humanMessage(err)}`)],
-              },
-            })
+            .update({ view_id: viewId, view: endUserNotice([mrkdwnSection(md`⚠️ ${humanMessage(err)}`)]) })
             .catch(() => undefined);
         }
         throw err;
@@ -158,17 +129,7 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     }
     await ack();
     const userId = body.user.id;
-    const dm = {
-      ephemeral: async (m: { text: string; blocks: unknown[] }) => {
-        await client.chat.postMessage({
-          channel: userId,
-          text: m.text,
-          blocks: m.blocks as never,
-          unfurl_links: false,
-        });
-      },
-    };
-    const reply = { ephemeral: dm.ephemeral, inChannel: dm.ephemeral };
+    const reply = dmReply(client, userId);
     await guarded(reply, deps.logger, async () => {
       if (await refuseIfReadOnly(deps, client, reply, userId, 'edit end users of')) return;
       const updated = await deps.outreach.updateEndUser(meta.data.endUserId, { display_name: name, info });
@@ -185,7 +146,7 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     await ack();
     const reply = actionReply(body, respond, client);
     const agentId = buttonValue(body);
-    if (!agentId || !/^[A-Za-z0-9-]{1,64}$/.test(agentId)) return reply.ephemeral(badButton);
+    if (!agentId || !AGENT_ID.test(agentId)) return reply.ephemeral(staleButtonMessage);
     const svc = watchService(deps);
     if (!svc) return reply.ephemeral(notRunning);
     await guarded(reply, deps.logger, async () => reply.ephemeral(await startTry(svc, client, body.user.id, agentId)));

@@ -57,7 +57,8 @@ export function actionIdPattern(base: ActionIdBase): RegExp {
   return new RegExp(`^${base}(?::[a-z_-]+)?$`);
 }
 
-function parseJson(value: string | undefined): unknown {
+/** JSON of a button value or a view's private_metadata; undefined when absent or malformed. */
+export function parseJson(value: string | undefined): unknown {
   if (value === undefined) return undefined;
   try {
     return JSON.parse(value) as unknown;

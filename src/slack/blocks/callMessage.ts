@@ -43,7 +43,7 @@ import {
   truncate,
   truncateMrkdwn,
 } from './mrkdwn.js';
-import type { KnownBlock, SlackMessage, View } from './types.js';
+import type { KnownBlock, SectionBlock, SlackMessage, View } from './types.js';
 import { ACTION_IDS } from './actionValues.js';
 
 export const WATCH_ACTION_IDS = {
@@ -111,6 +111,18 @@ function policyScore(call: Pick<Call, 'policy_evaluation'>): string | undefined 
   return `${formatCount(pe.score)}${met}${pe.completed === false ? ' · evaluating' : ''}`;
 }
 
+/** The first section of a call's or a contact's message: name and number, the status below. */
+function whoSection(who: string, phone: string, status: string): SectionBlock {
+  return mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`);
+}
+
+/** "• *key:* value" per extracted item (escaped, cut); empty when there is none. */
+function extractedDataLines(data: Record<string, unknown> | null | undefined): string {
+  return Object.entries(data ?? {})
+    .map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`)
+    .join('\n');
+}
+
 export interface CallMessageInput {
   campaignId: number;
   campaignName?: string;
@@ -132,9 +144,7 @@ export function callMessage(input: CallMessageInput): SlackMessage {
   const status = callStatusLabel(call.status);
   const campaign = input.campaignName ? md`${truncate(input.campaignName, 80)} (#${campaignId})` : `#${campaignId}`;
 
-  const blocks: KnownBlock[] = [
-    mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`),
-  ];
+  const blocks: KnownBlock[] = [whoSection(who, phone, status)];
   const fields = [
     md`*Answered by*\n${answeredByLabel(call.answered_by)}`,
     md`*Duration*\n${formatDuration(call.status === 'in-progress' && !call.duration ? null : call.duration)}`,
@@ -146,11 +156,8 @@ export function callMessage(input: CallMessageInput): SlackMessage {
   if (call.recording_url) fields.push(`*Recording*\n${recordingLink(call.recording_url, input.serviceOrigin)}`);
   blocks.push(...fieldSections(fields));
 
-  const data = Object.entries(call.extracted_data ?? {});
-  if (data.length) {
-    const lines = data.map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`);
-    blocks.push(mrkdwnSection(`*Extracted data*\n${lines.join('\n')}`));
-  }
+  const data = extractedDataLines(call.extracted_data);
+  if (data) blocks.push(mrkdwnSection(`*Extracted data*\n${data}`));
   const tags = (call.tags ?? []).filter((t) => t.trim() !== '');
   const ctx = [md`Campaign ${raw(campaign)} · call \`${truncate(call.id, 80)}\``];
   if (tags.length) ctx.push(md`🏷 ${truncate(tags.join(', '), 1000)}`);
@@ -292,15 +299,9 @@ export function whatsappContactMessage(input: { campaignId: number; contact: Cam
   const who = c.name?.trim() ? c.name : `Contact #${c.id}`;
   const phone = c.contact ? formatPhone(c.contact) : '';
   const status = contactStatusLabel(c.status);
-  const blocks: KnownBlock[] = [
-    mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`),
-  ];
-  const data = Object.entries(c.extracted_data ?? {});
-  if (data.length) {
-    blocks.push(
-      mrkdwnSection(data.map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`).join('\n')),
-    );
-  }
+  const blocks: KnownBlock[] = [whoSection(who, phone, status)];
+  const data = extractedDataLines(c.extracted_data);
+  if (data) blocks.push(mrkdwnSection(data));
   const ctx = [md`Campaign #${input.campaignId} · contact ${c.id}`];
   if (c.tags?.length) ctx.push(md`🏷 ${truncate(c.tags.join(', '), 1000)}`);
   blocks.push(context(...ctx));

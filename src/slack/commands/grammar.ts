@@ -55,6 +55,9 @@ export const SUBCOMMANDS = [
   'try',
 ] as const;
 
+/** An agent id as `/campaign try` and the Try button accept it. */
+export const AGENT_ID = /^[A-Za-z0-9-]{1,64}$/;
+
 const fail = (problem: string): ParseResult => ({ ok: false, problem });
 const ok = (command: CampaignCommand): ParseResult => ({ ok: true, command });
 
@@ -163,7 +166,7 @@ export function parseCommandText(text: string): ParseResult {
       const agentId = args[0];
       if (args.length > 1) return fail('`try` takes one agent id; without it, it lists the agents you can try.');
       if (agentId === undefined) return ok({ kind: 'try' });
-      if (!/^[A-Za-z0-9-]{1,64}$/.test(agentId)) return fail(`\`${agentId.slice(0, 40)}\` is not an agent id.`);
+      if (!AGENT_ID.test(agentId)) return fail(`\`${agentId.slice(0, 40)}\` is not an agent id.`);
       return ok({ kind: 'try', agentId });
     }
     default:

@@ -1,8 +1,11 @@
 /** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
+import type { WebClient } from '@slack/web-api';
 import { errorMessage } from '../blocks/feedback.js';
+import type { AppDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { watchCampaign } from '../../watch/subscriptions.js';
-import { watchService } from '../../watch/service.js';
+import { watchService, type WatchService } from '../../watch/service.js';
 import type { CommandHandler } from './context.js';
 
 export const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });
@@ -11,10 +14,22 @@ export const watch: CommandHandler<'watch'> = async ({ command, client, reply, d
   const svc = watchService(deps);
   if (!svc) return reply.ephemeral(notRunning);
   const target = command.channel?.id ?? channelId;
-  if (await refuseIfReadOnly(deps, client, reply, userId, 'watch', command.id)) return;
-  const outcome = await watchCampaign(svc, client, { userId, campaignId: command.id, channelId: target });
+  await watchInChannel(svc, deps, client, reply, { userId, campaignId: command.id, channelId: target });
+};
+
+/** A permitted person sets a channel to watch a campaign (audited) and is told how it went: command and button. */
+export async function watchInChannel(
+  svc: WatchService,
+  deps: AppDeps,
+  client: WebClient,
+  reply: Reply,
+  req: { userId: string; campaignId: number; channelId: string },
+): Promise<void> {
+  const { userId, campaignId, channelId } = req;
+  if (await refuseIfReadOnly(deps, client, reply, userId, 'watch', campaignId)) return;
+  const outcome = await watchCampaign(svc, client, req);
   if (outcome.changed) {
-    await deps.audit.record({ userId, action: `watch in ${target}`, campaignId: command.id, result: 'ok' }, client);
+    await deps.audit.record({ userId, action: `watch in ${channelId}`, campaignId, result: 'ok' }, client);
   }
   await reply.ephemeral(outcome.reply);
-};
+}
