@@ -159,6 +159,13 @@ describe('with AUDIT_CHANNEL_ID', () => {
     expect(u!.line).toEqual({ userId: ADMIN, action: 'unwatch in C0WATCH', campaignId: id, result: 'ok' });
   });
 
+  it('a watch that could not be set up (private channel without the bot) is audited as failed', async () => {
+    t.fake.addChannel({ id: 'G0PRIVATE', name: 'secret', isPrivate: true, isMember: false });
+    const [w] = await audited(() => command(`watch ${id} <#G0PRIVATE|secret>`));
+    expect(w!.line).toMatchObject({ userId: ADMIN, action: 'watch in G0PRIVATE', campaignId: id, result: 'failed' });
+    expect(w!.line.detail).toContain('/invite');
+  });
+
   it('removing a contact', async () => {
     const ana = (t.sim.control.getCampaignState(id)!.contacts as { id: number; name: string }[]).find(
       (c) => c.name === 'Ana',

@@ -60,6 +60,8 @@ export interface WatchOutcome {
   /** For the person who asked (ephemeral). */
   reply: SlackMessage;
   changed: boolean;
+  /** Set when the channel could not be watched: why, for the audit trail. */
+  failure?: string;
 }
 
 /** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
@@ -71,7 +73,7 @@ export async function watchCampaign(
   const { state } = svc;
   const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
   const access = await ensureBotInChannel(client, req.channelId);
-  if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false };
+  if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false, failure: access.sentence };
 
   const key = subKey(req.campaignId, req.channelId);
   const existing = state.subscriptions.get(key);

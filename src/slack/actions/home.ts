@@ -5,6 +5,7 @@
  * person makes (see events/home.ts). Menu choices that change something are checked on the server like every other
  * path, and answer in the person's DM (a Home tab has no response_url).
  */
+import { notRunning, watchAndAudit } from '../commands/watch.js';
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { errorMessage } from '../blocks/feedback.js';
 import {
@@ -27,13 +28,11 @@ import { openEditForm } from '../usecases/campaignForm.js';
 import { loadCallsPage } from '../usecases/campaigns.js';
 import { homeService } from '../usecases/home.js';
 import { openUploadModal } from '../usecases/upload.js';
-import { refuseIfReadOnly } from '../usecases/permission.js';
-import { watchCampaign } from '../../watch/subscriptions.js';
+import { refuseIfReadOnly, refuseSubmissionIfReadOnly } from '../usecases/permission.js';
 import { watchService } from '../../watch/service.js';
 import { actionReply, buttonValue } from './context.js';
 
 const badButton = errorMessage({ sentence: 'That menu no longer works. Open the Home tab again to get a fresh one.' });
-const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });
 
 export function registerHomeActions(app: App, deps: AppDeps): void {
   const home = homeService(deps);
@@ -116,16 +115,13 @@ export function registerHomeActions(app: App, deps: AppDeps): void {
       return;
     }
     const userId = body.user.id;
-    if (!(await deps.permissions.canChange(userId, client))) {
-      // whoCan() holds our own mentions of the admins: not escaped (nothing in it comes from outside).
-      const text = `⚠️ You can't watch campaigns. ${deps.permissions.whoCan()}`;
-      await ack({ response_action: 'update', view: homeNoticeModal('Watch a campaign', text) });
-      await deps.audit.record(
-        { userId, action: 'watch', campaignId, result: 'refused', detail: 'read-only user' },
-        client,
-      );
-      return;
-    }
+    const refused = await refuseSubmissionIfReadOnly(
+      deps,
+      client,
+      { userId, action: 'watch', what: 'watch campaigns', campaignId },
+      (text) => ack({ response_action: 'update', view: homeNoticeModal('Watch a campaign', `⚠️ ${text}`) }),
+    );
+    if (refused) return;
     await ack();
     const reply = dmReply(client, userId);
     const svc = watchService(deps);
@@ -133,13 +129,7 @@ export function registerHomeActions(app: App, deps: AppDeps): void {
     await guarded(
       reply,
       deps.logger,
-      async () => {
-        const outcome = await watchCampaign(svc, client, { userId, campaignId, channelId });
-        if (outcome.changed) {
-          await deps.audit.record({ userId, action: `watch in ${channelId}`, campaignId, result: 'ok' }, client);
-        }
-        await reply.ephemeral(outcome.reply);
-      },
+      () => watchAndAudit(svc, deps, client, reply, { userId, campaignId, channelId }),
       { campaignId },
     );
   });

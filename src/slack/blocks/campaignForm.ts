@@ -31,6 +31,7 @@ import {
   fallback,
   fieldSections,
   header,
+  LIMITS,
   md,
   mrkdwnSection,
   plainText,
@@ -108,8 +109,8 @@ const MODAL_TITLE_MAX = 24;
 const PRIVATE_METADATA_MAX = 3000;
 const MAX_OPTIONS = 100;
 const MAX_GROUPS = 100;
-const OPTION_TEXT_MAX = 75;
-const OPTION_VALUE_MAX = 75;
+const OPTION_TEXT_MAX = LIMITS.optionText;
+const OPTION_VALUE_MAX = LIMITS.optionValue;
 /** Integrations offered before an agent is chosen (all agents' together). */
 const MAX_GROUPED_INTEGRATIONS = 300;
 
@@ -833,9 +834,9 @@ export function finishedReadOnlyView(c: CampaignDetail): View {
 
 /**
  * Pushed on top of the form when the service refused it for a reason no field can show (plan limit, ...). Closing
- * it goes back to the form with everything as typed. `sentence` is plain text.
+ * it goes back to the form with everything as typed. `sentence` is escaped unless it is `raw(...)` (our own text
+ * with our own mentions).
  */
-/** `sentence` is escaped unless it is `raw(...)` (our own text with our own mentions). */
 export function submitProblemView(sentence: string | RawMrkdwn, fieldNotes: string[] = []): View {
   const blocks: KnownBlock[] = [mrkdwnSection(md`⚠️ ${sentence}`)];
   if (fieldNotes.length) blocks.push(mrkdwnSection(fieldNotes.map((n) => md`• ${n}`).join('\n')));

@@ -27,6 +27,7 @@ import {
 } from './format.js';
 import { lifecycleButtons, validActions } from './lifecycle.js';
 import {
+  actions,
   button,
   context,
   divider,
@@ -205,17 +206,6 @@ function select(which: 'status' | 'channel' | 'agent', placeholder: string, opti
   };
 }
 
-/** An actions block of any interactive elements (selects, overflow menus, buttons); ids unique, at most 25. */
-function actionsOf(blockId: string | undefined, elements: unknown[]): ActionsBlock {
-  if (elements.length > LIMITS.actionsElements) throw new Error(`${elements.length} elements in one actions block`);
-  const ids = new Set<string>();
-  for (const e of elements as { action_id?: string }[]) {
-    if (e.action_id && ids.has(e.action_id)) throw new Error(`duplicate action_id ${e.action_id} in one block`);
-    if (e.action_id) ids.add(e.action_id);
-  }
-  return { type: 'actions', ...(blockId ? { block_id: blockId } : {}), elements } as ActionsBlock;
-}
-
 function countsBlock(model: HomeModel): KnownBlock[] {
   const fields = CAMPAIGN_STATUSES.map((s) => md`${statusLabel(s)}\n*${formatCount(model.counts[s])}*`);
   fields.push(md`${ARCHIVED_LABEL}\n*${formatCount(model.archivedCount)}*`);
@@ -224,14 +214,14 @@ function countsBlock(model: HomeModel): KnownBlock[] {
 
 function filtersBlock(model: HomeModel): KnownBlock {
   const f = model.filters;
-  const elements: unknown[] = [
+  const elements: ActionsBlock['elements'] = [
     select('status', 'Status', statusFilterOptions(), f.status),
     select('channel', 'Channel', channelFilterOptions(), f.channel),
     select('agent', 'Agent', agentFilterOptions(model), f.agentId),
     button({ text: '🔄 Refresh', actionId: HOME_ACTION_IDS.refresh }),
   ];
   if (model.canChange) elements.push(button({ text: '➕ New campaign', actionId: ACTION_IDS.campaignCreateOpen }));
-  return actionsOf('home_filters', elements);
+  return actions(elements, 'home_filters');
 }
 
 /** "*Name* · #12\n🟢 Active · 📞 Phone call · Agent: Ana\n🗓 …\n🔁 …\n👀 …". */
@@ -267,7 +257,7 @@ function analyticsLine(c: HomeCampaign): string | null {
   return `📊 ${fields.map((f) => f.replace('\n', ' ')).join(' · ')}`;
 }
 
-function menuFor(c: HomeCampaign, model: HomeModel): Record<string, unknown> | null {
+function menuFor(c: HomeCampaign, model: HomeModel): types.Overflow | null {
   const id = c.item.id;
   const opts: Opt[] = [];
   if (model.canChange) {
@@ -288,7 +278,7 @@ function campaignGroup(c: HomeCampaign, model: HomeModel): KnownBlock[] {
   if (analytics) blocks.push(context(analytics));
   else if (c.detailProblem) blocks.push(context(md`📊 Analytics unavailable right now: ${c.detailProblem}`));
   const { item } = c;
-  const elements: unknown[] = [
+  const elements: ActionsBlock['elements'] = [
     button({
       text: 'Show',
       actionId: ACTION_IDS.campaignShow,
@@ -299,7 +289,7 @@ function campaignGroup(c: HomeCampaign, model: HomeModel): KnownBlock[] {
   if (model.canChange) elements.push(...lifecycleButtons(item, validActions(item.status, item.archived)));
   const menu = menuFor(c, model);
   if (menu) elements.push(menu);
-  blocks.push(actionsOf(`home_campaign:${item.id}`, elements));
+  blocks.push(actions(elements, `home_campaign:${item.id}`));
   blocks.push(divider());
   return blocks;
 }
@@ -373,7 +363,7 @@ export function homeView(model: HomeModel): View {
     return { type: 'home', blocks: [...head, mrkdwnSection(emptyText(model))] };
   }
   const pages = pageButtons(model);
-  if (pages.length) tail.push(actionsOf('home_pages', pages));
+  if (pages.length) tail.push(actions(pages, 'home_pages'));
   const blocks = fitGroups({
     head,
     groups: model.campaigns.map((c) => campaignGroup(c, model)),

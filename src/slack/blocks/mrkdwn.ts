@@ -214,15 +214,18 @@ export function fitsButtonValue(value: string): boolean {
   return value.length <= LIMITS.buttonValue;
 }
 
-/** An actions block; throws past 25 elements or on a repeated action_id (Slack rejects both). */
-export function actions(elements: Button[]): ActionsBlock {
+/**
+ * An actions block of buttons, selects or overflow menus; throws past 25 elements or on a repeated action_id (Slack
+ * rejects both).
+ */
+export function actions(elements: ActionsBlock['elements'], blockId?: string): ActionsBlock {
   if (elements.length > LIMITS.actionsElements) throw new Error(`${elements.length} elements in one actions block`);
   const ids = new Set<string>();
   for (const e of elements) {
     if (e.action_id && ids.has(e.action_id)) throw new Error(`duplicate action_id ${e.action_id} in one block`);
     if (e.action_id) ids.add(e.action_id);
   }
-  return { type: 'actions', elements };
+  return { type: 'actions', ...(blockId ? { block_id: blockId } : {}), elements };
 }
 
 /**

@@ -3,7 +3,7 @@
  * comment that comes with the failed-rows CSV in its thread. Pure: data in, `{ text, blocks }` out.
  */
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
-import { formatCount, formatDuration } from './format.js';
+import { formatCount, formatDuration, plural } from './format.js';
 import { mentionUser } from './feedback.js';
 import { context, fallback, fieldSections, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
 import type { KnownBlock, SlackMessage } from './types.js';
@@ -162,7 +162,7 @@ export function uploadSummaryMessage(input: UploadSummaryInput): SlackMessage {
 /** The comment posted with the failed-rows CSV (plain text: Slack shows initial_comment as a message). */
 export function failureReportComment(fileName: string, rows: number): string {
   return (
-    `${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'} of ${truncate(fileName, 120)} ` +
+    `${plural(rows, 'row')} of ${truncate(fileName, 120)} ` +
     `${rows === 1 ? 'was' : 'were'} not added: row number, the phone value as written, and why. ` +
     'Fix them and upload just those rows again.'
   );

@@ -1,5 +1,6 @@
 /** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
 import type { WebClient } from '@slack/web-api';
+import { humanMessage } from '../../outreach/errors.js';
 import { errorMessage } from '../blocks/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
@@ -25,11 +26,30 @@ export async function watchInChannel(
   reply: Reply,
   req: { userId: string; campaignId: number; channelId: string },
 ): Promise<void> {
+  if (await refuseIfReadOnly(deps, client, reply, req.userId, 'watch', req.campaignId)) return;
+  await watchAndAudit(svc, deps, client, reply, req);
+}
+
+/** Sets the channel to watch (permission already checked), audits the result and tells the person. */
+export async function watchAndAudit(
+  svc: WatchService,
+  deps: AppDeps,
+  client: WebClient,
+  reply: Reply,
+  req: { userId: string; campaignId: number; channelId: string },
+): Promise<void> {
   const { userId, campaignId, channelId } = req;
-  if (await refuseIfReadOnly(deps, client, reply, userId, 'watch', campaignId)) return;
-  const outcome = await watchCampaign(svc, client, req);
-  if (outcome.changed) {
-    await deps.audit.record({ userId, action: `watch in ${channelId}`, campaignId, result: 'ok' }, client);
+  const action = `watch in ${channelId}`;
+  let outcome;
+  try {
+    outcome = await watchCampaign(svc, client, req);
+  } catch (err) {
+    await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: humanMessage(err) }, client);
+    throw err;
+  }
+  if (outcome.changed) await deps.audit.record({ userId, action, campaignId, result: 'ok' }, client);
+  if (outcome.failure) {
+    await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: outcome.failure }, client);
   }
   await reply.ephemeral(outcome.reply);
 }

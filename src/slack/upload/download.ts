@@ -71,7 +71,8 @@ export function tooLargeError(name: string, size: number | undefined, maxBytes: 
   );
 }
 
-function platformError(err: unknown): string | undefined {
+/** The `error` code of a Slack Web API platform error (`file_not_found`, `message_not_found`, …), else undefined. */
+export function platformError(err: unknown): string | undefined {
   const e = err as { code?: unknown; data?: { error?: unknown } } | undefined;
   return e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : undefined;
 }

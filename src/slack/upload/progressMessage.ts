@@ -8,15 +8,24 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log.js';
 import type { SlackMessage } from '../blocks/types.js';
 import { errorSummary } from '../guard.js';
+import { platformError } from './download.js';
 
 export interface MessageRef {
   channel: string;
   ts: string;
 }
 
-function platformError(err: unknown): string | undefined {
-  const e = err as { code?: unknown; data?: { error?: unknown } } | undefined;
-  return e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : undefined;
+/** Posts `msg` as a new message in `channel`. */
+async function postMessage(client: WebClient, channel: string, msg: SlackMessage): Promise<MessageRef> {
+  const res = await client.chat.postMessage({
+    channel,
+    text: msg.text,
+    blocks: msg.blocks,
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+  if (!res.ts || !res.channel) throw new Error('chat.postMessage answered without ts/channel');
+  return { channel: res.channel, ts: res.ts };
 }
 
 /**
@@ -30,25 +39,14 @@ export async function postProgressMessage(
   userId: string,
   msg: SlackMessage,
 ): Promise<MessageRef> {
-  const post = async (channel: string, m: SlackMessage): Promise<MessageRef> => {
-    const res = await client.chat.postMessage({
-      channel,
-      text: m.text,
-      blocks: m.blocks,
-      unfurl_links: false,
-      unfurl_media: false,
-    });
-    if (!res.ts || !res.channel) throw new Error('chat.postMessage answered without ts/channel');
-    return { channel: res.channel, ts: res.ts };
-  };
   if (channelId && channelId !== userId) {
     try {
-      return await post(channelId, msg);
+      return await postMessage(client, channelId, msg);
     } catch (err) {
       logger.warn({ err: errorSummary(err), channel: channelId }, 'could not post the upload progress in the channel');
     }
   }
-  return post(userId, msg);
+  return postMessage(client, userId, msg);
 }
 
 export class ProgressMessage {
@@ -121,17 +119,8 @@ export class ProgressMessage {
       if (code === 'message_not_found' || code === 'cant_update_message') {
         // Someone deleted the progress message: post it again so the outcome is not lost.
         try {
-          const res = await this.client.chat.postMessage({
-            channel: this.ref.channel,
-            text: msg.text,
-            blocks: msg.blocks,
-            unfurl_links: false,
-            unfurl_media: false,
-          });
-          if (res.ts) {
-            this.ref = { channel: res.channel ?? this.ref.channel, ts: res.ts };
-            this.onMoved(this.ref);
-          }
+          this.ref = await postMessage(this.client, this.ref.channel, msg);
+          this.onMoved(this.ref);
         } catch (postErr) {
           this.logger.warn({ err: errorSummary(postErr) }, 'could not post the upload progress again');
         }

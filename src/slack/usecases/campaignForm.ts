@@ -42,7 +42,7 @@ import {
   type FormValues,
   type KnownAgent,
 } from '../blocks/campaignForm.js';
-import { md, raw } from '../blocks/mrkdwn.js';
+import { context, md, raw } from '../blocks/mrkdwn.js';
 import type { View } from '../blocks/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
@@ -56,6 +56,7 @@ import {
   validateEdit,
   type FormErrors,
 } from '../views/campaignFormState.js';
+import { refuseSubmissionIfReadOnly } from './permission.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Directory of agents and integrations
@@ -434,12 +435,7 @@ async function postResult(deps: AppDeps, client: WebClient, postTo: string | und
     const note = postTo
       ? md`(I couldn't post this in <#${postTo}>: invite me there to see results in the channel.)`
       : '';
-    await post(
-      userId,
-      note
-        ? { text: msg.text, blocks: [...msg.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: note }] }] }
-        : msg,
-    );
+    await post(userId, note ? { text: msg.text, blocks: [...msg.blocks, context(note)] } : msg);
   } catch (err) {
     deps.logger.error({ err: errorSummary(err) }, 'could not post the campaign form result');
   }
@@ -492,18 +488,13 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
     return;
   }
   const action = meta.mode === 'create' ? 'create' : 'edit';
-  if (!(await deps.permissions.canChange(userId, client))) {
-    await req.ack({
-      response_action: 'push',
-      // whoCan() is our own text holding our own mentions of the admins: not escaped.
-      view: submitProblemView(raw(`You can't ${action} campaigns. ${deps.permissions.whoCan()}`)),
-    });
-    await deps.audit.record(
-      { userId, action, campaignId: meta.campaignId, result: 'refused', detail: 'read-only user' },
-      client,
-    );
-    return;
-  }
+  const refused = await refuseSubmissionIfReadOnly(
+    deps,
+    client,
+    { userId, action, what: `${action} campaigns`, campaignId: meta.campaignId },
+    (text) => req.ack({ response_action: 'push', view: submitProblemView(raw(text)) }),
+  );
+  if (refused) return;
   const values = formValuesFromState(view.state?.values);
   const visible = new Set(inputBlockIds(view));
 

@@ -34,6 +34,7 @@ import { FILE_ID, formatBytes, SlackFileError } from '../upload/download.js';
 import { uploadService, type UploadService } from '../upload/service.js';
 import { openSlackContactsFile, type OpenedFile } from '../upload/source.js';
 import { serviceErrorMessage } from './feedback.js';
+import { refuseSubmissionIfReadOnly } from './permission.js';
 
 /** How long opening the modal waits for the campaign before showing a loading view (trigger ids last 3 s). */
 export const OPEN_BUDGET_MS = 1500;
@@ -138,6 +139,8 @@ export interface UploadSubmitRequest {
 
 export interface UploadChoices {
   fileId: string;
+  /** The file's name as the submission gave it (shown while the file is checked). */
+  fileName?: string;
   ifDuplicate: DuplicatePolicy;
   defaultCountry: string;
 }
@@ -151,19 +154,21 @@ export function uploadChoices(
   defaultCountry: string,
 ): UploadChoices | Refusal {
   const fileState = values?.[UPLOAD_BLOCKS.file]?.[UPLOAD_BLOCKS.file] as { files?: unknown } | undefined;
-  const files = Array.isArray(fileState?.files) ? (fileState.files as Array<{ id?: unknown }>) : [];
+  const files = Array.isArray(fileState?.files) ? (fileState.files as Array<{ id?: unknown; name?: unknown }>) : [];
   if (files.length === 0) return { on: 'file', sentence: 'Choose a CSV, TSV, TXT or XLSX file to upload.' };
   if (files.length > 1) return { on: 'file', sentence: 'Choose one file at a time.' };
   const fileId = files[0]?.id;
   if (typeof fileId !== 'string' || !FILE_ID.test(fileId)) {
     return { on: 'file', sentence: 'Slack did not say which file was chosen; choose it again.' };
   }
+  const fileName = files[0]?.name;
   const selected = (block: string) =>
     (values?.[block]?.[block] as { selected_option?: { value?: unknown } | null } | undefined)?.selected_option?.value;
   const policy = selected(UPLOAD_BLOCKS.ifDuplicate);
   const country = selected(UPLOAD_BLOCKS.country);
   return {
     fileId,
+    ...(typeof fileName === 'string' ? { fileName } : {}),
     ifDuplicate: policy === 'update' ? 'update' : 'skip',
     defaultCountry: isUploadCountry(country) ? country : defaultCountry,
   };
@@ -194,17 +199,13 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
     return;
   }
   const { campaignId } = meta;
-  if (!(await deps.permissions.canChange(userId, client))) {
-    await req.ack({
-      response_action: 'update',
-      view: uploadProblemViewMrkdwn(`You can't upload contacts. ${deps.permissions.whoCan()}`),
-    });
-    await deps.audit.record(
-      { userId, action: 'upload', campaignId, result: 'refused', detail: 'read-only user' },
-      client,
-    );
-    return;
-  }
+  const refused = await refuseSubmissionIfReadOnly(
+    deps,
+    client,
+    { userId, action: 'upload', what: 'upload contacts', campaignId },
+    (text) => req.ack({ response_action: 'update', view: uploadProblemViewMrkdwn(text) }),
+  );
+  if (refused) return;
   const choices = uploadChoices(req.view.state?.values, deps.config.defaultPhoneRegion);
   if ('sentence' in choices) {
     await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: choices.sentence } });
@@ -288,10 +289,7 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
 
   // Slow: answer Slack now with a view that is replaced by the outcome.
   const externalId = `campaign-upload-${randomBytes(12).toString('hex')}`;
-  const fileName = (
-    req.view.state?.values?.[UPLOAD_BLOCKS.file]?.[UPLOAD_BLOCKS.file] as { files?: Array<{ name?: string }> }
-  )?.files?.[0]?.name;
-  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, fileName ?? 'the file') });
+  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, choices.fileName ?? 'the file') });
   const r = await prepare;
   let view: View;
   if ('sentence' in r) {

@@ -6,6 +6,7 @@ import type { App } from '@slack/bolt';
 import { UPLOAD_CALLBACK_ID, uploadProblemView } from '../blocks/uploadModal.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
+import { DEFAULT_UPLOAD_TUNING } from '../upload/runner.js';
 import { uploadService } from '../upload/service.js';
 import { submitUpload, type UploadAck } from '../usecases/upload.js';
 
@@ -18,7 +19,7 @@ export function registerUploadView(app: App, deps: AppDeps): void {
       await (response ? ack(response as never) : ack());
     };
     try {
-      const budgetMs = uploadService(deps)?.tuning.ackBudgetMs ?? 2200;
+      const budgetMs = uploadService(deps)?.tuning.ackBudgetMs ?? DEFAULT_UPLOAD_TUNING.ackBudgetMs;
       await submitUpload(deps, { view: view as never, userId: body.user.id, client, ack: once }, budgetMs);
     } catch (err) {
       deps.logger.error({ err: errorSummary(err) }, 'upload submission crashed');
