@@ -24,7 +24,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({
-    env: { ADMIN_USER_IDS: ADMIN, DEFAULT_PHONE_REGION: 'MX' },
+    env: { ADMIN_USER_IDS: ADMIN, DEFAULT_PHONE_REGION: 'MX', AUDIT_CHANNEL_ID: 'C0AUDIT' },
     start: { upload: { progressIntervalMs: 200, retryBaseMs: 20, retryMaxMs: 100 } },
   });
 });
@@ -89,6 +89,17 @@ describe('a small file end to end', () => {
     expect(posts[0]!.headers['idempotency-key']).toBe(batchIdempotencyKey(fileId, campaignId, 0));
     expect(posts[0]!.body).toMatchObject({ if_duplicate: 'skip' });
     expect((posts[0]!.body as { contacts: unknown[] }).contacts).toHaveLength(4);
+  });
+
+  it('audits the start and, once known, the result of the upload', async () => {
+    const posts = await t.fake.waitFor(() => {
+      const m = t.fake.messages('C0AUDIT').map((x) => x.text);
+      return m.some((x) => x.includes('upload finished')) ? m : undefined;
+    }, 5000);
+    expect(posts.some((x) => x.includes(`upload campaign #${campaignId}`))).toBe(true);
+    const done = posts.find((x) => x.includes('upload finished'))!;
+    expect(done).toContain(`campaign #${campaignId} — ok`);
+    expect(done).toContain('contactos.csv: 3 created, 0 updated, 0 skipped, 5 not added');
   });
 
   it('ends with a summary in place of the progress, in the channel, escaped', () => {

@@ -526,6 +526,20 @@ export class UploadRun {
     if (stopReason) j.stopReason = stopReason;
     j.finishedAt = new Date().toISOString();
     await this.save();
+    // The start was audited when the person submitted; the result is audited here, when it is known.
+    const c = j.counts;
+    await this.deps.audit.record(
+      {
+        userId: j.userId,
+        action: 'upload finished',
+        campaignId: j.campaignId,
+        result: stopReason ? 'failed' : 'ok',
+        detail: `${j.fileName}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${
+          c.failed + j.rejected
+        } not added${stopReason ? `; stopped: ${stopReason}` : ''}`,
+      },
+      this.client,
+    );
     this.logger.info(
       {
         status: j.status,
