@@ -941,6 +941,16 @@ export class FakeSlack {
     return { status, body };
   }
 
+  /** Answers with an injected failure and records the call as failed. */
+  private async answerInjected(
+    res: ServerResponse,
+    injected: FakeFailure,
+    call: { seq: number; at: number; method: string; args: Json; token: string | undefined },
+  ): Promise<void> {
+    const r = await this.sendFailure(res, injected);
+    this.record({ ...call, status: r.status, ok: false, error: this.errorOf(r.body), response: r.body, injected });
+  }
+
   private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, query: URLSearchParams) {
     const at = harnessNow();
     const seq = nextHarnessSeq();
@@ -965,19 +975,7 @@ export class FakeSlack {
       }
       const applyFirst = injected !== undefined && typeof injected !== 'string' && injected.afterApply;
       if (injected && !applyFirst) {
-        const r = await this.sendFailure(res, injected);
-        this.record({
-          seq,
-          at,
-          method,
-          args,
-          token,
-          status: r.status,
-          ok: false,
-          error: this.errorOf(r.body),
-          response: r.body,
-          injected,
-        });
+        await this.answerInjected(res, injected, { seq, at, method, args, token });
         return;
       }
       if (method !== 'api.test') {
@@ -995,19 +993,7 @@ export class FakeSlack {
       }
       body = { ok: true, ...(await handler(args, token as string)) };
       if (applyFirst && injected) {
-        const r = await this.sendFailure(res, injected);
-        this.record({
-          seq,
-          at,
-          method,
-          args,
-          token,
-          status: r.status,
-          ok: false,
-          error: this.errorOf(r.body),
-          response: r.body,
-          injected,
-        });
+        await this.answerInjected(res, injected, { seq, at, method, args, token });
         return;
       }
     } catch (e) {

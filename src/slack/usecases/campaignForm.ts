@@ -9,6 +9,7 @@
  * same content may be tried again later); a network failure does not (it may have been applied). The result message
  * is posted once per key: concurrent duplicates share one promise, later ones find the record in the store.
  */
+import { slowAfter } from '../timing.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
@@ -441,13 +442,6 @@ async function postResult(deps: AppDeps, client: WebClient, postTo: string | und
   }
 }
 
-function sleep(ms: number): Promise<'slow'> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve('slow'), ms);
-    t.unref?.();
-  });
-}
-
 /** The ack for a service refusal: errors under their blocks, or a pushed view for what no block can show. */
 function refusalAck(err: unknown, values: FormValues, visible: ReadonlySet<string>): SubmitAck {
   const mapped = mapServiceError(err, values, visible);
@@ -535,7 +529,7 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
       (o) => ({ ok: o }) as const,
       (e: unknown) => ({ err: e }) as const,
     ),
-    sleep(req.timing.ackBudgetMs),
+    slowAfter(req.timing.ackBudgetMs),
   ]);
 
   const finish = async (o: Outcome) => {

@@ -8,6 +8,7 @@
  * file shows under the file input and the person can pick another; when it takes longer the modal shows "checking"
  * and is updated with the outcome. The file opened here is handed to the job as is: it is downloaded once.
  */
+import { slowAfter } from '../timing.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { FileFormatError } from '../../contacts/index.js';
@@ -38,10 +39,6 @@ import { refuseSubmissionIfReadOnly } from './permission.js';
 
 /** How long opening the modal waits for the campaign before showing a loading view (trigger ids last 3 s). */
 export const OPEN_BUDGET_MS = 1500;
-
-function sleep(ms: number): Promise<'slow'> {
-  return new Promise((resolve) => setTimeout(() => resolve('slow'), ms).unref?.());
-}
 
 export function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string {
   return (
@@ -88,7 +85,7 @@ export async function openUploadModal(deps: AppDeps, client: WebClient, req: Ope
     (c) => ({ c }) as const,
     (err: unknown) => ({ err }) as const,
   );
-  const first = await Promise.race([campaign, sleep(OPEN_BUDGET_MS)]);
+  const first = await Promise.race([campaign, slowAfter(OPEN_BUDGET_MS)]);
   if (first !== 'slow') {
     if ('err' in first) {
       await req.reply.ephemeral(serviceErrorMessage(first.err, { campaignId: req.campaignId }));
@@ -271,7 +268,7 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
     await deps.audit.record({ userId, action: 'upload', campaignId, result: 'refused', detail: r.sentence }, client);
   };
 
-  const first = await Promise.race([prepare, sleep(budgetMs)]);
+  const first = await Promise.race([prepare, slowAfter(budgetMs)]);
   if (first !== 'slow') {
     if ('sentence' in first) {
       await req.ack(
