@@ -1,6 +1,6 @@
 /**
- * manifest.yml against Slack's published manifest JSON schema (../shared/reference/slack-manifest.schema.json,
- * draft-07), plus what this app itself needs from it.
+ * manifest.yml against Slack's published manifest JSON schema (vendored in vendor/slack-manifest-schema/, draft-07),
+ * plus what this app itself needs from it.
  */
 import { SUBCOMMANDS } from '../src/slack/commands/grammar.js';
 import { readFileSync } from 'node:fs';
@@ -13,10 +13,10 @@ import { parse } from 'yaml';
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
   addFormatsPlugin) as unknown as (ajv: Ajv) => Ajv;
 
-/** The project root; CI lays `shared/` beside the clone, so the schema is at `<root>/../shared/reference/`. */
+/** The project root; the schema is vendored inside the repository so a clone alone can run the tests. */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const schemaPath = fileURLToPath(
-  new URL('../shared/reference/slack-manifest.schema.json', new URL('..', import.meta.url)),
+  new URL('vendor/slack-manifest-schema/manifest.schema.1.0.0.json', new URL('..', import.meta.url)),
 );
 
 interface Manifest {
