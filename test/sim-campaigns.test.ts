@@ -1,11 +1,5 @@
 /** Simulator: campaign create / retrieve / update / list over real HTTP, auth, org scoping and unknown routes. */
-import {
-  CampaignEnvelope,
-  CampaignErrorBody,
-  CampaignList,
-  GenericErrorBody,
-  ValidationErrorBody,
-} from '../src/outreach/schemas.js';
+import { CampaignEnvelope, CampaignErrorBody, CampaignList, GenericErrorBody } from '../src/outreach/schemas.js';
 import { startSimulator } from '../src/sim/index.js';
 import {
   apiFor,
@@ -71,20 +65,26 @@ describe('POST /campaigns', () => {
     });
   });
 
-  it('answers the validation body naming each missing field', async () => {
-    const r = await fx.api.post('/campaigns', {});
-    expect(r.status).toBe(400);
-    const body = ValidationErrorBody.parse(r.body);
-    for (const f of ['name', 'agent_id', 'integration_id', 'integration_type'])
-      expect(body[f]).toEqual(['This field is required.']);
-    expect(body.non_field_errors).toEqual([]);
+  it('answers the campaign envelope naming the first missing field, in the order of the body table', async () => {
+    let r = await fx.api.post('/campaigns', {});
+    expect([r.status, r.body]).toEqual([
+      400,
+      { success: false, error: 'INVALID_REQUEST', message: 'name: This field is required.', field: 'name' },
+    ]);
+    r = await fx.api.post('/campaigns', { name: 'x', agent_id: fx.agentId });
+    expect(r.body).toMatchObject({ error: 'INVALID_REQUEST', field: 'integration_id' });
+    r = await fx.api.post('/campaigns', { name: 'x', agent_id: fx.agentId, integration_id: fx.phoneId });
+    expect(r.body).toMatchObject({ error: 'INVALID_REQUEST', field: 'integration_type' });
   });
 
-  it('answers the validation body for malformed JSON and non-object bodies', async () => {
+  it('answers the campaign envelope without a field for malformed JSON and non-object bodies', async () => {
     for (const bad of ['{"name": ', '[1,2]', '"x"']) {
       const r = await fx.api.post('/campaigns', bad);
       expect(r.status).toBe(400);
-      expect(r.body.non_field_errors).toHaveLength(1);
+      expect(CampaignErrorBody.parse(r.body)).toMatchObject({ success: false, error: 'INVALID_REQUEST' });
+      expect(r.body.message).toEqual(expect.any(String));
+      expect(r.body).not.toHaveProperty('field');
+      expect(r.body).not.toHaveProperty('non_field_errors');
     }
   });
 
@@ -102,8 +102,9 @@ describe('POST /campaigns', () => {
   ])('rejects a bad %s (case %#) and accepts a value at its limit', async (field, bad, good) => {
     const r = await fx.api.post('/campaigns', phoneBody(fx, { [field]: bad }));
     expect(r.status).toBe(400);
-    expect(Object.keys(r.body)).toEqual([field, 'non_field_errors']);
-    expect(r.body[field][0]).toEqual(expect.any(String));
+    expect(Object.keys(r.body).sort()).toEqual(['error', 'field', 'message', 'success']);
+    expect(r.body).toMatchObject({ success: false, error: 'INVALID_REQUEST', field });
+    expect(r.body.message).toMatch(new RegExp(`^${field}: \\S`));
     const okRes = await fx.api.post('/campaigns', phoneBody(fx, { [field]: good }));
     expect(okRes.status).toBe(201);
     expect(okRes.body.campaign[field]).toBe(good);
@@ -119,7 +120,7 @@ describe('POST /campaigns', () => {
   ])('rejects schedule %j at %s', async (scheduling, field) => {
     const r = await fx.api.post('/campaigns', phoneBody(fx, { scheduling }));
     expect(r.status).toBe(400);
-    expect(r.body[field]).toHaveLength(1);
+    expect(r.body).toMatchObject({ success: false, error: 'INVALID_REQUEST', field });
   });
 
   it('rejects a field exclusive to the other channel with INVALID_REQUEST naming it', async () => {
@@ -218,10 +219,10 @@ describe('POST /campaigns', () => {
       [{ mode: 'weekly' }, 'cycles.mode'],
       [{ filter_statuses: 'converted' }, 'cycles.filter_statuses'],
       [{ mode: 'scheduled', schedule_start_date: '01/04/2026' }, 'cycles.schedule_start_date'],
-    ])('rejects %j with the validation body at %s', async (extra, field) => {
+    ])('rejects %j with INVALID_REQUEST naming %s', async (extra, field) => {
       const r = await fx.api.post('/campaigns', phoneBody(fx, { cycles: { enabled: true, ...extra } }));
       expect(r.status).toBe(400);
-      expect(r.body[field]).toHaveLength(1);
+      expect(r.body).toMatchObject({ success: false, error: 'INVALID_REQUEST', field });
     });
 
     it('rejects schedule fields in cooldown mode (explicit or default) with SCHEDULED_MODE_ONLY', async () => {
@@ -369,9 +370,9 @@ describe('PATCH /campaigns/{id}', () => {
   it('applies the create rules: ranges, channel-exclusive fields, cycles', async () => {
     const plain = await createCampaign(fx, phoneBody(fx));
     let r = await fx.api.patch(`/campaigns/${plain}`, { retries: 9 });
-    expect([r.status, Object.keys(r.body)]).toEqual([400, ['retries', 'non_field_errors']]);
+    expect([r.status, r.body.error, r.body.field]).toEqual([400, 'INVALID_REQUEST', 'retries']);
     r = await fx.api.patch(`/campaigns/${plain}`, { name: '' });
-    expect(r.body.name).toHaveLength(1);
+    expect(r.body).toMatchObject({ error: 'INVALID_REQUEST', field: 'name' });
     r = await fx.api.patch(`/campaigns/${plain}`, { template: 't' });
     expect(r.body).toMatchObject({ error: 'INVALID_REQUEST', field: 'template' });
     r = await fx.api.patch(`/campaigns/${plain}`, { cycles: { max_iterations: 3 } });
@@ -392,7 +393,7 @@ describe('PATCH /campaigns/{id}', () => {
     r = await fx.api.patch(`/campaigns/${cyc}`, { cycles: { schedule: { mon: hours } } });
     expect(r.body).toMatchObject({ error: 'SCHEDULED_MODE_ONLY', field: 'cycles.schedule' });
     r = await fx.api.patch(`/campaigns/${cyc}`, { cycles: { max_iterations: 20 } });
-    expect(r.body['cycles.max_iterations']).toHaveLength(1);
+    expect(r.body).toMatchObject({ error: 'INVALID_REQUEST', field: 'cycles.max_iterations' });
   });
 
   it('refuses to update a finished campaign (409 CAMPAIGN_FINISHED)', async () => {

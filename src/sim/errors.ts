@@ -72,6 +72,21 @@ export class Issues {
   toError(): SimError {
     return new SimError({ status: 400, body: { ...Object.fromEntries(this.fields), non_field_errors: this.nonField } });
   }
+
+  /**
+   * Campaign endpoints answer invalid fields with the campaign envelope, not the validation body (spec, Errors):
+   * 400 `INVALID_REQUEST` whose `field` names the first field path with a problem. The envelope has room for one
+   * field, so one problem per answer; "first" is the order of the checks, which follows the spec's body table
+   * (name, agent_id, ..., cycles.*). Its `message` names the field and holds all of that field's messages.
+   */
+  throwIfAnyAsCampaignError(): void {
+    const first = this.fields.entries().next();
+    if (!first.done) {
+      const [field, messages] = first.value;
+      throw campaignError('INVALID_REQUEST', `${field}: ${messages.join(' ')}`, { field });
+    }
+    if (this.nonField.length > 0) throw campaignError('INVALID_REQUEST', this.nonField.join(' '));
+  }
 }
 
 /** Validation body with only `non_field_errors`. */

@@ -1,8 +1,9 @@
 /**
  * Validation of campaign create/update bodies and of query parameters, in the order the simulator applies it:
- * types and ranges first (400 validation body naming each field), then the rules with their own error keys
- * (INVALID_INTEGRATION_TYPE, INVALID_REQUEST for channel-exclusive fields, IMMUTABLE_FIELD, CYCLES_NOT_ENABLED,
- * SCHEDULED_MODE_ONLY, INVALID_STATUS, INVALID_FILTER_TAG).
+ * types and ranges first (400 campaign envelope `INVALID_REQUEST` whose `field` names the first bad field), then the
+ * rules with their own error keys (INVALID_INTEGRATION_TYPE, INVALID_REQUEST for channel-exclusive fields,
+ * IMMUTABLE_FIELD, CYCLES_NOT_ENABLED, SCHEDULED_MODE_ONLY, INVALID_STATUS, INVALID_FILTER_TAG). The validation body
+ * (`{field: [...], non_field_errors}`) is the contacts endpoint's shape only (spec, Errors); see contacts.ts.
  */
 import { CHANNEL_TYPES, DAYS, PHONE_CONTACT_STATUSES, type ChannelType, type Schedule } from '../outreach/schemas.js';
 import {
@@ -36,11 +37,19 @@ function given(o: Obj, key: string): boolean {
   return o[key] !== undefined && o[key] !== null;
 }
 
-/** The request body as an object, or 400 validation body (malformed JSON, array, empty). */
+/** The request body as an object, or 400 validation body (malformed JSON, array, empty): the contacts shape. */
 export function requireObjectBody(body: unknown): Obj {
   if (body instanceof InvalidJson) throw nonFieldError(`Malformed JSON body: ${body.message}`);
   if (body === undefined) throw nonFieldError('No data provided: send a JSON object body.');
   if (!isObject(body)) throw nonFieldError('Invalid data: expected a JSON object.');
+  return body;
+}
+
+/** The body of a campaign create/update as an object, or 400 campaign envelope `INVALID_REQUEST` (no `field`). */
+export function requireCampaignBody(body: unknown): Obj {
+  if (body instanceof InvalidJson) throw campaignError('INVALID_REQUEST', `Malformed JSON body: ${body.message}`);
+  if (body === undefined) throw campaignError('INVALID_REQUEST', 'No data provided: send a JSON object body.');
+  if (!isObject(body)) throw campaignError('INVALID_REQUEST', 'Invalid data: expected a JSON object.');
   return body;
 }
 
@@ -220,16 +229,18 @@ export function disabledCycles(): CyclesRec {
 
 /** Parses a POST /campaigns body (throws SimError). Agent/integration existence is checked by the route. */
 export function parseCreateCampaign(body: unknown): CreateCampaignFields {
-  const o = requireObjectBody(body);
+  const o = requireCampaignBody(body);
   const issues = new Issues();
   checkString(o, 'name', 'name', issues, { required: true, max: NAME_MAX });
   checkString(o, 'agent_id', 'agent_id', issues, { required: true });
   checkString(o, 'integration_id', 'integration_id', issues, { required: true });
   checkString(o, 'integration_type', 'integration_type', issues, { required: true });
-  for (const f of ['description', 'first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
+  // In the order of the spec's body table: the first problem is the one the envelope names.
+  checkString(o, 'description', 'description', issues, {});
   checkTimeZone(o, issues);
   checkInt(o, 'retries', 'retries', issues, RETRIES_RANGE);
   checkInt(o, 'message_limit', 'message_limit', issues, MESSAGE_LIMIT_RANGE);
+  for (const f of ['first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
   checkSchedule(o.scheduling, 'scheduling', issues);
   const c = o.cycles;
   let cyclesOn = false;
@@ -247,7 +258,7 @@ export function parseCreateCampaign(body: unknown): CreateCampaignFields {
       }
     }
   }
-  issues.throwIfAny();
+  issues.throwIfAnyAsCampaignError();
 
   const type = o.integration_type as string;
   if (!(CHANNEL_TYPES as readonly string[]).includes(type))
@@ -305,7 +316,7 @@ const IMMUTABLE_CYCLES = ['enabled', 'mode'] as const;
  * of an immutable field is IMMUTABLE_FIELD, even with the current value (the strict reading of "changing").
  */
 export function parsePatchCampaign(body: unknown, campaign: CampaignRec): (c: CampaignRec) => void {
-  const o = requireObjectBody(body);
+  const o = requireCampaignBody(body);
   for (const f of IMMUTABLE_TOP) {
     if (f in o)
       throw campaignError('IMMUTABLE_FIELD', `${f} cannot be changed after creation; create a new campaign instead.`, {
@@ -326,16 +337,18 @@ export function parsePatchCampaign(body: unknown, campaign: CampaignRec): (c: Ca
   const issues = new Issues();
   checkString(o, 'name', 'name', issues, { max: NAME_MAX });
   if (typeof o.name === 'string' && o.name.trim() === '') issues.add('name', 'This field may not be blank.');
-  for (const f of ['description', 'first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
+  // In the order of the spec's body table: the first problem is the one the envelope names.
+  checkString(o, 'description', 'description', issues, {});
   checkTimeZone(o, issues);
   checkInt(o, 'retries', 'retries', issues, RETRIES_RANGE);
   checkInt(o, 'message_limit', 'message_limit', issues, MESSAGE_LIMIT_RANGE);
+  for (const f of ['first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
   checkSchedule(o.scheduling, 'scheduling', issues);
   if (given(o, 'cycles')) {
     if (!isObject(c)) issues.add('cycles', 'Expected an object.');
     else checkCyclesFields(c, issues);
   }
-  issues.throwIfAny();
+  issues.throwIfAnyAsCampaignError();
 
   channelExclusive(o, campaign.integrationType);
   const cyclesPatch = isObject(c) && Object.keys(c).length > 0 ? c : null;
