@@ -11,6 +11,9 @@ import { API_VERSION_PATH } from './outreach/unspecified.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `pretty`: coloured, one line per event, for a person at a terminal; `json`: one JSON object per line. */
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Slack's `file_input` limit per file (10 MB); the default cap on uploaded spreadsheets. */
 export const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
@@ -27,6 +30,8 @@ export interface Config {
   /** Slack Web API base URL, always ending with `/` (a fake Slack in tests/sandbox). */
   slackApiUrl: string;
   port: number;
+  /** Port of a separate listener for GET /metrics; unset: /metrics is served on `port`. */
+  metricsPort?: number;
   /** `sandbox` runs against the built-in simulator; `live` against the real service. */
   outreach: OutreachConfig;
   stateFile: string;
@@ -38,6 +43,8 @@ export interface Config {
   defaultPhoneRegion: CountryCode;
   uploadMaxBytes: number;
   logLevel: LogLevel;
+  /** Unset: pretty when stdout is a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
 }
 
 /** A configuration problem; `message` is a single line naming the variable and the fix. */
@@ -148,6 +155,16 @@ const envSchema = z.looseObject({
     return u.href.endsWith('/') ? u.href : `${u.href}/`;
   }),
   PORT: wholeNumber('PORT', { min: 1, max: 65535, fallback: 3000, purpose: 'the port to listen on' }),
+  METRICS_PORT: text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (Number.isSafeInteger(n) && n >= 1 && n <= 65535) return n;
+    return fail(
+      ctx,
+      `METRICS_PORT must be a whole number between 1 and 65535 (got ${shown(v)}). ` +
+        'Set METRICS_PORT to the port that serves GET /metrics, or leave it unset to serve /metrics on PORT.',
+    );
+  }),
   OUTREACH_BASE_URL: text.transform((v, ctx) => {
     if (v === undefined) return undefined;
     const u = httpUrl(v);
@@ -229,6 +246,17 @@ const envSchema = z.looseObject({
       `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${shown(v)}). Set it accordingly, or leave it unset for info.`,
     );
   }),
+  LOG_FORMAT: text.transform((v, ctx): LogFormat | undefined => {
+    if (v === undefined) return undefined;
+    const lower = v.toLowerCase();
+    const format = LOG_FORMATS.find((f) => f === lower);
+    if (format) return format;
+    return fail(
+      ctx,
+      `LOG_FORMAT must be pretty or json (got ${shown(v)}). Set it to pretty for readable coloured lines, json for ` +
+        'one JSON object per line, or leave it unset for pretty in a terminal and json otherwise.',
+    );
+  }),
 });
 
 const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
@@ -260,6 +288,15 @@ function crossChecks(env: Env): Problem[] {
       message: `${set} is set but ${unset} is not. Set both to use the live service, or unset both to run in sandbox mode.`,
     });
   }
+  const port = Number(env.PORT?.trim() || '3000');
+  if (env.METRICS_PORT?.trim() && Number(env.METRICS_PORT.trim()) === port) {
+    problems.push({
+      variable: 'METRICS_PORT',
+      message:
+        `METRICS_PORT is the same as PORT (${port}). Set METRICS_PORT to another port, ` +
+        'or leave it unset to serve /metrics on PORT.',
+    });
+  }
   return problems;
 }
 
@@ -270,6 +307,7 @@ export const VARIABLES = [
   'SLACK_APP_TOKEN',
   'SLACK_API_URL',
   'PORT',
+  'METRICS_PORT',
   'OUTREACH_BASE_URL',
   'OUTREACH_API_KEY',
   'STATE_FILE',
@@ -280,6 +318,7 @@ export const VARIABLES = [
   'DEFAULT_PHONE_REGION',
   'UPLOAD_MAX_BYTES',
   'LOG_LEVEL',
+  'LOG_FORMAT',
 ] as const;
 
 const order = (variable: string) => (VARIABLES as readonly string[]).indexOf(variable);
@@ -328,6 +367,8 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
   };
+  if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
+  if (e.LOG_FORMAT !== undefined) config.logFormat = e.LOG_FORMAT;
   if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
   if (e.SLACK_APP_TOKEN !== undefined) config.slackAppToken = e.SLACK_APP_TOKEN;
   if (e.ADMIN_USERGROUP_ID !== undefined) config.adminUsergroupId = e.ADMIN_USERGROUP_ID;
@@ -352,6 +393,7 @@ export interface ConfigSummary {
   slackAppToken: string;
   slackApiUrl: string;
   port: number;
+  metricsPort: number | string;
   outreach: { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
   stateFile: string;
   pollIntervalSeconds: number;
@@ -360,6 +402,7 @@ export interface ConfigSummary {
   defaultPhoneRegion: string;
   uploadMaxBytes: number;
   logLevel: LogLevel;
+  logFormat: LogFormat | 'auto (pretty in a terminal, json otherwise)';
 }
 
 const SET = 'set (hidden)';
@@ -378,6 +421,7 @@ export function describeConfig(config: Config): ConfigSummary {
     slackAppToken: config.slackAppToken ? SET : UNSET,
     slackApiUrl: config.slackApiUrl,
     port: config.port,
+    metricsPort: config.metricsPort ?? 'same as port',
     outreach:
       config.outreach.mode === 'live'
         ? { mode: 'live', baseUrl: config.outreach.baseUrl, apiKey: SET }
@@ -389,5 +433,6 @@ export function describeConfig(config: Config): ConfigSummary {
     defaultPhoneRegion: config.defaultPhoneRegion,
     uploadMaxBytes: config.uploadMaxBytes,
     logLevel: config.logLevel,
+    logFormat: config.logFormat ?? 'auto (pretty in a terminal, json otherwise)',
   };
 }

@@ -75,6 +75,16 @@ describe('loadConfig', () => {
     expect(c.outreach).toEqual({ mode: 'sandbox' });
   });
 
+  it('reads METRICS_PORT and LOG_FORMAT, and leaves them out when unset', () => {
+    const c = loadConfig({ ...base, METRICS_PORT: ' 9464 ', LOG_FORMAT: 'JSON' });
+    expect(c.metricsPort).toBe(9464);
+    expect(c.logFormat).toBe('json');
+    expect(loadConfig({ ...base, LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    const unset = loadConfig({ ...base, METRICS_PORT: '', LOG_FORMAT: ' ' });
+    expect('metricsPort' in unset).toBe(false);
+    expect('logFormat' in unset).toBe(false);
+  });
+
   it('does not need a signing secret in Socket Mode', () => {
     const c = loadConfig({ SLACK_BOT_TOKEN: BOT, SLACK_APP_TOKEN: APP });
     expect(c.slackAppToken).toBe(APP);
@@ -149,6 +159,26 @@ describe('loadConfig', () => {
       /UPLOAD_MAX_BYTES must be a whole number/,
     ],
     [
+      'a metrics port out of range',
+      { METRICS_PORT: '70000' },
+      'METRICS_PORT',
+      /^METRICS_PORT must be a whole number between 1 and 65535 \(got '70000'\)\. .*leave it unset to serve \/metrics on PORT\.$/,
+    ],
+    ['a metrics port that is not a number', { METRICS_PORT: 'nine' }, 'METRICS_PORT', /got 'nine'/],
+    [
+      'a metrics port equal to PORT',
+      { PORT: '8080', METRICS_PORT: '8080' },
+      'METRICS_PORT',
+      /^METRICS_PORT is the same as PORT \(8080\)\. Set METRICS_PORT to another port/,
+    ],
+    ['a metrics port equal to the default PORT', { METRICS_PORT: '3000' }, 'METRICS_PORT', /same as PORT \(3000\)/],
+    [
+      'an unknown log format',
+      { LOG_FORMAT: 'text' },
+      'LOG_FORMAT',
+      /^LOG_FORMAT must be pretty or json \(got 'text'\)\. .*leave it unset for pretty in a terminal and json otherwise\.$/,
+    ],
+    [
       'an unknown log level',
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL',
@@ -220,6 +250,12 @@ describe('describeConfig', () => {
       outreach: { mode: 'live', baseUrl: 'https://o.example.com/api/v1.0', apiKey: 'set (hidden)' },
       admins: 'U01ABC, group S0614TZR7',
       port: 3000,
+      metricsPort: 'same as port',
+      logFormat: 'auto (pretty in a terminal, json otherwise)',
+    });
+    expect(describeConfig(loadConfig({ ...base, METRICS_PORT: '9464', LOG_FORMAT: 'json' }))).toMatchObject({
+      metricsPort: 9464,
+      logFormat: 'json',
     });
     expect(describeConfig(loadConfig(base))).toMatchObject({
       slackMode: 'http',
