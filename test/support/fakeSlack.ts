@@ -188,6 +188,13 @@ export interface FakeFileInit {
   filetype?: string;
   /** Uploader. Default 'U_UPLOADER'. */
   userId?: string;
+  /**
+   * A remote or external file (files.remote.add, Google Drive, …): files.info says `mode: "external"`,
+   * `is_external: true`, and its url_private / url_private_download are this URL, which can point anywhere.
+   */
+  externalUrl?: string;
+  /** The url_private_download files.info gives instead of the fake's own (to test where the token may go). */
+  downloadUrl?: string;
 }
 
 /** The file object Slack returns (files.info, view_submission file_input values). */
@@ -251,6 +258,8 @@ interface StoredFile {
   /** Registered by the test (addFile) or completed by files.completeUploadExternal. */
   visible: boolean;
   uploadId?: string;
+  externalUrl?: string;
+  downloadUrl?: string;
 }
 
 interface Trigger {
@@ -642,6 +651,8 @@ export class FakeSlack {
       declaredLength: bytes.length,
       channels: [],
       visible: true,
+      ...(init.externalUrl ? { externalUrl: init.externalUrl } : {}),
+      ...(init.downloadUrl ? { downloadUrl: init.downloadUrl } : {}),
     };
     this.filesById.set(f.id, f);
     return this.fileObject(f);
@@ -1448,15 +1459,16 @@ export class FakeSlack {
       user_team: this.teamId,
       editable: false,
       size: f.bytes?.length ?? f.declaredLength,
-      mode: 'hosted',
-      is_external: false,
-      external_type: '',
+      mode: f.externalUrl ? 'external' : 'hosted',
+      is_external: f.externalUrl !== undefined,
+      external_type: f.externalUrl ? 'app' : '',
+      ...(f.externalUrl ? { external_url: f.externalUrl, external_id: `ext-${f.id}` } : {}),
       is_public: false,
       public_url_shared: false,
       display_as_bot: false,
       username: '',
-      url_private: `${base}/${name}`,
-      url_private_download: `${base}/download/${name}`,
+      url_private: f.externalUrl ?? `${base}/${name}`,
+      url_private_download: f.externalUrl ?? f.downloadUrl ?? `${base}/download/${name}`,
       permalink: `https://${this.teamDomain}.slack.com/files/${f.user}/${f.id}/${name}`,
       permalink_public: `https://slack-files.com/${this.teamId}-${f.id}-${randomBytes(5).toString('hex')}`,
       channels: f.channels.filter((c) => !this.channelsById.get(c)?.isPrivate),
