@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel, { secrets: configSecrets(config) });
+  const logger = createLogger(config.logLevel, {
+    secrets: configSecrets(config),
+    ...(config.logFormat ? { format: config.logFormat } : {}),
+  });
   logger.info({ config: describeConfig(config) }, 'starting');
   let app;
   try {

@@ -1,9 +1,13 @@
 /**
- * Logging: pino, JSON lines on stdout. Secrets are kept out twice over: fields with secret-looking names are redacted
- * by path, and the finished line is scrubbed of the known secret values and of anything shaped like a Slack token or
- * a bearer credential (an error message or URL can carry one in free text).
+ * Logging: pino on stdout, as JSON lines, or pretty (coloured, one line per event) for a person at a terminal.
+ * Secrets are kept out twice over: fields with secret-looking names are redacted by path, and the finished line is
+ * scrubbed of the known secret values and of anything shaped like a Slack token or a bearer credential (an error
+ * message or URL can carry one in free text). The pretty form is made from that scrubbed line, in the same thread
+ * (pino-pretty's formatter, not a worker-thread transport, which would bypass the scrubbing hook), and is scrubbed
+ * once more after formatting.
  */
 import { pino, type DestinationStream, type LevelWithSilent } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export interface LogFn {
   (msg: string): void;
@@ -83,10 +87,49 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /** Fields on every line. */
   base?: Record<string, unknown>;
+  /**
+   * `json` or `pretty`. Default: pretty when writing to stdout and stdout is a terminal, JSON otherwise (and always
+   * JSON into a given `destination`, unless asked).
+   */
+  format?: 'pretty' | 'json';
+  /** Pretty only: colours. Default: when the terminal supports them (NO_COLOR / FORCE_COLOR are honoured). */
+  colorize?: boolean;
+}
+
+/** Which format `createLogger` uses for these options. */
+export function resolveLogFormat(options: Pick<LoggerOptions, 'format' | 'destination'>): 'pretty' | 'json' {
+  if (options.format) return options.format;
+  return !options.destination && process.stdout.isTTY ? 'pretty' : 'json';
+}
+
+/**
+ * A destination that turns each (already scrubbed) JSON line into one readable line and writes it synchronously,
+ * like the JSON destination does.
+ */
+function prettyDestination(
+  out: DestinationStream,
+  secrets: readonly (string | undefined)[],
+  colorize: boolean | undefined,
+): DestinationStream {
+  const pretty = prettyFactory({
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    // pino-pretty prints error-like keys (err, error) on lines of their own; here they stay on the event's line.
+    errorLikeObjectKeys: [],
+    ...(colorize !== undefined ? { colorize } : {}),
+  });
+  return {
+    write(line: string) {
+      out.write(redactSecrets(pretty(line), secrets));
+    },
+  };
 }
 
 export function createLogger(level: LevelWithSilent = 'info', options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? [];
+  const out = options.destination ?? pino.destination(1);
+  const destination = resolveLogFormat(options) === 'pretty' ? prettyDestination(out, secrets, options.colorize) : out;
   return pino(
     {
       level,
@@ -94,6 +137,6 @@ export function createLogger(level: LevelWithSilent = 'info', options: LoggerOpt
       redact: { paths: REDACT_PATHS, censor: REDACTED },
       hooks: { streamWrite: (line) => redactSecrets(line, secrets) },
     },
-    options.destination ?? pino.destination(1),
+    destination,
   );
 }

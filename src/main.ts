@@ -36,7 +36,12 @@ export interface StartOptions extends SlackAppOptions {
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
-  const logger = opts.logger ?? createLogger(config.logLevel, { secrets: configSecrets(config) });
+  const logger =
+    opts.logger ??
+    createLogger(config.logLevel, {
+      secrets: configSecrets(config),
+      ...(config.logFormat ? { format: config.logFormat } : {}),
+    });
   const store = await openLowdbStore(config.stateFile);
 
   let simulator: Simulator | undefined;
