@@ -1,18 +1,33 @@
 /**
  * The Bolt app: HTTP receiver at POST /slack/events (commands, interactivity and events on one endpoint) with
  * GET /healthz, or Socket Mode when SLACK_APP_TOKEN is set (healthz then on PORT through the receiver's routes).
+ * Web API calls follow one retry policy in both modes (retryPolicy.ts).
  */
-import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  App,
+  LogLevel,
+  SocketModeReceiver,
+  type Logger as BoltLogger,
+  type SocketModeReceiverOptions,
+} from '@slack/bolt';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps.js';
 import { registerAll } from './register.js';
+import { slackRetryConfig, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
 export interface SlackAppOptions {
   /** Known bot ids skip auth.test at start-up (tests); in production Bolt asks Slack. */
   botId?: string;
   botUserId?: string;
-  /** Web API retries; tests use 0. */
+  /** Web API retries (default SLACK_RETRY_POLICY.retries); tests use 0. */
   slackRetries?: number;
+  /** Other retry settings of the Web API clients (tests shorten the waits). */
+  slackRetry?: Partial<SlackRetryTuning>;
+  /**
+   * Socket Mode: how long the socket client waits for a pong (default 5000 ms); it is also the step of its delay
+   * before reconnecting. Tests shorten it.
+   */
+  socketPingTimeoutMs?: number;
   isReady?: () => boolean;
 }
 
@@ -45,18 +60,23 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
     res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ ok: ready }));
   };
-  const socketMode = Boolean(config.slackAppToken);
+  const customRoutes: CustomRoute[] = [{ path: '/healthz', method: ['GET'], handler: healthz }];
+  const logger = boltLogger(deps);
+  const socket = config.slackAppToken
+    ? socketModeReceiver({ appToken: config.slackAppToken, config, customRoutes, logger, opts })
+    : undefined;
   const app = new App({
     token: config.slackBotToken,
-    ...(socketMode
-      ? { socketMode: true, appToken: config.slackAppToken, installerOptions: { port: config.port } }
-      : { signingSecret: config.slackSigningSecret }),
+    ...(socket ? { receiver: socket.receiver } : { signingSecret: config.slackSigningSecret, customRoutes }),
     ...(opts.botId && opts.botUserId ? { botId: opts.botId, botUserId: opts.botUserId } : {}),
-    customRoutes: [{ path: '/healthz', method: ['GET'], handler: healthz }],
-    logger: boltLogger(deps),
+    logger,
     clientOptions: {
       slackApiUrl: config.slackApiUrl,
-      ...(opts.slackRetries !== undefined ? { retryConfig: { retries: opts.slackRetries } } : {}),
+      // Always set: without one, Socket Mode would put its own 100 retries here (retryPolicy.ts).
+      retryConfig: slackRetryConfig({
+        ...opts.slackRetry,
+        ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}),
+      }),
     },
   });
   registerAll(app, deps);
@@ -68,6 +88,7 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   return {
     app,
     async start() {
+      if (socket) return { port: await startSocketMode(app, socket) };
       const started = (await app.start(config.port)) as unknown;
       server = started as typeof server;
       const addr = server && typeof server.address === 'function' ? server.address() : undefined;
@@ -75,7 +96,85 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
       return { port };
     },
     async stop() {
-      await app.stop();
+      if (socket) await stopSocketMode(app, socket);
+      else await app.stop();
     },
   };
+}
+
+type CustomRoute = NonNullable<SocketModeReceiverOptions['customRoutes']>[number];
+
+interface SocketMode {
+  receiver: SocketModeReceiver;
+  /** The receiver's HTTP server: PORT, serving the custom routes (/healthz). */
+  server: Server;
+}
+
+/**
+ * Socket Mode's receiver is built here rather than by Bolt: its socket client gets its own copy of the client
+ * options, whose reconnect policy (retried for as long as Slack is away) must not reach the listeners' clients, and
+ * the port its HTTP server listens on can be known.
+ */
+function socketModeReceiver(a: {
+  appToken: string;
+  config: AppDeps['config'];
+  customRoutes: CustomRoute[];
+  logger: BoltLogger;
+  opts: SlackAppOptions;
+}): SocketMode {
+  const receiver = new SocketModeReceiver({
+    appToken: a.appToken,
+    logger: a.logger,
+    customRoutes: a.customRoutes,
+    installerOptions: {
+      port: a.config.port,
+      clientOptions: { slackApiUrl: a.config.slackApiUrl, retryConfig: { ...SOCKET_RECONNECT_RETRY_POLICY } },
+    },
+    ...(a.opts.socketPingTimeoutMs ? { clientPingTimeout: a.opts.socketPingTimeoutMs } : {}),
+  });
+  // Bolt creates this server when there are custom routes; its type keeps it private.
+  const server = (receiver as unknown as { httpServer?: Server }).httpServer;
+  if (!server) throw new Error('the Socket Mode receiver built no HTTP server for /healthz');
+  return { receiver, server };
+}
+
+/** Connects the socket (resolves after Slack's hello) and returns the port of /healthz once it listens. */
+async function startSocketMode(app: App, socket: SocketMode): Promise<number> {
+  const { server } = socket;
+  const listening = new Promise<number>((resolve, reject) => {
+    const onListening = () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(addr && typeof addr === 'object' ? addr.port : 0);
+    };
+    const onError = (err: Error) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    server.once('listening', onListening);
+    server.once('error', onError);
+  });
+  listening.catch(() => undefined); // awaited below, after the socket is up
+  try {
+    await app.start();
+    return await listening;
+  } catch (err) {
+    await stopSocketMode(app, socket).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Closes the socket and the HTTP server, and waits (a few seconds at most) until both are closed. */
+async function stopSocketMode(app: App, socket: SocketMode): Promise<void> {
+  const { receiver, server } = socket;
+  const disconnected = new Promise<void>((resolve) => receiver.client.once('disconnected', () => resolve()));
+  const closed = server.listening ? new Promise<void>((resolve) => server.once('close', () => resolve())) : undefined;
+  await app.stop();
+  server.closeAllConnections();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([disconnected, closed]),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 3_000))),
+  ]);
+  clearTimeout(timer);
 }
