@@ -521,6 +521,30 @@ describe('service errors mapped back to blocks', () => {
     expect(Object.keys(i.errors)).toEqual(['integration_id_typed']);
   });
 
+  it('the campaign envelope and the validation body land on the same block, in any path spelling', () => {
+    const envelope = (field: string, message: string) =>
+      mapServiceError(err({ key: 'INVALID_REQUEST', field, serviceMessage: message }), phone, visible);
+    const body = (fieldErrors: Record<string, string[]>) => mapServiceError(err({ fieldErrors }), phone, visible);
+    const cases: [field: string, spellings: string[]][] = [
+      ['name', ['name', '/name']],
+      ['retries', ['retries']],
+      ['message_limit', ['message_limit', '$.message_limit']],
+      ['cycles.max_iterations', ['cycles.max_iterations', 'cycle_max_iterations', 'cycles[max_iterations]']],
+      ['cycles.cooldown_minutes', ['cycles.cooldown_minutes', '/cycles/cooldown_minutes', 'cycles__cooldown_minutes']],
+    ];
+    for (const [block, spellings] of cases) {
+      for (const f of spellings) {
+        expect(envelope(f, `${f}: Out of range.`)).toEqual({ errors: { [block]: 'Out of range.' }, general: [] });
+        expect(body({ [f]: ['Out of range.'], non_field_errors: [] })).toEqual({
+          errors: { [block]: 'Out of range.' },
+          general: [],
+        });
+      }
+    }
+    // A field the form does not show goes to the general sentence, with its path.
+    expect(envelope('priority', 'Unknown field.')).toEqual({ errors: {}, general: ['priority: Unknown field.'] });
+  });
+
   it('billing limit and unplaceable fields become a general sentence', () => {
     const b = mapServiceError(err({ key: 'BILLING_LIMIT_REACHED', status: 402 }), phone, visible);
     expect(b.errors).toEqual({});

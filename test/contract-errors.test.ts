@@ -8,6 +8,7 @@ import {
   ERROR_SENTENCES,
   OutreachError,
   OutreachInputError,
+  fieldErrorsOf,
   humanMessage,
   parseErrorBody,
 } from '../src/outreach/errors.js';
@@ -15,6 +16,7 @@ import { RateLimiter } from '../src/outreach/limiter.js';
 import {
   CampaignErrorBody,
   GenericErrorBody,
+  type CreateCampaignInput,
   type ErrorKey,
   type LifecycleAction,
   type UpdateCampaignInput,
@@ -104,19 +106,27 @@ describe('create campaign: 400, 404', () => {
     expect(await campaignCount()).toBe(0);
   });
 
-  it('invalid input -> 400 validation body with field messages', async () => {
+  it('several invalid fields -> 400 campaign envelope naming the first, with a sentence naming it', async () => {
     const err = await outreachError(
       ct.client.createCampaign(phoneInput(ct, { name: 'x'.repeat(256), retries: 9, message_limit: 0 })),
     );
-    expect(err.status).toBe(400);
-    const named = Object.entries(err.fieldErrors ?? {}).filter(([, msgs]) => msgs.length > 0);
-    expect(named.map(([k]) => k).sort()).toEqual(['message_limit', 'name', 'retries']);
+    expect(err).toMatchObject({ kind: 'service', status: 400, key: 'INVALID_REQUEST', field: 'name' });
+    expect(err.fieldErrors).toBeUndefined();
+    expect(fieldErrorsOf(err)).toEqual({ fields: { name: [expect.stringMatching(/^Ensure .*255/)] }, nonField: [] });
     const text = expectHumanSentence(err);
-    expect(text).toMatch(/name: Ensure .*255/);
-    expect(text).toMatch(/retries: /);
-    expect(text).toMatch(/message_limit: /);
-    // The validation body's empty `non_field_errors: []` adds nothing (no dangling separator).
-    expect(text).not.toMatch(/; *\.$|non_field_errors/);
+    expect(text).toMatch(/^The outreach service refused the request: name: Ensure .*255/);
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it('a contacts body the service refuses -> the validation body, read as field errors', async () => {
+    const { id } = await ct.client.createCampaign(phoneInput(ct));
+    // A name that is not a string passes the client (it does not check item types) and is refused by the service.
+    const bad = { contact: '+525512345678', name: 7 as unknown as string };
+    const err = await outreachError(ct.client.addContacts(id, { contacts: [bad] }));
+    expect(err).toMatchObject({ kind: 'service', status: 400, key: undefined, field: undefined });
+    expect(err.fieldErrors).toEqual({ 'contacts.0.name': [expect.any(String)], non_field_errors: [] });
+    expect(fieldErrorsOf(err)).toEqual({ fields: { 'contacts.0.name': [expect.any(String)] }, nonField: [] });
+    expect(expectHumanSentence(err)).toMatch(/^The outreach service refused the input: contacts\.0\.name: /);
   });
 
   it('an integration_type that does not match the integration -> 400 INVALID_INTEGRATION_TYPE', async () => {
@@ -141,6 +151,45 @@ describe('create campaign: 400, 404', () => {
     const none = await outreachError(ct.client.createCampaign(phoneInput(ct, { integration_id: 'int-nope' })));
     expect(none).toMatchObject({ status: 404, key: 'INTEGRATION_NOT_FOUND' });
     expect(await campaignCount()).toBe(0);
+  });
+});
+
+describe('invalid campaign fields: the campaign envelope read back as a field error', () => {
+  const cases: [label: string, field: string, input: Partial<UpdateCampaignInput>][] = [
+    ['a 256-character name', 'name', { name: 'x'.repeat(256) }],
+    ['retries 6', 'retries', { retries: 6 }],
+    ['message_limit 0', 'message_limit', { message_limit: 0 }],
+    ['message_limit 10,001', 'message_limit', { message_limit: 10_001 }],
+    ['max_iterations 1', 'cycles.max_iterations', { cycles: { max_iterations: 1 } }],
+    ['max_iterations 13', 'cycles.max_iterations', { cycles: { max_iterations: 13 } }],
+    ['cooldown_minutes 1,441', 'cycles.cooldown_minutes', { cycles: { cooldown_minutes: 1441 } }],
+  ];
+
+  function expectFieldError(err: OutreachError, endpoint: string, field: string): void {
+    expect(err).toMatchObject({ kind: 'service', status: 400, key: 'INVALID_REQUEST', endpoint, field });
+    const { fields, nonField } = fieldErrorsOf(err);
+    expect(Object.keys(fields)).toEqual([field]);
+    expect(fields[field]![0]).not.toMatch(new RegExp(`^${field}:`)); // the block already names the field
+    expect(nonField).toEqual([]);
+    expect(expectHumanSentence(err)).toContain(`refused the request: ${field}: `);
+  }
+
+  it.each(cases)('create with %s -> INVALID_REQUEST on %s', async (_label, field, input) => {
+    const { cycles, ...rest } = input;
+    const body = phoneInput(ct, {
+      ...rest,
+      ...(cycles ? { cycles: { enabled: true, mode: 'cooldown', ...cycles } } : {}),
+    } as Partial<CreateCampaignInput>);
+    expectFieldError(await outreachError(ct.client.createCampaign(body)), 'POST /campaigns', field);
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it.each(cases)('update with %s -> INVALID_REQUEST on %s', async (_label, field, input) => {
+    const { id } = await ct.client.createCampaign(
+      phoneInput(ct, { cycles: { enabled: true, mode: 'cooldown', max_iterations: 3 } }),
+    );
+    expectFieldError(await outreachError(ct.client.updateCampaign(id, input)), 'PATCH /campaigns/{id}', field);
+    expect((await ct.client.getCampaign(id)).cycles?.max_iterations).toBe(3);
   });
 });
 

@@ -10,12 +10,13 @@ import {
   ERROR_SENTENCES,
   OutreachError,
   OutreachInputError,
+  fieldErrorsOf,
   humanMessage,
   parseErrorBody,
 } from '../src/outreach/errors.js';
 import { RateLimiter } from '../src/outreach/limiter.js';
 import { ERROR_KEYS } from '../src/outreach/schemas.js';
-import { UNSPECIFIED_ERROR_STATUS } from '../src/outreach/unspecified.js';
+import { normalizeErrorFieldPath, UNSPECIFIED_ERROR_STATUS } from '../src/outreach/unspecified.js';
 import { campaignItem, startStub, type Stub, type StubReply } from './support/stubOutreach.js';
 
 const KEY = 'sk_live_SECRET_9f8e7d6c5b4a';
@@ -161,6 +162,79 @@ describe('campaign error envelope', () => {
     expect(humanMessage(e)).toBe(
       'The outreach service refused the request: first_message is not allowed for whatsapp.',
     );
+  });
+});
+
+describe('field errors from both shapes (fieldErrorsOf)', () => {
+  const create = () =>
+    client.createCampaign({ name: 'x', agent_id: 'a', integration_id: 'i', integration_type: 'phone_call' });
+
+  it('reads the campaign envelope of an invalid field: the field, its message, a sentence naming it', async () => {
+    reply({
+      status: 400,
+      json: { success: false, error: 'INVALID_REQUEST', message: 'Ensure this value is at most 5.', field: 'retries' },
+    });
+    const e = await failure(create());
+    expect(e).toMatchObject({
+      key: 'INVALID_REQUEST',
+      field: 'retries',
+      serviceMessage: 'Ensure this value is at most 5.',
+    });
+    expect(fieldErrorsOf(e)).toEqual({ fields: { retries: ['Ensure this value is at most 5.'] }, nonField: [] });
+    expect(humanMessage(e)).toBe('The outreach service refused the request: retries: Ensure this value is at most 5.');
+  });
+
+  it('drops a message prefix that repeats the field, and does not name the field twice', async () => {
+    reply({
+      status: 400,
+      json: { success: false, error: 'INVALID_REQUEST', message: 'name: Too long.', field: 'name' },
+    });
+    const e = await failure(create());
+    expect(fieldErrorsOf(e).fields).toEqual({ name: ['Too long.'] });
+    expect(humanMessage(e)).toBe('The outreach service refused the request: name: Too long.');
+  });
+
+  it('an envelope field without a message still names the field', async () => {
+    reply({ status: 400, json: { success: false, error: 'INVALID_REQUEST', field: 'message_limit' } });
+    const e = await failure(create());
+    const sentence = 'The outreach service refused the request: the value of message_limit is not valid.';
+    expect(humanMessage(e)).toBe(sentence);
+    expect(fieldErrorsOf(e).fields).toEqual({ message_limit: [sentence] });
+  });
+
+  it('reads the validation body: fields, and non_field_errors apart; empty lists dropped', async () => {
+    reply({
+      status: 400,
+      json: { 'contacts[0].name': ['Not a valid string.'], if_duplicate: [], non_field_errors: ['Too many items.'] },
+    });
+    const e = await failure(client.addContacts(5, { contacts: [{ contact: '+525512345678' }] }));
+    expect(fieldErrorsOf(e)).toEqual({
+      fields: { 'contacts.0.name': ['Not a valid string.'] },
+      nonField: ['Too many items.'],
+    });
+  });
+
+  it('an envelope without a field has no field errors', async () => {
+    reply({ status: 400, json: { success: false, error: 'INVALID_REQUEST', message: 'Malformed JSON body.' } });
+    expect(fieldErrorsOf(await failure(create()))).toEqual({ fields: {}, nonField: [] });
+  });
+
+  it.each([
+    ['cycles.max_iterations', 'cycles.max_iterations'],
+    ['/cycles/max_iterations', 'cycles.max_iterations'],
+    ['$.cycles.max_iterations', 'cycles.max_iterations'],
+    ['cycles[max_iterations]', 'cycles.max_iterations'],
+    ["cycles['cooldown_minutes']", 'cycles.cooldown_minutes'],
+    ['cycles__cooldown_minutes', 'cycles.cooldown_minutes'],
+    ['cycle_max_iterations', 'cycles.max_iterations'],
+    ['cycle_schedule_start_date', 'cycles.schedule_start_date'],
+    ['cycle_filter_statuses[0]', 'cycles.filter_statuses.0'],
+    ['scheduling[mon][startTime]', 'scheduling.mon.startTime'],
+    [' name ', 'name'],
+    ['non_field_errors', 'non_field_errors'],
+    ['cycle_current_iteration', 'cycle_current_iteration'],
+  ])('reads the field path %j as %j', (raw, path) => {
+    expect(normalizeErrorFieldPath(raw)).toBe(path);
   });
 });
 

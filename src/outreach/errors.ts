@@ -6,7 +6,7 @@
  * escapes everything it posts).
  */
 import { ERROR_KEYS, type ErrorKey, type LifecycleAction } from './schemas.js';
-import { actionForTarget } from './unspecified.js';
+import { actionForTarget, normalizeErrorFieldPath } from './unspecified.js';
 
 export type OutreachErrorKind = 'service' | 'network' | 'timeout' | 'protocol';
 
@@ -55,7 +55,10 @@ export class OutreachError extends Error {
   readonly key?: ErrorKey | string;
   /** The service's own `message`, redacted and trimmed. External text: escape before showing in Slack. */
   readonly serviceMessage?: string;
-  /** IMMUTABLE_FIELD: the offending field path. */
+  /**
+   * The campaign envelope's `field`, as sent: the offending field path (IMMUTABLE_FIELD; INVALID_REQUEST for an
+   * invalid field). `fieldErrorsOf` gives it normalized, together with a validation body's fields.
+   */
   readonly field?: string;
   /** INVALID_STATUS_TRANSITION: the campaign's status and where it can go. */
   readonly currentStatus?: string;
@@ -219,6 +222,42 @@ export function formatFieldErrors(fe: Record<string, string[]>): string {
     .join('; ');
 }
 
+/** Field-level problems of a service refusal, whichever shape the service answered with. */
+export interface ServiceFieldErrors {
+  /** Field path (normalized: `cycles.max_iterations`, `scheduling.mon.startTime`) -> messages. */
+  fields: Record<string, string[]>;
+  /** The validation body's `non_field_errors` (problems of the request as a whole). */
+  nonField: string[];
+}
+
+/**
+ * The field errors of a service refusal from both shapes the spec describes: the campaign envelope
+ * `{error: KEY, message, field}` (campaign endpoints: one field, its message) and the validation body
+ * `{<field>: [messages], non_field_errors}` (contacts). Paths are normalized (`normalizeErrorFieldPath`); a message
+ * that starts with its own field path (`name: Ensure ...`) loses that prefix, since whoever shows it under the
+ * field already says which field it is. An envelope `field` without a message gets the sentence of its key.
+ */
+export function fieldErrorsOf(err: OutreachError): ServiceFieldErrors {
+  const fields: Record<string, string[]> = {};
+  const nonField: string[] = [];
+  const add = (rawPath: string, messages: string[]) => {
+    const path = normalizeErrorFieldPath(rawPath);
+    const texts = messages.map((m) => withoutFieldPrefix(m, rawPath, path)).filter((m) => m !== '');
+    if (texts.length === 0) return;
+    if (path === '' || path === 'non_field_errors') nonField.push(...texts);
+    else (fields[path] ??= []).push(...texts);
+  };
+  for (const [k, messages] of Object.entries(err.fieldErrors ?? {})) add(k, messages);
+  if (err.field) add(err.field, [err.serviceMessage ?? humanMessage(err)]);
+  return { fields, nonField };
+}
+
+function withoutFieldPrefix(message: string, ...paths: string[]): string {
+  const m = message.trim();
+  for (const p of paths) if (p && m.startsWith(`${p}: `)) return m.slice(p.length + 2).trim();
+  return m;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Sentences for people
 
@@ -359,7 +398,7 @@ function serviceSentence(err: OutreachError): string {
       case 'RATE_LIMITED':
         return rateLimitedSentence(err);
       case 'INVALID_REQUEST':
-        return err.serviceMessage || err.fieldErrors
+        return err.serviceMessage || err.fieldErrors || err.field
           ? `The outreach service refused the request: ${details(err)}.`
           : ERROR_SENTENCES[k];
       default:
@@ -418,7 +457,11 @@ function rateLimitedSentence(err: OutreachError): string {
 
 function details(err: OutreachError): string {
   const parts: string[] = [];
-  if (err.serviceMessage) parts.push(err.serviceMessage.replace(/[.\s]+$/, ''));
+  if (err.serviceMessage) {
+    const message = err.serviceMessage.replace(/[.\s]+$/, '');
+    // The envelope's `field` says which field; name it unless the message already does.
+    parts.push(err.field && !message.includes(err.field) ? `${err.field}: ${message}` : message);
+  } else if (err.field) parts.push(`the value of ${err.field} is not valid`);
   if (err.fieldErrors) parts.push(formatFieldErrors(err.fieldErrors).replace(/[.\s]+$/, ''));
   return parts.join('; ');
 }

@@ -135,6 +135,37 @@ export const UNSPECIFIED_ERROR_STATUS: Record<string, number> = {
 };
 
 /**
+ * How the campaign envelope's `field` (and a validation body's keys) write a nested field: not shown. The spec only
+ * says `field` "names the offending field path" (for IMMUTABLE_FIELD), and not whether INVALID_REQUEST sets it; the
+ * simulator sets it for every invalid field and writes dotted paths of the request body's names
+ * (`cycles.max_iterations`, `scheduling.mon.startTime`, array items by index: `cycles.filter_statuses.0`). We read
+ * the other usual spellings of the same path as well, so a refusal still lands on the right input whatever the
+ * real service writes: JSON Pointer (`/cycles/max_iterations`), JSONPath (`$.cycles.max_iterations`), brackets
+ * (`cycles[max_iterations]`, `filter_statuses[0]`), Django's `cycles__max_iterations`, and the flat names of the
+ * campaign list item (`cycle_max_iterations`, `cycle_filter_tags`, ...), which are likely the service's own column
+ * names.
+ */
+const FLAT_CYCLE_FIELD =
+  /^cycle_(enabled|mode|max_iterations|cooldown_minutes|filter_statuses|filter_tags|schedule|schedule_start_date|schedule_end_date)(?=$|\.)/;
+
+export function normalizeErrorFieldPath(raw: string): string {
+  let p = raw.trim();
+  if (p.startsWith('/'))
+    p = p
+      .slice(1)
+      .split('/')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .join('.');
+  p = p
+    .replace(/^\$\.?/, '')
+    .replace(/\[["']?([^\]"']*)["']?\]/g, '.$1')
+    .replace(/__/g, '.')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^\.+|\.+$/g, '');
+  return p.replace(FLAT_CYCLE_FIELD, 'cycles.$1');
+}
+
+/**
  * Whether `cycles.mode` is required when `cycles.enabled` is true, and its default: not shown. We always send it
  * explicitly; the simulator defaults it to `cooldown`.
  */

@@ -9,7 +9,7 @@
  */
 import { DAY_LABELS } from '../blocks/schedule.js';
 import { z } from 'zod';
-import { humanMessage, OutreachError } from '../../outreach/errors.js';
+import { fieldErrorsOf, humanMessage, OutreachError } from '../../outreach/errors.js';
 import {
   CHANNEL_TYPES,
   DAYS,
@@ -20,7 +20,12 @@ import {
   type Schedule,
   type UpdateCampaignInput,
 } from '../../outreach/schemas.js';
-import { CYCLE_DATE_PATTERN, normalizeScheduleTime, SCHEDULE_TIME_PATTERN } from '../../outreach/unspecified.js';
+import {
+  CYCLE_DATE_PATTERN,
+  normalizeErrorFieldPath,
+  normalizeScheduleTime,
+  SCHEDULE_TIME_PATTERN,
+} from '../../outreach/unspecified.js';
 import {
   B,
   COOLDOWN_RANGE,
@@ -559,7 +564,7 @@ function clipText(s: string): string {
  * `cycles.schedule`, `cycles.filter_statuses.0`), or undefined when the form shows no such input.
  */
 export function blockForField(path: string, values: FormValues, visible: ReadonlySet<string>): string | undefined {
-  const p = path.trim().replace(/\[(\d+)\]/g, '.$1');
+  const p = normalizeErrorFieldPath(path);
   if (p === 'agent_id') return visible.has(agentBlockOf(values, visible)) ? agentBlockOf(values, visible) : undefined;
   if (p === 'integration_id') {
     const b = integrationBlockOf(values, visible);
@@ -640,14 +645,10 @@ export function mapServiceError(err: unknown, values: FormValues, visible: Reado
     default:
       break;
   }
-  if (err.fieldErrors) {
-    for (const [field, messages] of Object.entries(err.fieldErrors)) {
-      const text = messages.filter((m) => m.trim()).join(' ');
-      if (!text) continue;
-      place(field === 'non_field_errors' ? undefined : field, text);
-    }
-  }
-  if (err.field) place(err.field, err.serviceMessage ?? sentence);
+  // Both shapes: the campaign envelope's `field` + message, and the validation body's fields.
+  const { fields, nonField } = fieldErrorsOf(err);
+  for (const [field, messages] of Object.entries(fields)) place(field, messages.join(' '));
+  if (nonField.length) place(undefined, nonField.join(' '));
   if (Object.keys(errors).length === 0 && general.length === 0) general.push(sentence);
   return { errors, general };
 }
