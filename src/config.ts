@@ -36,9 +36,17 @@ export interface Config {
   outreach: OutreachConfig;
   stateFile: string;
   pollIntervalSeconds: number;
-  /** Slack user ids allowed to manage campaigns; empty (with no `adminUsergroupId`) means everyone. */
+  /**
+   * Slack user ids allowed to manage campaigns; empty (with no `adminUsergroupId`) means everyone, which the live
+   * service allows only with `allowEveryoneToChange` (see `everyoneMayChangeProblem`).
+   */
   adminUserIds: string[];
   adminUsergroupId?: string;
+  /** ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, everyone may change, on purpose. */
+  allowEveryoneToChange: boolean;
+  /** Who may reply to customers in watched threads; empty (with no `responderUsergroupId`) means the admins. */
+  responderUserIds: string[];
+  responderUsergroupId?: string;
   auditChannelId?: string;
   defaultPhoneRegion: CountryCode;
   uploadMaxBytes: number;
@@ -128,6 +136,37 @@ function slackId(value: string, firstLetters: string): boolean {
   return new RegExp(`^[${firstLetters}][A-Z0-9]{2,}$`).test(value);
 }
 
+/** A comma-separated list of Slack member ids (U… or W…), deduplicated; `otherwise` ends the fix sentence. */
+function memberIds(name: string, otherwise: string) {
+  return text.transform((v, ctx) => {
+    const ids = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    const bad = ids.find((id) => !slackId(id, 'UW'));
+    if (bad !== undefined) {
+      return fail(
+        ctx,
+        `${name} has ${shown(bad)}, which is not a Slack member id (U… or W…). ` +
+          `Set it to a comma-separated list of member ids (Slack: a person's profile → ⋮ → Copy member ID), ${otherwise}.`,
+      );
+    }
+    return [...new Set(ids)];
+  });
+}
+
+/** A Slack user group id (S…); `purpose` says what its members may do. */
+function usergroupId(name: string, purpose: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined || slackId(v, 'S')) return v;
+    return fail(
+      ctx,
+      `${name} must be a Slack user group id starting with S (got ${shown(v)}). ` +
+        `Set it to the id of the group whose members ${purpose}, or leave it unset.`,
+    );
+  });
+}
+
 const envSchema = z.looseObject({
   SLACK_BOT_TOKEN: token(
     'SLACK_BOT_TOKEN',
@@ -188,28 +227,20 @@ const envSchema = z.looseObject({
     fallback: 30,
     purpose: 'how often, in seconds, watched campaigns are checked for new calls',
   }),
-  ADMIN_USER_IDS: text.transform((v, ctx) => {
-    const ids = (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '');
-    const bad = ids.find((id) => !slackId(id, 'UW'));
-    if (bad !== undefined) {
-      return fail(
-        ctx,
-        `ADMIN_USER_IDS has ${shown(bad)}, which is not a Slack member id (U… or W…). ` +
-          "Set it to a comma-separated list of member ids (Slack: a person's profile → ⋮ → Copy member ID), " +
-          'or leave it empty to let everyone manage campaigns.',
-      );
-    }
-    return [...new Set(ids)];
-  }),
-  ADMIN_USERGROUP_ID: text.transform((v, ctx) => {
-    if (v === undefined || slackId(v, 'S')) return v;
+  ADMIN_USER_IDS: memberIds('ADMIN_USER_IDS', 'or leave it empty and set ADMIN_USERGROUP_ID instead'),
+  ADMIN_USERGROUP_ID: usergroupId('ADMIN_USERGROUP_ID', 'may manage campaigns'),
+  RESPONDER_USER_IDS: memberIds(
+    'RESPONDER_USER_IDS',
+    'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
+  ),
+  RESPONDER_USERGROUP_ID: usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
+  ALLOW_EVERYONE_TO_CHANGE: text.transform((v, ctx) => {
+    if (v === undefined || /^false$/i.test(v)) return false;
+    if (/^true$/i.test(v)) return true;
     return fail(
       ctx,
-      `ADMIN_USERGROUP_ID must be a Slack user group id starting with S (got ${shown(v)}). ` +
-        'Set it to the id of the group whose members may manage campaigns, or leave it unset.',
+      `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
+        'Set it to true only if everyone in the workspace may change campaigns with the live service, or leave it unset.',
     );
   }),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
@@ -260,6 +291,24 @@ const envSchema = z.looseObject({
 });
 
 const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
+/** A comma-separated list with at least one entry. */
+const listed = (v: string | undefined) => (v ?? '').split(',').some((s) => s.trim() !== '');
+
+const NO_ADMINS_MESSAGE =
+  'Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set, so with the live service everyone in the workspace could ' +
+  'change campaigns and reply to customers. Set ADMIN_USER_IDS (member ids) or ADMIN_USERGROUP_ID (a user group), ' +
+  'or set ALLOW_EVERYONE_TO_CHANGE=true if everyone may, on purpose.';
+
+/**
+ * The live service with no admins and no ALLOW_EVERYONE_TO_CHANGE: the one-line refusal (a ConfigError), else
+ * undefined. The sandbox stays open. loadConfig checks it on the environment; startApp again on the Config it is
+ * given, so a Config built by hand is held to the same rule.
+ */
+export function everyoneMayChangeProblem(config: Config): ConfigError | undefined {
+  const noAdmins = config.adminUserIds.length === 0 && config.adminUsergroupId === undefined;
+  if (config.outreach.mode !== 'live' || !noAdmins || config.allowEveryoneToChange) return undefined;
+  return new ConfigError(NO_ADMINS_MESSAGE, ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']);
+}
 
 /** Rules that involve several variables; checked on the raw values so they are reported even beside other errors. */
 function crossChecks(env: Env): Problem[] {
@@ -288,6 +337,20 @@ function crossChecks(env: Env): Problem[] {
       message: `${set} is set but ${unset} is not. Set both to use the live service, or unset both to run in sandbox mode.`,
     });
   }
+  const live = isSet(env.OUTREACH_BASE_URL) && isSet(env.OUTREACH_API_KEY);
+  const noAdmins = !listed(env.ADMIN_USER_IDS) && !isSet(env.ADMIN_USERGROUP_ID);
+  const everyone = env.ALLOW_EVERYONE_TO_CHANGE?.trim().toLowerCase() === 'true';
+  if (live && noAdmins && !everyone) {
+    problems.push({ variable: 'ADMIN_USER_IDS', message: NO_ADMINS_MESSAGE });
+  }
+  if (everyone && !noAdmins) {
+    problems.push({
+      variable: 'ALLOW_EVERYONE_TO_CHANGE',
+      message:
+        'ALLOW_EVERYONE_TO_CHANGE=true contradicts ADMIN_USER_IDS / ADMIN_USERGROUP_ID, which name who may change. ' +
+        'Unset ALLOW_EVERYONE_TO_CHANGE to keep the admins, or unset both admin variables to let everyone change.',
+    });
+  }
   const port = Number(env.PORT?.trim() || '3000');
   if (env.METRICS_PORT?.trim() && Number(env.METRICS_PORT.trim()) === port) {
     problems.push({
@@ -314,6 +377,9 @@ export const VARIABLES = [
   'POLL_INTERVAL_SECONDS',
   'ADMIN_USER_IDS',
   'ADMIN_USERGROUP_ID',
+  'ALLOW_EVERYONE_TO_CHANGE',
+  'RESPONDER_USER_IDS',
+  'RESPONDER_USERGROUP_ID',
   'AUDIT_CHANNEL_ID',
   'DEFAULT_PHONE_REGION',
   'UPLOAD_MAX_BYTES',
@@ -363,6 +429,8 @@ export function loadConfig(env: Env = process.env): Config {
     stateFile: e.STATE_FILE,
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
     adminUserIds: e.ADMIN_USER_IDS,
+    allowEveryoneToChange: e.ALLOW_EVERYONE_TO_CHANGE,
+    responderUserIds: e.RESPONDER_USER_IDS,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
@@ -372,6 +440,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
   if (e.SLACK_APP_TOKEN !== undefined) config.slackAppToken = e.SLACK_APP_TOKEN;
   if (e.ADMIN_USERGROUP_ID !== undefined) config.adminUsergroupId = e.ADMIN_USERGROUP_ID;
+  if (e.RESPONDER_USERGROUP_ID !== undefined) config.responderUsergroupId = e.RESPONDER_USERGROUP_ID;
   if (e.AUDIT_CHANNEL_ID !== undefined) config.auditChannelId = e.AUDIT_CHANNEL_ID;
   return config;
 }
@@ -398,6 +467,7 @@ export interface ConfigSummary {
   stateFile: string;
   pollIntervalSeconds: number;
   admins: string;
+  responders: string;
   auditChannelId: string;
   defaultPhoneRegion: string;
   uploadMaxBytes: number;
@@ -410,10 +480,10 @@ const UNSET = 'not set';
 
 /** A summary safe to log at start-up: what is configured, with every secret replaced by "set (hidden)". */
 export function describeConfig(config: Config): ConfigSummary {
-  const admins =
-    config.adminUserIds.length === 0 && config.adminUsergroupId === undefined
-      ? 'everyone'
-      : [...config.adminUserIds, ...(config.adminUsergroupId ? [`group ${config.adminUsergroupId}`] : [])].join(', ');
+  const people = (ids: string[], group: string | undefined) =>
+    [...ids, ...(group ? [`group ${group}`] : [])].join(', ');
+  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'everyone';
+  const responders = people(config.responderUserIds, config.responderUsergroupId) || `the admins (${admins})`;
   return {
     slackMode: config.slackAppToken ? 'socket' : 'http',
     slackBotToken: SET,
@@ -429,6 +499,7 @@ export function describeConfig(config: Config): ConfigSummary {
     stateFile: config.stateFile,
     pollIntervalSeconds: config.pollIntervalSeconds,
     admins,
+    responders,
     auditChannelId: config.auditChannelId ?? UNSET,
     defaultPhoneRegion: config.defaultPhoneRegion,
     uploadMaxBytes: config.uploadMaxBytes,

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   try {
     app = await startApp(config, { logger });
   } catch (err) {
-    if (err instanceof StoreCorruptError) {
+    if (err instanceof StoreCorruptError || err instanceof ConfigError) {
       console.error(`outreach-slack cannot start: ${err.message}`);
       process.exit(1);
     }

@@ -3,7 +3,7 @@
  * mode), Slack app, background work; and stops it in order. src/index.ts calls it with the process environment;
  * integration tests call it with their own.
  */
-import { configSecrets, type Config } from './config.js';
+import { configSecrets, everyoneMayChangeProblem, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
@@ -36,6 +36,8 @@ export interface StartOptions extends SlackAppOptions {
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
+  const refusal = everyoneMayChangeProblem(config);
+  if (refusal) throw refusal;
   const logger =
     opts.logger ??
     createLogger(config.logLevel, {
@@ -66,6 +68,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     permissions: createPermissions({
       adminUserIds: config.adminUserIds,
       ...(config.adminUsergroupId ? { adminUsergroupId: config.adminUsergroupId } : {}),
+      responderUserIds: config.responderUserIds,
+      ...(config.responderUsergroupId ? { responderUsergroupId: config.responderUsergroupId } : {}),
     }),
     audit: createAudit(logger, config.auditChannelId),
   };

@@ -1,4 +1,4 @@
-import { ConfigError, configSecrets, describeConfig, loadConfig } from '../src/config.js';
+import { ConfigError, configSecrets, describeConfig, everyoneMayChangeProblem, loadConfig } from '../src/config.js';
 
 const BOT = 'xoxb-1111-2222-abcdefSECRETbot';
 const SIGNING = '8f14e45fceea167a5a36dedd4bea2543';
@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       stateFile: './data/state.json',
       pollIntervalSeconds: 30,
       adminUserIds: [],
+      allowEveryoneToChange: false,
+      responderUserIds: [],
       defaultPhoneRegion: 'MX',
       uploadMaxBytes: 10 * 1024 * 1024,
       logLevel: 'info',
@@ -47,6 +49,8 @@ describe('loadConfig', () => {
       POLL_INTERVAL_SECONDS: '5',
       ADMIN_USER_IDS: ' U01ABC , W02DEF,,U01ABC ',
       ADMIN_USERGROUP_ID: 'S0614TZR7',
+      RESPONDER_USER_IDS: 'U03RES, U03RES,W04RES',
+      RESPONDER_USERGROUP_ID: 'S0RESPOND',
       AUDIT_CHANNEL_ID: 'G0ABCDEF',
       DEFAULT_PHONE_REGION: 'us',
       UPLOAD_MAX_BYTES: '1048576',
@@ -62,6 +66,9 @@ describe('loadConfig', () => {
       pollIntervalSeconds: 5,
       adminUserIds: ['U01ABC', 'W02DEF'],
       adminUsergroupId: 'S0614TZR7',
+      allowEveryoneToChange: false,
+      responderUserIds: ['U03RES', 'W04RES'],
+      responderUsergroupId: 'S0RESPOND',
       auditChannelId: 'G0ABCDEF',
       defaultPhoneRegion: 'US',
       uploadMaxBytes: 1048576,
@@ -139,6 +146,30 @@ describe('loadConfig', () => {
       /has 'bob', which is not a Slack member id/,
     ],
     ['a usergroup id that is a channel', { ADMIN_USERGROUP_ID: 'C123ABC' }, 'ADMIN_USERGROUP_ID', /starting with S/],
+    [
+      'a responder id that is a name',
+      { RESPONDER_USER_IDS: 'U01ABC,@ana' },
+      'RESPONDER_USER_IDS',
+      /^RESPONDER_USER_IDS has '@ana', which is not a Slack member id .*let the admins .* reply to customers\.$/,
+    ],
+    [
+      'a responder group that is a channel',
+      { RESPONDER_USERGROUP_ID: 'C123ABC' },
+      'RESPONDER_USERGROUP_ID',
+      /^RESPONDER_USERGROUP_ID must be a Slack user group id starting with S/,
+    ],
+    [
+      'ALLOW_EVERYONE_TO_CHANGE that is not true or false',
+      { ALLOW_EVERYONE_TO_CHANGE: 'yes' },
+      'ALLOW_EVERYONE_TO_CHANGE',
+      /^ALLOW_EVERYONE_TO_CHANGE must be true or false \(got 'yes'\)/,
+    ],
+    [
+      'ALLOW_EVERYONE_TO_CHANGE beside admins',
+      { ALLOW_EVERYONE_TO_CHANGE: 'true', ADMIN_USER_IDS: 'U01ABC' },
+      'ALLOW_EVERYONE_TO_CHANGE',
+      /contradicts ADMIN_USER_IDS \/ ADMIN_USERGROUP_ID/,
+    ],
     [
       'an audit channel that is a name',
       { AUDIT_CHANNEL_ID: '#audit' },
@@ -230,6 +261,41 @@ describe('loadConfig', () => {
   });
 });
 
+describe('who may change with the live service', () => {
+  const live = { ...base, OUTREACH_BASE_URL: 'https://o.example.com/api/v1.0', OUTREACH_API_KEY: KEY };
+
+  it('refuses to start without admins, in one line naming the three variables', () => {
+    for (const env of [live, { ...live, ADMIN_USER_IDS: ' , ', ADMIN_USERGROUP_ID: ' ' }]) {
+      const e = errorFor(env);
+      expect(e.variables).toEqual(['ADMIN_USER_IDS']);
+      expect(e.message).not.toContain('\n');
+      expect(e.message).toMatch(/^Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set/);
+      expect(e.message).toContain('ALLOW_EVERYONE_TO_CHANGE=true');
+      expect(e.message).not.toContain(KEY);
+    }
+  });
+
+  it('starts with admins, or with everyone on purpose; the sandbox stays open', () => {
+    expect(loadConfig({ ...live, ADMIN_USER_IDS: 'U01ABC' }).adminUserIds).toEqual(['U01ABC']);
+    expect(loadConfig({ ...live, ADMIN_USERGROUP_ID: 'S0614TZR7' }).adminUsergroupId).toBe('S0614TZR7');
+    const everyone = loadConfig({ ...live, ALLOW_EVERYONE_TO_CHANGE: 'TRUE' });
+    expect(everyone.allowEveryoneToChange).toBe(true);
+    expect(everyoneMayChangeProblem(everyone)).toBeUndefined();
+    const sandbox = loadConfig(base);
+    expect(sandbox.outreach.mode).toBe('sandbox');
+    expect(everyoneMayChangeProblem(sandbox)).toBeUndefined();
+    expect(describeConfig(sandbox)).toMatchObject({ admins: 'everyone', responders: 'the admins (everyone)' });
+  });
+
+  it('holds a Config built by hand to the same rule (startApp checks it again)', () => {
+    const c = { ...loadConfig({ ...live, ADMIN_USER_IDS: 'U01ABC' }), adminUserIds: [] };
+    const e = everyoneMayChangeProblem(c);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e!.message).toMatch(/ADMIN_USER_IDS.*ADMIN_USERGROUP_ID.*ALLOW_EVERYONE_TO_CHANGE/);
+    expect(e!.variables).toEqual(['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']);
+  });
+});
+
 describe('describeConfig', () => {
   it('summarises the configuration with every secret hidden', () => {
     const c = loadConfig({
@@ -249,6 +315,7 @@ describe('describeConfig', () => {
       slackBotToken: 'set (hidden)',
       outreach: { mode: 'live', baseUrl: 'https://o.example.com/api/v1.0', apiKey: 'set (hidden)' },
       admins: 'U01ABC, group S0614TZR7',
+      responders: 'the admins (U01ABC, group S0614TZR7)',
       port: 3000,
       metricsPort: 'same as port',
       logFormat: 'auto (pretty in a terminal, json otherwise)',

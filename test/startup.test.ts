@@ -3,10 +3,12 @@
  * GET /healthz once listening, a clean stop on SIGTERM; and the one-line refusal of a bad environment.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { startApp } from '../src/main.js';
 import { startFakeSlack, type FakeSlack } from './support/fakeSlack.js';
 
 const ENTRY = ['--import', 'tsx', 'src/index.ts'];
@@ -85,3 +87,32 @@ it('refuses a missing bot token without echoing secrets', async () => {
   expect(p.output()).toContain('SLACK_BOT_TOKEN');
   expect(p.output()).not.toContain('super-secret-value-123');
 }, 30000);
+
+describe('who may change with the live service', () => {
+  const live = () => ({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: 'a-signing-secret-for-tests',
+    SLACK_API_URL: fake.apiUrl,
+    OUTREACH_BASE_URL: 'http://127.0.0.1:9/api/v1.0',
+    OUTREACH_API_KEY: 'sk_live_SECRET_never_shown',
+    STATE_FILE: join(mkdtempSync(join(tmpdir(), 'outreach-start-')), 'state.json'),
+  });
+
+  it('refuses to start without admins, in one line naming the variables', async () => {
+    const p = run(live());
+    expect(await p.exit).toBe(1);
+    const lines = p.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^outreach-slack cannot start: /);
+    for (const v of ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']) expect(lines[0]).toContain(v);
+    expect(p.output()).not.toContain('sk_live_SECRET_never_shown');
+  }, 30000);
+
+  it('startApp refuses a hand-built live Config without admins before opening anything', async () => {
+    const config = { ...loadConfig({ ...live(), ALLOW_EVERYONE_TO_CHANGE: 'true' }), allowEveryoneToChange: false };
+    await expect(startApp(config)).rejects.toThrow(
+      /ADMIN_USER_IDS nor ADMIN_USERGROUP_ID .*ALLOW_EVERYONE_TO_CHANGE=true/,
+    );
+    expect(existsSync(config.stateFile)).toBe(false);
+  });
+});

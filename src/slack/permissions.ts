@@ -1,7 +1,10 @@
 /**
- * Who may change campaigns. People in ADMIN_USER_IDS, and members of the Slack user group ADMIN_USERGROUP_ID when it
- * is set, may create, edit, run lifecycle actions, upload and watch; everyone may read. With neither set, everyone may
- * change. Checked on the server for every command, button and view submission.
+ * Who may do what. Everyone may read. People in ADMIN_USER_IDS, and members of the Slack user group
+ * ADMIN_USERGROUP_ID when it is set, may create, edit, run lifecycle actions, upload and watch; with neither set,
+ * everyone may change (the live service allows that only with ALLOW_EVERYONE_TO_CHANGE=true, see config.ts).
+ * Replying to customers (a reply in a watched call thread sent as the customer's conversation, `/campaign try`) is
+ * for RESPONDER_USER_IDS / RESPONDER_USERGROUP_ID; with neither set, for whoever may change. Checked on the server
+ * for every command, button, view submission and relayed reply.
  */
 import type { WebClient } from '@slack/web-api';
 
@@ -9,48 +12,79 @@ export interface Permissions {
   canChange(userId: string, client: WebClient): Promise<boolean>;
   /** A sentence telling a refused person who can do it. */
   whoCan(): string;
+  /** Whether the person may write to customers (relayed thread replies, `/campaign try`). */
+  canReply(userId: string, client: WebClient): Promise<boolean>;
+  /** A sentence telling a person whose reply was kept in Slack who can reply to customers. */
+  whoCanReply(): string;
 }
 
 export interface PermissionOptions {
   adminUserIds: string[];
   adminUsergroupId?: string;
-  /** How long the user group's member list is trusted. */
+  /** Who may reply to customers; with neither this nor `responderUsergroupId`, whoever may change. */
+  responderUserIds?: string[];
+  responderUsergroupId?: string;
+  /** How long a user group's member list is trusted. */
   groupCacheMs?: number;
   now?: () => number;
 }
 
 export function createPermissions(opts: PermissionOptions): Permissions {
-  const admins = new Set(opts.adminUserIds);
   const cacheMs = opts.groupCacheMs ?? 60_000;
   const now = opts.now ?? Date.now;
+  const admins = allowList(opts.adminUserIds, opts.adminUsergroupId, cacheMs, now);
+  const responders = allowList(opts.responderUserIds ?? [], opts.responderUsergroupId, cacheMs, now);
+
+  const canChange = async (userId: string, client: WebClient) => admins.open() || admins.has(userId, client);
+  const whoCan = () =>
+    `Only ${admins.names()} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.`;
+  return {
+    canChange,
+    whoCan,
+    async canReply(userId, client) {
+      return responders.open() ? canChange(userId, client) : responders.has(userId, client);
+    },
+    whoCanReply() {
+      const who = responders.open() ? admins.names() : responders.names();
+      if (!who)
+        return 'Members of this workspace can reply to customers; guests and people from other organizations cannot.';
+      return `Only ${who} can reply to customers. Ask one of them, or ask an admin to add you to RESPONDER_USER_IDS.`;
+    },
+  };
+}
+
+/** Listed people plus the members of a Slack user group (read through usergroups.users.list, cached). */
+function allowList(ids: string[], usergroupId: string | undefined, cacheMs: number, now: () => number) {
+  const people = new Set(ids);
   let group: { members: Set<string>; at: number } | undefined;
 
   async function groupMembers(client: WebClient): Promise<Set<string>> {
-    if (!opts.adminUsergroupId) return new Set();
+    if (!usergroupId) return new Set();
     if (group && now() - group.at < cacheMs) return group.members;
-    const res = await client.usergroups.users.list({ usergroup: opts.adminUsergroupId });
+    const res = await client.usergroups.users.list({ usergroup: usergroupId });
     group = { members: new Set(res.users ?? []), at: now() };
     return group.members;
   }
 
   return {
-    async canChange(userId, client) {
-      if (admins.size === 0 && !opts.adminUsergroupId) return true;
-      if (admins.has(userId)) return true;
-      if (!opts.adminUsergroupId) return false;
+    /** Nobody listed and no group: the list does not restrict. */
+    open: () => people.size === 0 && !usergroupId,
+    async has(userId: string, client: WebClient): Promise<boolean> {
+      if (people.has(userId)) return true;
+      if (!usergroupId) return false;
       try {
         return (await groupMembers(client)).has(userId);
       } catch {
-        // Can't read the group right now: refuse rather than let a change through unchecked.
+        // Can't read the group right now: refuse rather than let anything through unchecked.
         return false;
       }
     },
-    whoCan() {
-      const people = [...admins].map((u) => `<@${u}>`);
+    /** Our own mentions (not escaped: nothing in them comes from outside). */
+    names(): string {
       const parts = [];
-      if (people.length) parts.push(people.join(', '));
-      if (opts.adminUsergroupId) parts.push(`members of <!subteam^${opts.adminUsergroupId}>`);
-      return `Only ${parts.join(' and ')} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.`;
+      if (people.size) parts.push([...people].map((u) => `<@${u}>`).join(', '));
+      if (usergroupId) parts.push(`members of <!subteam^${usergroupId}>`);
+      return parts.join(' and ');
     },
   };
 }

@@ -47,6 +47,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       OUTREACH_API_KEY: sim.apiKey,
       STATE_FILE: join(stateDir, 'state.json'),
       LOG_LEVEL: 'silent',
+      // The live service refuses to start without admins unless everyone may change on purpose: tests that name no
+      // admins keep the open behaviour they were written for.
+      ...(opts.env?.ADMIN_USER_IDS || opts.env?.ADMIN_USERGROUP_ID ? {} : { ALLOW_EVERYONE_TO_CHANGE: 'true' }),
       ...opts.env,
     }),
     port: 0,

@@ -49,7 +49,13 @@ export interface WatchHarness {
 }
 
 export async function startWatchHarness(
-  opts: { tuning?: Partial<WatchTuning>; fake?: FakeSlackOptions; admins?: string[] } = {},
+  opts: {
+    tuning?: Partial<WatchTuning>;
+    fake?: FakeSlackOptions;
+    admins?: string[];
+    /** RESPONDER_USER_IDS (default: none, so the admins reply; everyone when there are no admins either). */
+    responders?: string[];
+  } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
   const stateFile = join(dir, 'state.json');
@@ -67,6 +73,9 @@ export async function startWatchHarness(
     stateFile,
     pollIntervalSeconds: 5,
     adminUserIds: opts.admins ?? [],
+    // No admins given: everyone may change, on purpose (the live service refuses to start otherwise).
+    allowEveryoneToChange: (opts.admins ?? []).length === 0,
+    responderUserIds: opts.responders ?? [],
     defaultPhoneRegion: 'MX',
     uploadMaxBytes: 10 * 1024 * 1024,
     logLevel: 'silent',
