@@ -532,6 +532,72 @@ describe('service refusals', () => {
     expect(sent[0]!.headers['idempotency-key']).not.toBe(sent[1]!.headers['idempotency-key']);
   });
 
+  // The form checks every limit of the spec itself, so these refusals come from a service stricter than the spec
+  // (played by an injected 400 answered before the simulator's own checks), in each of the spec's two shapes.
+  const refuseNextCreate = (body: Json) =>
+    t.sim.control.injectFaults({ status: 400, match: /^POST \/api\/v1\.0\/campaigns$/, body });
+
+  it('the campaign envelope naming `name` lands under the name block; fixed, the form goes through once', async () => {
+    const viewId = await phoneForm();
+    refuseNextCreate({
+      success: false,
+      error: 'INVALID_REQUEST',
+      message: 'name: A campaign named "Duplicada" already exists.',
+      field: 'name',
+    });
+    const state = (name: string) =>
+      values(
+        named(name),
+        entry('agent_id', stateValue.staticSelect(sofia.id)),
+        entry('integration_id', stateValue.staticSelect(sofiaPhone)),
+      );
+    const r = await t.driver.viewSubmission({ viewId, values: state('Duplicada') });
+    expect(r.json).toEqual({
+      response_action: 'errors',
+      errors: { name: 'A campaign named "Duplicada" already exists.' },
+    });
+    expect(t.fake.openViews(ADMIN).map((v) => v.id)).toContain(viewId);
+    const fixed = await t.driver.viewSubmission({ viewId, values: state('Duplicada 2') });
+    expect(fixed.viewResult).toMatchObject({ ok: true, action: 'close' });
+    const sent = requests('createCampaign').filter((q) => String((q.body as Json).name).startsWith('Duplicada'));
+    expect(sent.map((q) => [(q.body as Json).name, q.status])).toEqual([
+      ['Duplicada', 400],
+      ['Duplicada 2', 201],
+    ]);
+  });
+
+  it('the validation body naming `name` lands under the same block', async () => {
+    const viewId = await phoneForm();
+    refuseNextCreate({ name: ['Ensure this field has no more than 100 characters.'], non_field_errors: [] });
+    const r = await t.driver.viewSubmission({
+      viewId,
+      values: values(
+        named('y'.repeat(120)),
+        entry('agent_id', stateValue.staticSelect(sofia.id)),
+        entry('integration_id', stateValue.staticSelect(sofiaPhone)),
+      ),
+    });
+    expect(r.json).toEqual({
+      response_action: 'errors',
+      errors: { name: 'Ensure this field has no more than 100 characters.' },
+    });
+  });
+
+  it('a field refusal without a field the form shows is explained over the form', async () => {
+    const viewId = await phoneForm();
+    refuseNextCreate({ success: false, error: 'INVALID_REQUEST', message: 'Too many campaigns today.' });
+    const r = await t.driver.viewSubmission({
+      viewId,
+      values: values(
+        named('Sin campo'),
+        entry('agent_id', stateValue.staticSelect(sofia.id)),
+        entry('integration_id', stateValue.staticSelect(sofiaPhone)),
+      ),
+    });
+    expect(r.viewResult).toMatchObject({ ok: true, action: 'push' });
+    expect(JSON.stringify(r.viewResult!.view)).toContain('Too many campaigns today');
+  });
+
   it('a wrong channel for a typed integration is refused by the service and shown on the channel', async () => {
     const viewId = await phoneForm();
     // Max's integrations are all phone; a WhatsApp one made after the form loaded is unknown to the app.
@@ -702,6 +768,36 @@ describe('edit', () => {
       retries: 2,
       timezone: 'America/Bogota',
     });
+  });
+
+  it.each([
+    [
+      'the campaign envelope',
+      { success: false, error: 'INVALID_REQUEST', message: 'Must be at most 8.', field: 'cycles.max_iterations' },
+      'cycles.max_iterations',
+      'Must be at most 8.',
+    ],
+    [
+      'the campaign envelope with a flat field name',
+      { success: false, error: 'INVALID_REQUEST', message: 'Must be at most 8.', field: 'cycle_max_iterations' },
+      'cycles.max_iterations',
+      'Must be at most 8.',
+    ],
+    [
+      'the validation body',
+      { 'cycles.max_iterations': ['Must be at most 8.'], non_field_errors: [] },
+      'cycles.max_iterations',
+      'Must be at most 8.',
+    ],
+  ])('a PATCH refused with %s shows on the block of the field', async (_label, body, block, message) => {
+    const view = await openEdit(id);
+    t.sim.control.injectFaults({ status: 400, match: new RegExp(`^PATCH /api/v1\\.0/campaigns/${id}$`), body });
+    const r = await t.driver.viewSubmission({
+      viewId: view.id as string,
+      values: entry('cycles.max_iterations', stateValue.number('10')),
+    });
+    expect(r.json).toEqual({ response_action: 'errors', errors: { [block]: message } });
+    expect(t.sim.control.getCampaignState(id)!.record.cycles.max_iterations).not.toBe(10);
   });
 
   it('nothing changed: no PATCH, the form says so', async () => {

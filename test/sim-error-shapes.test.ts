@@ -123,3 +123,26 @@ describe('POST /campaigns/{id}/contacts keeps the validation body', () => {
     expect(r.body).toEqual({ non_field_errors: [expect.stringMatching(/JSON/)] });
   });
 });
+
+describe('an injected 400 (a service stricter than the spec)', () => {
+  it('answers the given body, or the envelope of the route family without one', async () => {
+    const body = { success: false, error: 'INVALID_REQUEST', message: 'name: taken.', field: 'name' };
+    fx.sim.control.injectFaults([
+      { status: 400, match: /^POST \/api\/v1\.0\/campaigns$/, body },
+      { status: 400, match: /^POST \/api\/v1\.0\/campaigns$/ },
+      { status: 400, match: /^POST \/api\/v1\.0\/enduser$/ },
+    ]);
+    let r = await fx.api.post('/campaigns', phoneBody(fx));
+    expect([r.status, r.body]).toEqual([400, body]);
+    r = await fx.api.post('/campaigns', phoneBody(fx));
+    expect([r.status, r.body]).toEqual([
+      400,
+      { success: false, error: 'INVALID_REQUEST', message: 'Invalid request (injected).' },
+    ]);
+    r = await fx.api.post('/enduser', { display_name: 'Ana' });
+    expect([r.status, r.body]).toEqual([400, { error: 400, message: 'Invalid request (injected).' }]);
+    // Nothing was created by the refused requests; the next one goes through.
+    expect((await fx.api.post('/campaigns', phoneBody(fx))).status).toBe(201);
+    expect((await fx.api.get('/campaigns')).body.total_count).toBe(1);
+  });
+});

@@ -4,7 +4,11 @@
  */
 
 export interface FaultSpec {
-  status: 500 | 502 | 503 | 429;
+  /**
+   * 400 stands for a refusal the simulator's own checks would not make (a real service may be stricter than the
+   * spec): give the `body` to answer, e.g. a campaign envelope with `field` or a validation body.
+   */
+  status: 400 | 500 | 502 | 503 | 429;
   /** How many matching requests fail (default 1). */
   count?: number;
   /** Only requests whose "METHOD path" matches; default: any request to the API. */

@@ -105,6 +105,14 @@ function faultResponse(f: FaultSpec, family: Route['family'] | null): SimRespons
   if (f.retryAfter !== undefined || f.status === 429) headers['Retry-After'] = String(f.retryAfter ?? 1);
   if (f.body !== undefined) return { status: f.status, body: f.body, headers };
   switch (f.status) {
+    case 400:
+      return {
+        ...(family === 'campaign'
+          ? campaignError('INVALID_REQUEST', 'Invalid request (injected).')
+          : genericError(400, 'Invalid request (injected).')
+        ).response,
+        headers,
+      };
     case 429:
       return {
         ...campaignError('RATE_LIMITED', 'Too many requests: retry after the Retry-After delay.').response,
