@@ -1,14 +1,18 @@
 /**
- * Getting an uploaded file's bytes from Slack, as a stream, with the bot token sent only where Slack said the file is.
+ * Getting an uploaded file's bytes from Slack, as a stream, with the bot token sent only to Slack.
  *
  * Rules (../../../../shared/slack-platform-notes.md §2.3):
  * - The download URL is never taken from the view_submission payload: `files.info` is asked for the file id, its
  *   answer must be about that same id, and only its `url_private_download` gets the `Authorization: Bearer` header.
- * - That URL must be https. The one exception is a Slack stand-in on plain http (the tests' fake Slack, a local
- *   sandbox): then the URL must have exactly the origin (scheme, host, port) of SLACK_API_URL, whose answer it is.
- *   A URL with user:password is refused. Redirects are not followed (`redirect: 'manual'`): Slack answers a token
- *   it does not accept with a redirect to its sign-in page, and a followed redirect could carry the request
- *   elsewhere.
+ * - A remote or external file (`is_external`, `mode: "external"`: Google Drive, files.remote.add) is refused before
+ *   any request: its url_private is whatever URL its creator gave, and Slack's files.remote docs say never to send a
+ *   token there. The person is asked to upload the file itself.
+ * - The token goes only to Slack's own hosts: https to slack.com, slack-gov.com or a subdomain of either, on the
+ *   default port; or to exactly the origin (scheme, host, port) of SLACK_API_URL, which already gets the token for
+ *   every API call (a Slack stand-in: the tests' fake Slack, a local sandbox, a proxy). Any other host, plain http
+ *   elsewhere, a URL with user:password and a path under /api/ (a Web API method, never a file) are refused.
+ *   Redirects are not followed (`redirect: 'manual'`): Slack answers a token it does not accept with a redirect to
+ *   its sign-in page, and a followed redirect would carry the token to wherever it points.
  * - An answer of type text/html is Slack's sign-in page, not the file: refused.
  * - Size: files.info's `size` is checked against the limit before downloading, then the bytes are counted while
  *   streaming (the header may lie or be absent) and the download is cut at the first byte over the limit.
@@ -22,6 +26,8 @@ export type SlackFileErrorCode =
   | 'TOO_LARGE'
   /** files.info's answer is unusable (no download URL, another file, an unsafe URL). */
   | 'BAD_INFO'
+  /** The file is not kept by Slack (remote/external) or its bytes are on another host: never given the token. */
+  | 'NOT_ON_SLACK'
   /** Slack would not hand the bytes over to the app's token (sign-in page, redirect, 401/403). */
   | 'NOT_AUTHORIZED'
   /** Slack or the network failed; trying again later may work. */
@@ -77,9 +83,36 @@ export function platformError(err: unknown): string | undefined {
   return e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : undefined;
 }
 
+/** Domains whose hosts (the domain itself and its subdomains) are Slack's own: commercial Slack and GovSlack. */
+export const SLACK_DOMAINS: readonly string[] = ['slack.com', 'slack-gov.com'];
+
+/** What to do instead, said with every refusal of a file that is not on Slack. */
+const UPLOAD_ITSELF =
+  'Upload the file itself (choose it from your computer) instead of a link to it or a file kept elsewhere, ' +
+  'then submit again.';
+
+/** `files.slack.com`, `slack.com`, `files.slack-gov.com`: true. `slack.com.evil.example`, `evilslack.com`: false. */
+export function isSlackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return SLACK_DOMAINS.some((d) => h === d || h.endsWith(`.${d}`));
+}
+
+/** Whether the bot token may be sent to `url`: Slack's own hosts over https, or the origin of SLACK_API_URL. */
+export function tokenMayGoTo(url: URL, slackApiUrl: string): boolean {
+  if (url.username || url.password) return false;
+  let apiOrigin: string | undefined;
+  try {
+    apiOrigin = new URL(slackApiUrl).origin;
+  } catch {
+    apiOrigin = undefined;
+  }
+  if (url.origin === apiOrigin) return true;
+  return url.protocol === 'https:' && url.port === '' && isSlackHost(url.hostname);
+}
+
 /**
- * The URL the token may be sent to, or a SlackFileError. https always (the URL comes from Slack's own answer over
- * TLS); plain http only to the origin of a Slack stand-in configured as SLACK_API_URL.
+ * The URL the token may be sent to, or a SlackFileError: see the rules at the top. `raw` is files.info's
+ * url_private_download.
  */
 export function checkDownloadUrl(raw: unknown, slackApiUrl: string): URL {
   const refuse = (why: string) =>
@@ -92,10 +125,38 @@ export function checkDownloadUrl(raw: unknown, slackApiUrl: string): URL {
     throw refuse('not a URL');
   }
   if (url.username || url.password) throw refuse('it carries credentials');
-  if (url.protocol === 'https:') return url;
-  const api = new URL(slackApiUrl);
-  if (url.protocol === 'http:' && api.protocol === 'http:' && url.origin === api.origin) return url;
-  throw refuse(`${url.protocol.replace(':', '')} to ${url.host}, not https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`${url.protocol.replace(':', '')} URL`);
+  if (url.pathname.startsWith('/api/')) throw refuse('it is a Slack API method, not a file');
+  if (tokenMayGoTo(url, slackApiUrl)) return url;
+  if (url.protocol === 'http:' && isSlackHost(url.hostname)) throw refuse(`http to ${url.host}, not https`);
+  const where = url.protocol === 'http:' ? `http to ${url.host}, not https` : url.host;
+  throw new SlackFileError(
+    'NOT_ON_SLACK',
+    `Slack says this file's bytes are outside Slack (at ${where}), and the app sends its Slack token only to Slack; ` +
+      `nothing was read. ${UPLOAD_ITSELF}`,
+  );
+}
+
+/** A remote or external file (Google Drive, files.remote.add): its URL can point anywhere, so it is never opened. */
+function isExternalFile(f: Record<string, unknown>): boolean {
+  return (
+    f.is_external === true ||
+    f.mode === 'external' ||
+    f.mode === 'remote' ||
+    (typeof f.external_url === 'string' && f.external_url !== '')
+  );
+}
+
+/** Refusal of a remote/external file, naming where Slack says it lives. */
+function externalFileError(name: string, f: Record<string, unknown>): SlackFileError {
+  const kind =
+    typeof f.external_type === 'string' && /^[a-z0-9_-]{1,30}$/i.test(f.external_type) ? f.external_type : '';
+  const where = kind === 'gdrive' ? 'Google Drive' : kind && kind !== 'app' ? kind : 'another service';
+  return new SlackFileError(
+    'NOT_ON_SLACK',
+    `"${name}" is a link to a file kept outside Slack (in ${where}), not a file uploaded to Slack; the app does not ` +
+      `open it. ${UPLOAD_ITSELF}`,
+  );
 }
 
 /** files.info for `fileId`; the answer must describe that file and carry a usable download URL. */
@@ -126,13 +187,25 @@ export async function slackFileInfo(client: WebClient, fileId: string, slackApiU
   const f = res.file as Record<string, unknown> | undefined;
   if (!f || f.id !== fileId) throw new SlackFileError('BAD_INFO', 'Slack described another file than the one chosen.');
   const size = typeof f.size === 'number' && Number.isFinite(f.size) ? f.size : undefined;
+  const name = typeof f.name === 'string' && f.name ? f.name : fileId;
+  if (isExternalFile(f)) throw externalFileError(name, f);
   return {
     id: fileId,
-    name: typeof f.name === 'string' && f.name ? f.name : fileId,
+    name,
     size,
     mimetype: typeof f.mimetype === 'string' ? f.mimetype : undefined,
     url: checkDownloadUrl(f.url_private_download, slackApiUrl),
   };
+}
+
+/** The absolute URL of a redirect's Location, or undefined. */
+function redirectTarget(location: string | null, base: URL): URL | undefined {
+  if (!location) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface DownloadOptions {
@@ -187,7 +260,25 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
       `Slack did not hand the file over to the app (${why}). The app needs the files:read permission; ask an ` +
         'admin to reinstall it with that scope.',
     );
-  if (res.status >= 300 && res.status < 400) return fail(notAuthorized('it answered with a redirect to sign in'));
+  if (res.status >= 300 && res.status < 400) {
+    // Never followed (the token would go along). A redirect within the file's own origin or Slack is the sign-in
+    // page; one to another host means the file is not on Slack.
+    const target = redirectTarget(res.headers.get('location'), info.url);
+    if (
+      target &&
+      target.origin !== info.url.origin &&
+      !(target.protocol === 'https:' && isSlackHost(target.hostname))
+    ) {
+      return fail(
+        new SlackFileError(
+          'NOT_ON_SLACK',
+          `Slack sent the download on to another host (${target.host}), where the app does not send its Slack ` +
+            `token; nothing was read. ${UPLOAD_ITSELF}`,
+        ),
+      );
+    }
+    return fail(notAuthorized('it answered with a redirect to sign in'));
+  }
   if (res.status === 401 || res.status === 403) return fail(notAuthorized(`HTTP ${res.status}`));
   if (res.status === 404) {
     return fail(new SlackFileError('NOT_FOUND', 'Slack no longer has this file (it was deleted). Upload it again.'));
