@@ -4,6 +4,7 @@
  */
 import { OutreachClient } from '../src/outreach/client.js';
 import { LimiterStoppedError, RateLimiter, sharedLimiter, type RateLimiterOptions } from '../src/outreach/limiter.js';
+import { onBehalfOf } from '../src/outreach/onBehalf.js';
 import { campaignDetail, maxInAnyWindow, startStub, type Stub } from './support/stubOutreach.js';
 
 const KEY = 'limiter-test-key-0123456789';
@@ -90,6 +91,98 @@ describe('priorities', () => {
     const order = stub.requests.map((r) => Number(r.path.split('/')[2]));
     // the first two bulk requests took the free slots at once; then the interactive, the poller, the rest of bulk
     expect(order).toEqual([100, 101, 300, 200, 102, 103, 104, 105, 106, 107]);
+  });
+});
+
+describe('fair share: floors for the poller and uploads, turns for people', () => {
+  const idOf = (r: { path: string }) => Number(r.path.split('/')[2]);
+  const arrivals = (lo: number, hi: number) => stub.requests.filter((r) => idOf(r) >= lo && idOf(r) < hi);
+
+  it('under a flood of commands the poller still gets 3 of 12 slots per window and uploads 1', async () => {
+    echoCampaign();
+    const { client } = setup({ perSecond: 12, windowMs: 200 });
+    // 100 people's requests queued first (ids 1000+), then 9 of the poller (2000+) and 4 of an upload (3000+).
+    const flood = Array.from({ length: 100 }, (_, i) => client.getCampaign(1000 + i));
+    const poller = Array.from({ length: 9 }, (_, i) => client.getCampaign(2000 + i, { priority: 'poller' }));
+    const bulk = Array.from({ length: 4 }, (_, i) => client.getCampaign(3000 + i, { priority: 'bulk' }));
+    await Promise.all([...flood, ...poller, ...bulk]);
+    const t0 = Math.min(...stub.requests.map((r) => r.at));
+    const pollerLast = Math.max(...arrivals(2000, 3000).map((r) => r.at)) - t0;
+    const bulkLast = Math.max(...arrivals(3000, 4000).map((r) => r.at)) - t0;
+    const floodLast = Math.max(...arrivals(1000, 2000).map((r) => r.at)) - t0;
+    // The first window went to the flood (nothing else was waiting); then 3 poller requests per window: windows 2-4.
+    expect(pollerLast).toBeLessThan(4 * 200);
+    // 1 upload request per window: windows 2-5; the flood, 8 per window meanwhile, is still going.
+    expect(bulkLast).toBeLessThan(5 * 200);
+    expect(floodLast).toBeGreaterThan(bulkLast);
+    // People still go first: in each of those windows the flood had 8 slots.
+    expect(
+      maxInAnyWindow(
+        arrivals(1000, 2000).map((r) => r.at),
+        200,
+      ),
+    ).toBeGreaterThanOrEqual(8);
+    expect(
+      maxInAnyWindow(
+        arrivals(2000, 3000).map((r) => r.at),
+        200,
+      ),
+    ).toBeLessThanOrEqual(3 + 1);
+    expect(
+      maxInAnyWindow(
+        stub.requests.map((r) => r.at),
+        200,
+      ),
+    ).toBeLessThanOrEqual(12);
+  });
+
+  it('with nobody else waiting, people and uploads each get all 12 slots', async () => {
+    echoCampaign();
+    const { client } = setup({ perSecond: 12, windowMs: 200 });
+    await Promise.all(Array.from({ length: 24 }, (_, i) => client.getCampaign(i + 1, { priority: 'bulk' })));
+    expect(
+      maxInAnyWindow(
+        stub.requests.map((r) => r.at),
+        200,
+      ),
+    ).toBe(12);
+  });
+
+  it("one person's burst holds at most half the slots: another person's request starts at once", async () => {
+    echoCampaign();
+    const { client } = setup({ perSecond: 12, windowMs: 300 });
+    const burst = onBehalfOf('U0BURST', () => Array.from({ length: 40 }, (_, i) => client.getCampaign(1000 + i)));
+    await new Promise((r) => setTimeout(r, 50));
+    const asked = performance.now();
+    const other = onBehalfOf('U0OTHER', () => [client.getCampaign(2000), client.getCampaign(2001)]);
+    await Promise.all(other);
+    const answered = performance.now() - asked;
+    expect(answered).toBeLessThan(150); // not a window (300 ms) or more behind the burst
+    await Promise.all(burst);
+    // The burst never had more than 6 requests in any window, the service never more than 12.
+    expect(
+      maxInAnyWindow(
+        arrivals(1000, 2000).map((r) => r.at),
+        300,
+      ),
+    ).toBe(6);
+    expect(
+      maxInAnyWindow(
+        stub.requests.map((r) => r.at),
+        300,
+      ),
+    ).toBeLessThanOrEqual(12);
+  });
+
+  it('people with requests waiting take turns', async () => {
+    echoCampaign();
+    const { client } = setup({ perSecond: 2, windowMs: 100, marginMs: 0, perPersonSlots: 2 });
+    const a = onBehalfOf('U0A', () => Array.from({ length: 6 }, (_, i) => client.getCampaign(100 + i)));
+    const b = onBehalfOf('U0B', () => Array.from({ length: 3 }, (_, i) => client.getCampaign(200 + i)));
+    const c = onBehalfOf('U0C', () => client.getCampaign(300));
+    await Promise.all([...a, ...b, c]);
+    // A's first two took the free slots; then A, B and C in turns (A queued first), in order within each person.
+    expect(stub.requests.map(idOf)).toEqual([100, 101, 102, 200, 300, 103, 201, 104, 202, 105]);
   });
 });
 

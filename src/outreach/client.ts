@@ -25,6 +25,7 @@ import type {
 import { OutreachError, OutreachInputError, parseErrorBody, clip, type ErrorSubject } from './errors.js';
 import { HttpTransport, parseRetryAfter, type HttpMethod, type HttpResponse } from './http.js';
 import { RateLimiter, sharedLimiter, type LimiterLogger } from './limiter.js';
+import { currentPerson } from './onBehalf.js';
 import {
   ANSWERED_BY,
   CALL_LIST_FILTER_STATUSES,
@@ -628,6 +629,8 @@ export class OutreachClient implements OutreachApi {
               subject: e.subject,
             }),
           signal,
+          // The person whose command or click this serves (people take turns in the limiter); none for shared work.
+          currentPerson(),
         );
       } catch (err) {
         if (!(err instanceof OutreachError)) throw err; // aborted by the caller, or limiter stopped

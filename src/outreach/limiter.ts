@@ -2,33 +2,33 @@
  * The one rate limiter per API key: at most `perSecond` (12) requests start in ANY window of `windowMs` (1 s),
  * people's requests ahead of the poller, the poller ahead of bulk uploads, and a 429 pauses everything.
  *
- * How the sliding window is kept: Bottleneck runs with `maxConcurrent = perSecond` slots, and each request holds
- * its slot for a full window after the latest moment the service can have counted it. The service receives a
- * request somewhere between our send and our receipt of its answer, so the slot is held until `windowMs` after the
- * answer came back; for a slow request, at most until `windowMs + marginMs` after the send (the request runs
- * detached, so a long upload does not block a slot for its whole length). With only `perSecond` slots, the
- * (perSecond+1)-th request cannot reach the service less than a window after the first one did, so no window of
+ * How the sliding window is kept: there are `perSecond` slots, and each request holds its slot for a full window
+ * after the latest moment the service can have counted it. The service receives a request somewhere between our
+ * send and our receipt of its answer, so the slot is held until `windowMs` after the answer came back; for a slow
+ * request, at most until `windowMs + marginMs` after the send (the request runs detached, so a long upload does not
+ * block a slot for its whole length). With only `perSecond` slots, the (perSecond+1)-th request cannot reach the service less than a window after the first one did, so no window of
  * `windowMs` at the service ever holds more than `perSecond` requests, however much the network or a busy CPU
  * delays a request on its way (as long as a request slower than `marginMs` to answer was not delayed more than
  * `marginMs` on the way in). The cost: the effective rate is perSecond per (window + response time).
- * (Bottleneck's `reservoirRefreshInterval` is a fixed window, which lets 2 x 12 requests through across a window
- * boundary; that is why it is not used.)
+ * (A fixed-window reservoir, like Bottleneck's `reservoirRefreshInterval`, lets 2 x 12 requests through across a
+ * window boundary; that is why none is used.)
  *
- * Bottleneck's priority queue decides who gets a freed slot: interactive (1) before poller (4) before bulk (7),
- * first come first served within a level.
+ * Who gets a freed slot is decided by fairShare.ts: people's requests (interactive) before the poller's before
+ * uploads' (bulk), but the poller and uploads keep a floor of the slots while they wait (3 and 1 of 12), and people
+ * take turns, one person holding at most half the slots. (Bottleneck, used here before, has priorities but neither
+ * floors nor turns; its concurrency limit was all it did here, which is the slot count below.)
  *
- * A 429 pauses the whole limiter: Bottleneck's reservoir drops to 0 (it is unlimited otherwise) so every queued job
- * stays queued, in priority order, and a job that was handed a slot just before the pause waits for its end before
- * sending.
+ * A 429 pauses the whole limiter: no waiting request gets a slot until the pause ends, and they keep their order.
  *
- * Scale-out: this holds state in the process. Running several processes with one key would need Bottleneck's Redis
- * datastore (clustering) plus a shared pause, which this class does not do yet.
+ * Scale-out: this holds state in the process. Running several processes with one key would need a shared store of
+ * the slots plus a shared pause, which this class does not do yet.
  */
 import { createHash } from 'node:crypto';
-import Bottleneck from 'bottleneck';
 import type { Priority } from './api.js';
+import { FairShareQueue, type FairShareOptions } from './fairShare.js';
 import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
 
+/** Order of the lanes (lower first). */
 export const PRIORITY_LEVELS: Readonly<Record<Priority, number>> = { interactive: 1, poller: 4, bulk: 7 };
 
 export interface LimiterLogger {
@@ -52,6 +52,10 @@ export interface RateLimiterOptions {
   backoffBaseMs?: number;
   /** Longest pause, whatever Retry-After says, ms. Default 60000. */
   maxPauseMs?: number;
+  /** Slots the poller and uploads can count on while they wait (fairShare.ts). Default: 3 and 1 of 12. */
+  floors?: FairShareOptions['floors'];
+  /** Most slots one person's requests hold at once. Default: half of `perSecond`, rounded up. */
+  perPersonSlots?: number;
   logger?: LimiterLogger;
 }
 
@@ -67,6 +71,16 @@ interface Sleeper {
   wake: () => void;
 }
 
+/** A request waiting for a slot. */
+interface Waiter {
+  readonly priority: Priority;
+  readonly person: string | undefined;
+  /** Called when it gets a slot: sends the request and holds the slot. */
+  start(): void;
+  /** Called when it will never get one (the limiter stopped). */
+  drop(reason: unknown): void;
+}
+
 export class RateLimiter {
   readonly perSecond: number;
   readonly windowMs: number;
@@ -74,12 +88,11 @@ export class RateLimiter {
   private readonly backoffBaseMs: number;
   private readonly maxPauseMs: number;
   private readonly logger?: LimiterLogger;
-  private readonly bottleneck: Bottleneck;
+  /** Requests waiting for a slot, and the slots held. */
+  private readonly queue: FairShareQueue<Waiter>;
   private pausedUntil = 0;
   private resumeTimer: NodeJS.Timeout | undefined;
   private consecutive429 = 0;
-  /** Callers whose request has not started yet (queued, or handed a slot during a pause). */
-  private waiting = 0;
   private readonly sleepers = new Set<Sleeper>();
   private stopped = false;
   private startedCount = 0;
@@ -94,76 +107,82 @@ export class RateLimiter {
     if (!Number.isInteger(this.perSecond) || this.perSecond < 1)
       throw new RangeError('perSecond must be an integer >= 1');
     if (!(this.windowMs > 0) || !(this.marginMs >= 0)) throw new RangeError('windowMs must be > 0 and marginMs >= 0');
-    this.bottleneck = new Bottleneck({ maxConcurrent: this.perSecond, minTime: 0 });
-    this.bottleneck.on('error', (e: unknown) => this.logger?.error({ err: e }, 'outreach rate limiter internal error'));
+    this.queue = new FairShareQueue<Waiter>({
+      slots: this.perSecond,
+      ...(opts.floors ? { floors: opts.floors } : {}),
+      ...(opts.perPersonSlots !== undefined ? { perPersonSlots: opts.perPersonSlots } : {}),
+    });
   }
 
   /**
-   * Runs `task` when a slot is free and the limiter is not paused; resolves with its result. If `signal` aborts
-   * while the task is still queued, it is dropped (rejecting with the signal's reason) and never started; once
-   * started, aborting is up to the task.
+   * Runs `task` when it gets a slot (see fairShare.ts for the order) and the limiter is not paused; resolves with its
+   * result. `person`: the Slack user the request is made for (people take turns; undefined: no one in particular).
+   * If `signal` aborts while the task is still queued, it is dropped (rejecting with the signal's reason) and never
+   * started; once started, aborting is up to the task.
    */
-  schedule<T>(priority: Priority, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  schedule<T>(priority: Priority, task: () => Promise<T>, signal?: AbortSignal, person?: string): Promise<T> {
     if (this.stopped) return Promise.reject(new LimiterStoppedError());
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const level = PRIORITY_LEVELS[priority];
-    if (level === undefined) return Promise.reject(new RangeError(`Unknown priority "${String(priority)}"`));
+    if (PRIORITY_LEVELS[priority] === undefined) {
+      return Promise.reject(new RangeError(`Unknown priority "${String(priority)}"`));
+    }
 
     return new Promise<T>((resolve, reject) => {
-      let state: 'waiting' | 'started' | 'dropped' = 'waiting';
-      const stopWaiting = (): void => {
-        this.waiting--;
-        this.refreshTimerRefs();
-      };
       const onAbort = (): void => {
-        if (state !== 'waiting') return;
-        state = 'dropped';
-        stopWaiting();
+        if (!this.queue.remove(waiter)) return; // already started (or dropped)
+        this.refreshTimerRefs();
         reject(signal?.reason);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting++;
-      this.refreshTimerRefs();
-
-      const job = async (): Promise<void> => {
-        // A pause that began after Bottleneck handed out this slot still applies.
-        while (state === 'waiting' && !this.stopped && Date.now() < this.pausedUntil) {
-          await this.sleep(this.pausedUntil - Date.now());
-        }
-        if (state !== 'waiting') return; // dropped while queued: nothing was sent, free the slot at once
-        signal?.removeEventListener('abort', onAbort);
-        if (this.stopped) {
-          state = 'dropped';
-          stopWaiting();
-          reject(new LimiterStoppedError());
-          return;
-        }
-        state = 'started';
-        stopWaiting();
-        const startedAt = Date.now();
-        this.startedCount++;
-        let done: Promise<T>;
-        try {
-          done = task();
-        } catch (e) {
-          done = Promise.reject(e);
-        }
-        // The caller gets the result as soon as it is there; the slot stays held (see the top of the file).
-        done.then(resolve, reject);
-        await this.sleep(this.marginMs, done);
-        const lag = Math.min(Date.now() - startedAt, this.marginMs);
-        await this.sleep(startedAt + lag + this.windowMs - Date.now());
+      const waiter: Waiter = {
+        priority,
+        person,
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          void this.run(waiter, task, resolve, reject);
+        },
+        drop: (reason) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(reason);
+        },
       };
-
-      this.bottleneck.schedule({ priority: level }, job).catch((e: unknown) => {
-        // Bottleneck dropped the job (the limiter was stopped while it was queued).
-        if (state !== 'waiting') return;
-        state = 'dropped';
-        stopWaiting();
-        signal?.removeEventListener('abort', onAbort);
-        reject(this.stopped ? new LimiterStoppedError() : e);
-      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+      this.refreshTimerRefs();
+      this.dispatch();
     });
+  }
+
+  /** Hands free slots to waiting requests, unless paused. */
+  private dispatch(): void {
+    if (this.stopped || Date.now() < this.pausedUntil) return;
+    for (let w = this.queue.next(); w; w = this.queue.next()) {
+      this.startedCount++;
+      w.start();
+    }
+    this.refreshTimerRefs();
+  }
+
+  /** Sends the request of `w`, which holds a slot; gives the slot back one window later (see the top of the file). */
+  private async run<T>(
+    w: Waiter,
+    task: () => Promise<T>,
+    resolve: (v: T) => void,
+    reject: (e: unknown) => void,
+  ): Promise<void> {
+    const startedAt = Date.now();
+    let done: Promise<T>;
+    try {
+      done = task();
+    } catch (e) {
+      done = Promise.reject(e);
+    }
+    // The caller gets the result as soon as it is there; the slot stays held.
+    done.then(resolve, reject);
+    await this.sleep(this.marginMs, done);
+    const lag = Math.min(Date.now() - startedAt, this.marginMs);
+    await this.sleep(startedAt + lag + this.windowMs - Date.now());
+    this.queue.release(w);
+    this.dispatch();
   }
 
   /**
@@ -201,7 +220,6 @@ export class RateLimiter {
     const until = Date.now() + Math.max(0, ms);
     if (until <= this.pausedUntil) return;
     this.pausedUntil = until;
-    void this.bottleneck.updateSettings({ reservoir: 0 });
     if (this.resumeTimer) clearTimeout(this.resumeTimer);
     this.resumeTimer = setTimeout(() => this.resume(), ms);
     this.refreshTimerRefs();
@@ -216,7 +234,7 @@ export class RateLimiter {
       this.refreshTimerRefs();
       return;
     }
-    void this.bottleneck.updateSettings({ reservoir: null });
+    this.dispatch();
   }
 
   /** Milliseconds left in the current pause (0 when not paused). */
@@ -226,7 +244,12 @@ export class RateLimiter {
 
   /** Requests waiting for a slot, by priority (or all). */
   queued(priority?: Priority): number {
-    return priority === undefined ? this.bottleneck.queued() : this.bottleneck.queued(PRIORITY_LEVELS[priority]);
+    return this.queue.size(priority);
+  }
+
+  /** Slots held now (requests started less than a window ago, or still unanswered), by priority (or all). */
+  held(priority?: Priority): number {
+    return this.queue.held(priority);
   }
 
   /** Requests started through this limiter since it was created. */
@@ -238,17 +261,18 @@ export class RateLimiter {
    * Stops the limiter: requests not yet started reject with LimiterStoppedError; started ones finish. Also removes
    * it from the shared registry.
    */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
+  stop(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.stopped = true;
     for (const [k, v] of registry) if (v === this) registry.delete(k);
     if (this.resumeTimer) clearTimeout(this.resumeTimer);
     this.resumeTimer = undefined;
+    for (const w of this.queue.drain()) w.drop(new LimiterStoppedError());
     for (const s of [...this.sleepers]) {
       clearTimeout(s.timer);
       s.wake();
     }
-    await this.bottleneck.stop({ dropWaitingJobs: true });
+    return Promise.resolve();
   }
 
   /** Resolves after `ms`, or as soon as `orUntil` settles, or when the limiter stops. */
@@ -264,7 +288,7 @@ export class RateLimiter {
         },
       };
       this.sleepers.add(s);
-      if (this.waiting === 0) s.timer.unref();
+      if (this.queue.size() === 0) s.timer.unref();
       orUntil?.then(s.wake, s.wake);
     });
   }
@@ -274,7 +298,7 @@ export class RateLimiter {
    * delay a process's exit, but a queued request must not be abandoned by an event loop that thinks it is done.
    */
   private refreshTimerRefs(): void {
-    const keepAlive = this.waiting > 0;
+    const keepAlive = this.queue.size() > 0;
     for (const s of this.sleepers) {
       if (keepAlive) s.timer.ref();
       else s.timer.unref();
