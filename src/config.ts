@@ -50,6 +50,10 @@ export interface Config {
   auditChannelId?: string;
   defaultPhoneRegion: CountryCode;
   uploadMaxBytes: number;
+  /** Commands and clicks that use the service one person may make per minute, sustained (a token bucket). */
+  personActionsPerMinute: number;
+  /** How many of them one person may make at once (the bucket's size). */
+  personActionsBurst: number;
   logLevel: LogLevel;
   /** Unset: pretty when stdout is a terminal, JSON otherwise. */
   logFormat?: LogFormat;
@@ -267,6 +271,18 @@ const envSchema = z.looseObject({
     fallback: SLACK_FILE_INPUT_MAX_BYTES,
     purpose: 'the largest contact file accepted, in bytes',
   }),
+  PERSON_ACTIONS_PER_MINUTE: wholeNumber('PERSON_ACTIONS_PER_MINUTE', {
+    min: 1,
+    max: 6000,
+    fallback: 60,
+    purpose: 'how many commands and clicks that use the service one person may make per minute',
+  }),
+  PERSON_ACTIONS_BURST: wholeNumber('PERSON_ACTIONS_BURST', {
+    min: 1,
+    max: 1000,
+    fallback: 10,
+    purpose: 'how many commands and clicks one person may make at once before being asked to wait',
+  }),
   LOG_LEVEL: text.transform((v, ctx): LogLevel => {
     if (v === undefined) return 'info';
     const lower = v.toLowerCase();
@@ -383,6 +399,8 @@ export const VARIABLES = [
   'AUDIT_CHANNEL_ID',
   'DEFAULT_PHONE_REGION',
   'UPLOAD_MAX_BYTES',
+  'PERSON_ACTIONS_PER_MINUTE',
+  'PERSON_ACTIONS_BURST',
   'LOG_LEVEL',
   'LOG_FORMAT',
 ] as const;
@@ -433,6 +451,8 @@ export function loadConfig(env: Env = process.env): Config {
     responderUserIds: e.RESPONDER_USER_IDS,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    personActionsPerMinute: e.PERSON_ACTIONS_PER_MINUTE,
+    personActionsBurst: e.PERSON_ACTIONS_BURST,
     logLevel: e.LOG_LEVEL,
   };
   if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
@@ -471,6 +491,7 @@ export interface ConfigSummary {
   auditChannelId: string;
   defaultPhoneRegion: string;
   uploadMaxBytes: number;
+  fairUse: string;
   logLevel: LogLevel;
   logFormat: LogFormat | 'auto (pretty in a terminal, json otherwise)';
 }
@@ -503,6 +524,7 @@ export function describeConfig(config: Config): ConfigSummary {
     auditChannelId: config.auditChannelId ?? UNSET,
     defaultPhoneRegion: config.defaultPhoneRegion,
     uploadMaxBytes: config.uploadMaxBytes,
+    fairUse: `${config.personActionsPerMinute} commands/clicks per person per minute, ${config.personActionsBurst} at once`,
     logLevel: config.logLevel,
     logFormat: config.logFormat ?? 'auto (pretty in a terminal, json otherwise)',
   };

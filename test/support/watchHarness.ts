@@ -78,6 +78,8 @@ export async function startWatchHarness(
     responderUserIds: opts.responders ?? [],
     defaultPhoneRegion: 'MX',
     uploadMaxBytes: 10 * 1024 * 1024,
+    personActionsPerMinute: 60,
+    personActionsBurst: 10,
     logLevel: 'silent',
   };
   const tuning = { ...FAST_TUNING, ...opts.tuning };
