@@ -7,8 +7,11 @@ import { registerCampaignForm } from './actions/campaignForm.js';
 import { registerWatch } from './events/index.js';
 import { registerUpload } from './actions/upload.js';
 import { registerHome } from './events/home.js';
+import { registerFairUse } from './fairUse.js';
 
 export function registerAll(app: App, deps: AppDeps): void {
+  // First: every request runs on behalf of its sender, and one over their share goes no further.
+  registerFairUse(app, deps);
   registerCommands(app, deps);
   registerActions(app, deps);
   registerCampaignForm(app, deps);
