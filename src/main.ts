@@ -5,6 +5,9 @@
  */
 import { configSecrets, everyoneMayChangeProblem, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { Health, SlackAuthMonitor, storeCheck } from './health.js';
+import { createMetrics, type AppMetrics } from './metrics.js';
+import { metricsHandler, startMetricsServer, type MetricsServer } from './metricsServer.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
@@ -13,6 +16,7 @@ import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
+import { observedFetch } from './slack/observe.js';
 import { startWatch, stopWatch, type WatchTuning } from './watch/service.js';
 import { startUploads, stopUploads } from './slack/upload/service.js';
 import { homeService } from './slack/usecases/home.js';
@@ -20,7 +24,11 @@ import type { UploadTuning } from './slack/upload/runner.js';
 
 export interface RunningApp {
   port: number;
+  /** Where GET /metrics is served: METRICS_PORT's listener, or `port`. */
+  metricsPort: number;
   deps: AppDeps;
+  metrics: AppMetrics;
+  health: Health;
   simulator?: Simulator;
   stop(): Promise<void>;
 }
@@ -33,7 +41,18 @@ export interface StartOptions extends SlackAppOptions {
   watch?: Partial<WatchTuning>;
   /** Upload job settings (tests shorten the progress interval and retry delays). */
   upload?: Partial<UploadTuning>;
+  /** /healthz settings (tests shorten them). */
+  healthTuning?: Partial<HealthTuning>;
 }
+
+export interface HealthTuning {
+  /** Between two auth.test calls checking the bot token. */
+  slackAuthCheckMs: number;
+  /** Least time between two write probes of the state file's directory. */
+  storeProbeMs: number;
+}
+
+const DEFAULT_HEALTH_TUNING: HealthTuning = { slackAuthCheckMs: 60_000, storeProbeMs: 5_000 };
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const refusal = everyoneMayChangeProblem(config);
@@ -58,7 +77,16 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     baseUrl = config.outreach.baseUrl;
     apiKey = config.outreach.apiKey;
   }
-  const outreach = new OutreachClient({ baseUrl, apiKey, limiter: sharedLimiter(apiKey), logger });
+  // One registry per running app (tests run several in one process).
+  const metrics = createMetrics();
+  const outreach = new OutreachClient({
+    baseUrl,
+    apiKey,
+    limiter: sharedLimiter(apiKey),
+    logger,
+    onExchange: (x) => metrics.serviceExchange(x),
+  });
+  metrics.watchLimiter(outreach.limiter);
 
   const deps: AppDeps = {
     config,
@@ -72,12 +100,51 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       ...(config.responderUsergroupId ? { responderUsergroupId: config.responderUsergroupId } : {}),
     }),
     audit: createAudit(logger, config.auditChannelId),
+    metrics,
   };
 
   let listening = false;
-  const slack = createSlackApp(deps, { ...opts, isReady: () => listening });
-  const { port } = await slack.start();
+  const healthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
+  const slackAuth = new SlackAuthMonitor({
+    authTest: () => slack.app.client.auth.test(),
+    intervalMs: healthTuning.slackAuthCheckMs,
+    logger: logger.child({ component: 'health' }),
+  });
+  const health = new Health({
+    listening: () => (listening ? { ok: true } : { ok: false, detail: 'the app is starting or stopping' }),
+    store: storeCheck(store, { probeEveryMs: healthTuning.storeProbeMs }),
+    slack_auth: () => slackAuth.check(),
+  });
+  metrics.watchHealth(async () => {
+    const r = await health.report();
+    return Object.fromEntries(Object.entries(r.checks).map(([name, c]) => [name, c.ok]));
+  });
+  const slackFetch = observedFetch({
+    slackApiUrl: config.slackApiUrl,
+    botToken: config.slackBotToken,
+    ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
+    onCall: (x) => metrics.slackApiCall(x),
+    onTokenResult: (token, method, error) => slackAuth.noteCall(token, method, error),
+  });
+
+  let metricsServer: MetricsServer | undefined;
+  if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.metricsPort, metrics);
+  const slack = createSlackApp(deps, {
+    ...opts,
+    isReady: () => listening,
+    health,
+    slackFetch,
+    routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
+  });
+  let port: number;
+  try {
+    ({ port } = await slack.start());
+  } catch (err) {
+    await metricsServer?.close();
+    throw err;
+  }
   listening = true;
+  slackAuth.start();
   await startWatch(deps, opts.watch);
   // Uploads the app stopped in the middle of go on from their first unanswered batch.
   await startUploads(deps, opts.upload);
@@ -86,13 +153,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let stopped = false;
   return {
     port,
+    metricsPort: metricsServer?.port ?? port,
     deps,
+    metrics,
+    health,
     simulator,
     async stop() {
       if (stopped) return;
       stopped = true;
       listening = false;
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
+      await slackAuth.stop();
       await stopWatch(deps);
       await stopUploads(deps);
       // A Home tab refresh started just before the stop may still be waiting on the service.
@@ -100,6 +171,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       await store.close();
       await outreach.close();
       await simulator?.close();
+      await metricsServer?.close();
     },
   };
 }

@@ -87,6 +87,16 @@ export interface OutreachClientOptions {
   retryBaseMs?: number;
   /** Longest retry delay, ms. Default 8000. */
   retryMaxDelayMs?: number;
+  /** Told of every HTTP exchange (each try): route template, status or failure kind, time on the wire (metrics). */
+  onExchange?: (x: ServiceExchange) => void;
+}
+
+export interface ServiceExchange {
+  /** Route template, e.g. 'GET /campaigns/{id}'. */
+  endpoint: string;
+  /** HTTP status, or the kind of failure when no answer came. */
+  status: number | 'network' | 'timeout';
+  seconds: number;
 }
 
 /** Statuses after which a request that is safe to repeat is tried again (429 is handled apart). */
@@ -177,6 +187,7 @@ export class OutreachClient implements OutreachApi {
   private readonly retryBaseMs: number;
   private readonly retryMaxDelayMs: number;
   private readonly logger?: OutreachLogger;
+  private readonly onExchange?: (x: ServiceExchange) => void;
 
   constructor(opts: OutreachClientOptions) {
     if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {
@@ -192,6 +203,7 @@ export class OutreachClient implements OutreachApi {
     this.retryBaseMs = opts.retryBaseMs ?? 500;
     this.retryMaxDelayMs = opts.retryMaxDelayMs ?? 8000;
     this.logger = opts.logger;
+    this.onExchange = opts.onExchange;
     this.limiter = opts.limiter ?? sharedLimiter(opts.apiKey, { logger: opts.logger });
     this.http = new HttpTransport({
       baseUrl: opts.baseUrl,
@@ -618,16 +630,18 @@ export class OutreachClient implements OutreachApi {
         res = await this.limiter.schedule(
           priority,
           () =>
-            this.http.send({
-              method: e.method,
-              path: e.path,
-              query: e.query,
-              body: e.body,
-              headers,
-              signal,
-              endpoint: e.endpoint,
-              subject: e.subject,
-            }),
+            this.timed(e.endpoint, () =>
+              this.http.send({
+                method: e.method,
+                path: e.path,
+                query: e.query,
+                body: e.body,
+                headers,
+                signal,
+                endpoint: e.endpoint,
+                subject: e.subject,
+              }),
+            ),
           signal,
           // The person whose command or click this serves (people take turns in the limiter); none for shared work.
           currentPerson(),
@@ -708,6 +722,24 @@ export class OutreachClient implements OutreachApi {
       subject: e.subject,
       attempts: attempt,
     });
+  }
+
+  /** Runs one exchange and reports it to `onExchange`: the time from the send to the whole answer (or failure). */
+  private async timed(endpoint: string, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    if (!this.onExchange) return send();
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const res = await send();
+      this.onExchange({ endpoint, status: res.status, seconds: seconds() });
+      return res;
+    } catch (err) {
+      // Aborted by the caller: not an answer of the service, so not counted.
+      if (err instanceof OutreachError) {
+        this.onExchange({ endpoint, status: err.kind === 'timeout' ? 'timeout' : 'network', seconds: seconds() });
+      }
+      throw err;
+    }
   }
 
   private protocolError(endpoint: string, detail: string, attempt?: number): OutreachError {

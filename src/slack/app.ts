@@ -10,8 +10,11 @@ import {
   type Logger as BoltLogger,
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
+import type { FetchFunction } from '@slack/web-api';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { HealthReport } from '../health.js';
 import type { AppDeps } from './deps.js';
+import { timeAcks } from './observe.js';
 import { registerAll } from './register.js';
 import { slackRetryConfig, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
@@ -29,6 +32,12 @@ export interface SlackAppOptions {
    */
   socketPingTimeoutMs?: number;
   isReady?: () => boolean;
+  /** What /healthz answers (503 when a check fails); without it, `isReady` alone decides. */
+  health?: { report(): Promise<HealthReport> };
+  /** Routes served beside /healthz on the same port (GET /metrics). */
+  routes?: CustomRoute[];
+  /** The `fetch` of every Web API client (observes each call: metrics, token failures). */
+  slackFetch?: FetchFunction;
 }
 
 export interface SlackApp {
@@ -57,10 +66,17 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   const { config } = deps;
   const healthz = (_req: IncomingMessage, res: ServerResponse) => {
     const ready = opts.isReady ? opts.isReady() : true;
-    res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ ok: ready }));
+    const report: Promise<HealthReport> = opts.health
+      ? opts.health.report()
+      : Promise.resolve({ ok: ready, checks: {} });
+    void report
+      .catch((): HealthReport => ({ ok: false, checks: { health: { ok: false, detail: 'the checks failed to run' } } }))
+      .then((r) => {
+        res.writeHead(r.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify(r));
+      });
   };
-  const customRoutes: CustomRoute[] = [{ path: '/healthz', method: ['GET'], handler: healthz }];
+  const customRoutes: CustomRoute[] = [{ path: '/healthz', method: ['GET'], handler: healthz }, ...(opts.routes ?? [])];
   const logger = boltLogger(deps);
   const socket = config.slackAppToken
     ? socketModeReceiver({ appToken: config.slackAppToken, config, customRoutes, logger, opts })
@@ -77,8 +93,11 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
         ...opts.slackRetry,
         ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}),
       }),
+      ...(opts.slackFetch ? { fetch: opts.slackFetch } : {}),
     },
   });
+  const { metrics } = deps;
+  if (metrics) timeAcks(app, (surface, seconds) => metrics.ack(surface, seconds));
   registerAll(app, deps);
   app.error(async (error) => {
     deps.logger.error({ err: `${error.name}: ${error.message}` }, 'unhandled error in a listener');
@@ -128,7 +147,11 @@ function socketModeReceiver(a: {
     customRoutes: a.customRoutes,
     installerOptions: {
       port: a.config.port,
-      clientOptions: { slackApiUrl: a.config.slackApiUrl, retryConfig: { ...SOCKET_RECONNECT_RETRY_POLICY } },
+      clientOptions: {
+        slackApiUrl: a.config.slackApiUrl,
+        retryConfig: { ...SOCKET_RECONNECT_RETRY_POLICY },
+        ...(a.opts.slackFetch ? { fetch: a.opts.slackFetch } : {}),
+      },
     },
     ...(a.opts.socketPingTimeoutMs ? { clientPingTimeout: a.opts.socketPingTimeoutMs } : {}),
   });

@@ -1,6 +1,7 @@
 /** What every listener and use case may use: built once in src/index.ts and passed down. */
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import type { AppMetrics } from '../metrics.js';
 import type { OutreachApi } from '../outreach/api.js';
 import type { Store } from '../store/store.js';
 import type { Permissions } from './permissions.js';
@@ -13,4 +14,6 @@ export interface AppDeps {
   logger: Logger;
   permissions: Permissions;
   audit: Audit;
+  /** The app's metrics (absent where a test builds deps by hand). */
+  metrics?: AppMetrics;
 }

@@ -68,6 +68,8 @@ export type LowdbStore = Store & {
   readonly writes: number;
   /** The absolute path of the file. */
   readonly file: string;
+  /** The error of the latest write, until a write succeeds (for /healthz). */
+  readonly lastWriteError: Error | undefined;
 };
 
 interface Batch {
@@ -161,6 +163,7 @@ export async function openLowdbStore(file: string, opts: LowdbStoreOptions = {})
 
 class LowdbStoreImpl implements LowdbStore {
   writes = 0;
+  lastWriteError: Error | undefined;
   /** The batch waiting for its write to start; changes made now join it. */
   private pending: Batch | undefined;
   /** The batch whose write is in progress. */
@@ -278,8 +281,10 @@ class LowdbStoreImpl implements LowdbStore {
       // JSONFile stringifies `db.data` synchronously inside this call, so later changes cannot leak into this write.
       await this.db.write();
       this.saved = Math.max(this.saved, upTo);
+      this.lastWriteError = undefined;
       batch.resolve();
     } catch (err) {
+      this.lastWriteError = err instanceof Error ? err : new Error(String(err));
       batch.reject(
         new Error(
           `Could not save the state file ${this.file}: ${(err as Error).message}. The change is kept in memory.`,

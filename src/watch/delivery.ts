@@ -51,6 +51,8 @@ export interface DeliveryHooks {
   onPermanentError(err: PermanentSlackError): Promise<void>;
   /** Whether anything should still be written into this channel (not suspended, still watched, or a try DM). */
   channelActive(channelId: string): boolean;
+  /** A call's final state reached Slack for the first time (metrics: call end to Slack). */
+  finalShown?(call: CallRecord, at: number): void;
 }
 
 export interface DeliveryStats {
@@ -323,7 +325,7 @@ export class Delivery {
       const cur = this.state.posts.get(key) ?? post;
       await this.state.putPost({ ...cur, deliveredFp: fp });
     }
-    if (final) this.noteShown(callId);
+    if (final) this.noteShown(call);
     const latest = this.state.calls.get(callKey(post.campaignId, callId));
     return latest && latest.fp !== fp ? 'again' : 'done';
   }
@@ -357,15 +359,18 @@ export class Delivery {
     const now = Date.now();
     for (const l of d.lines) {
       const c = this.state.calls.get(callKey(l.campaignId, l.callId));
-      if (c?.final && l.status === c.status) this.noteShown(l.callId, now);
+      if (c?.final && l.status === c.status) this.noteShown(c, now);
     }
     return this.state.digests.get(digestId)?.fp === fp ? 'done' : 'again';
   }
 
   /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */
-  private noteShown(callId: string, at = Date.now()): void {
+  private noteShown(call: CallRecord, at = Date.now()): void {
     const m = this.stats.finalShownAt;
-    if (!m.has(callId)) m.set(callId, at);
+    if (!m.has(call.callId)) {
+      m.set(call.callId, at);
+      this.hooks.finalShown?.(call, at);
+    }
     if (m.size > 20_000) m.delete(m.keys().next().value as string);
   }
 

@@ -81,6 +81,9 @@ export interface PollerDeps {
   /** Resolves a campaign's channel type (phone_call / whatsapp) when a subscription does not know it. */
   resolveKind(sub: Subscription): Promise<Subscription>;
   now?: () => number;
+  /** Told when a cycle ends (metrics): its report, or that it broke off. */
+  onCycle?: (report: CycleReport) => void;
+  onCycleFailed?: (err: unknown) => void;
 }
 
 const isFinalStatus = (s: string) => FINAL_CALL_STATUSES.includes(s);
@@ -145,9 +148,20 @@ export class Poller {
   /** One cycle; if one is running, waits for it instead of starting another. */
   runCycle(): Promise<CycleReport> {
     if (this.current) return this.current;
-    this.current = this.cycle().finally(() => {
-      this.current = undefined;
-    });
+    this.current = this.cycle()
+      .then(
+        (report) => {
+          this.d.onCycle?.(report);
+          return report;
+        },
+        (err: unknown) => {
+          this.d.onCycleFailed?.(err);
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.current = undefined;
+      });
     return this.current;
   }
 

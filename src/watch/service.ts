@@ -13,6 +13,7 @@ import { Delivery } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
 import { Relay } from './relay.js';
 import { SlackPoster } from './slackPoster.js';
+import { Speakers } from './speakers.js';
 import { callKey, postKey, subKey, WatchState, type CallRecord, type Subscription } from './state.js';
 import { suspendForError } from './subscriptions.js';
 import { RATE_LIMIT_PER_SECOND } from '../outreach/unspecified.js';
@@ -66,6 +67,8 @@ export class WatchService {
   delivery!: Delivery;
   poller!: Poller;
   relay!: Relay;
+  /** Who may write to customers and agents (relayed replies, `/campaign try`). */
+  speakers!: Speakers;
   tuning: WatchTuning;
   private started = false;
   private serviceOrigin: string | undefined;
@@ -109,6 +112,7 @@ export class WatchService {
       fingerprint: (campaignId, call) => this.fingerprint(campaignId, call),
       resolveKind: (s) => this.resolveKind(s),
     });
+    this.speakers = new Speakers(this.client, deps.permissions, logger);
     this.relay = new Relay({
       state: this.state,
       outreach: deps.outreach,
@@ -116,6 +120,8 @@ export class WatchService {
       poster: this.poster,
       logger,
       eventTtlMs: tuning.eventTtlMs,
+      speakers: this.speakers,
+      audit: deps.audit,
     });
   }
 

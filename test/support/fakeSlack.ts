@@ -1,16 +1,13 @@
 // A fake Slack Web API for integration tests: plain node:http on 127.0.0.1, spoken to by the real @slack/web-api
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
-// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
 // Facts it follows: /work/shared/slack-platform-notes.md sections 1-6.
 
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { LIMITS, validateBlocks, validateView, viewByteLength } from './blockKitLimits.js';
-import { FakeSocketMode } from './fakeSlackSocket.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared clock / sequence of the harness, so a test can order the fake's calls against the driver's acks.
@@ -37,6 +34,8 @@ export interface FakeChannelInit {
   isArchived?: boolean;
   /** Whether the bot is in the channel. Default true. */
   isMember?: boolean;
+  /** A Slack Connect channel: shared with people of another organization. Default false. */
+  isExtShared?: boolean;
 }
 
 export interface FakeChannel {
@@ -46,6 +45,7 @@ export interface FakeChannel {
   isArchived: boolean;
   isMember: boolean;
   isIm: boolean;
+  isExtShared?: boolean;
   /** For DM channels: the other user. */
   user?: string;
   created: number;
@@ -61,6 +61,11 @@ export interface FakeUserInit {
   tzOffset?: number;
   isBot?: boolean;
   deleted?: boolean;
+  /** The person's own team: another organization's for a Slack Connect member. Default: the fake's team. */
+  teamId?: string;
+  /** Guests: multi-channel (`is_restricted`) and single-channel (`is_ultra_restricted`). */
+  isRestricted?: boolean;
+  isUltraRestricted?: boolean;
 }
 
 export interface PostMessageRateLimit {
@@ -75,8 +80,6 @@ export interface PostMessageRateLimit {
 export interface FakeSlackOptions {
   /** The bot token the app uses. Default 'xoxb-test'. */
   botToken?: string;
-  /** The app-level token (Socket Mode: apps.connections.open only). Default 'xapp-1-A0TEST-1-fake'. */
-  appToken?: string;
   /** Further tokens accepted as the same bot. */
   extraTokens?: string[];
   teamId?: string;
@@ -413,9 +416,6 @@ async function parseArgs(req: IncomingMessage, raw: Buffer, query: URLSearchPara
 
 export class FakeSlack {
   readonly botToken: string;
-  readonly appToken: string;
-  /** The Socket Mode endpoint (WebSocket on this server; URLs from apps.connections.open). */
-  readonly socket: FakeSocketMode;
   readonly teamId: string;
   readonly teamDomain: string;
   readonly appId: string;
@@ -459,7 +459,6 @@ export class FakeSlack {
     this.opts = opts;
     this.server = server;
     this.botToken = opts.botToken ?? 'xoxb-test';
-    this.appToken = opts.appToken ?? 'xapp-1-A0TEST-1-fake';
     this.teamId = opts.teamId ?? 'T0TEST';
     this.teamDomain = opts.teamDomain ?? 'fake-team';
     this.appId = opts.appId ?? 'A0TEST';
@@ -469,11 +468,6 @@ export class FakeSlack {
     this.apiUrl = `${this.baseUrl}/api/`;
     this.emitter.setMaxListeners(1000);
     this.handlers = this.buildHandlers();
-    this.socket = new FakeSocketMode({
-      wsBaseUrl: `ws://127.0.0.1:${port}`,
-      appId: this.appId,
-      changed: () => this.emitter.emit('change'),
-    });
     this.reset();
   }
 
@@ -485,9 +479,6 @@ export class FakeSlack {
     });
     const { port } = server.address() as AddressInfo;
     const fake = new FakeSlack(server, port, opts);
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      fake.socket.handleUpgrade(req, socket, head),
-    );
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       fake.handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -528,7 +519,6 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
-    await this.socket.close();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -547,6 +537,7 @@ export class FakeSlack {
       isArchived: init.isArchived ?? false,
       isMember: init.isMember ?? true,
       isIm,
+      isExtShared: init.isExtShared ?? false,
       created: Math.floor(Date.now() / 1000),
     };
     this.channelsById.set(ch.id, ch);
@@ -577,7 +568,7 @@ export class FakeSlack {
     const realName = init.realName ?? name;
     const user: Json = {
       id: init.id,
-      team_id: this.teamId,
+      team_id: init.teamId ?? this.teamId,
       name,
       deleted: init.deleted ?? false,
       real_name: realName,
@@ -586,6 +577,8 @@ export class FakeSlack {
       tz_offset: init.tzOffset ?? 0,
       is_admin: false,
       is_owner: false,
+      is_restricted: init.isRestricted ?? init.isUltraRestricted ?? false,
+      is_ultra_restricted: init.isUltraRestricted ?? false,
       is_bot: init.isBot ?? false,
       is_app_user: false,
       updated: Math.floor(Date.now() / 1000),
@@ -593,12 +586,18 @@ export class FakeSlack {
         real_name: realName,
         display_name: init.displayName ?? name,
         email: init.email ?? `${name}@example.com`,
-        team: this.teamId,
+        team: init.teamId ?? this.teamId,
         ...(init.isBot ? { bot_id: this.botId, api_app_id: this.appId } : {}),
       },
     };
     this.usersById.set(init.id, user);
     return clone(user);
+  }
+
+  /** The team a user belongs to (the fake's own unless added with another `teamId`). */
+  userTeamId(userId: string): string {
+    const team = this.usersById.get(userId)?.team_id;
+    return typeof team === 'string' ? team : this.teamId;
   }
 
   setUsergroup(id: string, userIds: string[]): void {
@@ -1010,10 +1009,7 @@ export class FakeSlack {
       if (method !== 'api.test') {
         if (!token) throw new ApiError('not_authed');
         if (this.revoked.has(token)) throw new ApiError('token_revoked');
-        const appToken = token === this.appToken;
-        if (!appToken && !this.tokens.has(token)) throw new ApiError('invalid_auth');
-        // The app-level token opens Socket Mode connections and does nothing else; a bot token cannot open them.
-        if (appToken !== (method === 'apps.connections.open')) throw new ApiError('not_allowed_token_type');
+        if (!this.tokens.has(token)) throw new ApiError('invalid_auth');
       }
       if (method === 'chat.postMessage') {
         const retryAfter = this.takeRateToken(str(args.channel) ?? '');
@@ -1660,8 +1656,8 @@ export class FakeSlack {
       is_private: ch.isPrivate,
       is_archived: ch.isArchived,
       is_general: false,
-      is_shared: false,
-      is_ext_shared: false,
+      is_shared: ch.isExtShared ?? false,
+      is_ext_shared: ch.isExtShared ?? false,
       is_org_shared: false,
       is_member: ch.isMember,
       created: ch.created,
@@ -1678,8 +1674,6 @@ export class FakeSlack {
   private buildHandlers(): Record<string, Handler> {
     return {
       'api.test': (args) => ({ args }),
-
-      'apps.connections.open': () => ({ url: this.socket.issueUrl() }),
 
       'auth.test': () => ({
         url: `https://${this.teamDomain}.slack.com/`,

@@ -163,12 +163,15 @@ export class UploadRun {
   private pass: PassState | undefined;
   private note: string | undefined;
   private readonly startedAt = Date.now();
+  /** Rows rejected while reading counted in the metrics up to here (a pass reading the file again skips them). */
+  private rejectedCountedUpTo: number;
 
   constructor(
     job: UploadJob,
     private readonly opts: RunOptions,
   ) {
     this.job = job;
+    this.rejectedCountedUpTo = job.lastRow;
     this.deps = opts.deps;
     this.client = opts.client;
     this.tuning = opts.tuning;
@@ -343,6 +346,10 @@ export class UploadRun {
       onlyContacts(normalized, (r) => {
         originals.delete(r.rowNumber);
         pass.rejected.push(r);
+        if (r.rowNumber > this.rejectedCountedUpTo) {
+          this.rejectedCountedUpTo = r.rowNumber;
+          this.deps.metrics?.uploadRowsProcessed('rejected', 1);
+        }
       }),
       job.batchSize,
     );
@@ -400,6 +407,11 @@ export class UploadRun {
     c.updated += res.summary.updated;
     c.skipped += res.summary.skipped_duplicate;
     c.failed += res.summary.failed;
+    const m = this.deps.metrics;
+    m?.uploadRowsProcessed('created', res.summary.created);
+    m?.uploadRowsProcessed('updated', res.summary.updated);
+    m?.uploadRowsProcessed('skipped', res.summary.skipped_duplicate);
+    m?.uploadRowsProcessed('failed', res.summary.failed);
     for (const item of res.results) {
       if (item.status !== 'failed') continue;
       const rowNumber = b.rowNumbers[item.index];

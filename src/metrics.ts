@@ -1,0 +1,254 @@
+/**
+ * Every Prometheus metric of the app, on one prom-client Registry per running app (src/main.ts builds it and hands it
+ * to what records into it; tests start several apps in one process, so nothing goes to prom-client's global registry).
+ *
+ * Label values come only from fixed sets or are checked against a pattern here (route templates, Slack method names,
+ * Slack error codes), so no id, text from outside or secret can become a label, and the number of series stays
+ * bounded. The README's "Metrics" section lists every series and what to alert on.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ServiceExchange } from './outreach/client.js';
+
+/** Where a Slack request came from, for the ack latency. */
+export type AckSurface =
+  'command' | 'action' | 'view_submission' | 'view_closed' | 'options' | 'shortcut' | 'event' | 'other';
+
+export const LIMITER_PRIORITIES = ['interactive', 'poller', 'bulk'] as const;
+type LimiterPriority = (typeof LIMITER_PRIORITIES)[number];
+
+/** What the metrics read from the service's rate limiter when scraped. */
+export interface LimiterGauges {
+  queued(priority: LimiterPriority): number;
+  pausedForMs(): number;
+}
+
+/** Outcomes of uploaded rows: the service's answer per contact, or refused while reading the file. */
+export type UploadRowOutcome = 'created' | 'updated' | 'skipped' | 'failed' | 'rejected';
+
+/** One HTTP request to Slack's Web API (every try counts). */
+export interface SlackApiExchange {
+  /** Web API method, e.g. `chat.postMessage`. */
+  method: string;
+  seconds: number;
+  /** Slack's error code (`ok: false`), `ratelimited`, `http_<status>` or `request_failed`; absent when ok. */
+  error?: string;
+}
+
+const ENDPOINT_TEMPLATE = /^(GET|POST|PUT|PATCH|DELETE) (\/([a-z_]+|\{[a-z_]+\}))+$/;
+const SLACK_METHOD = /^[a-z]+(\.[a-zA-Z0-9]+)+$/;
+const SLACK_ERROR = /^[a-z0-9_]{1,64}$/;
+
+/** A route template as a label; anything else (a raw path with ids) becomes `other`. */
+export function endpointLabel(endpoint: string): string {
+  return ENDPOINT_TEMPLATE.test(endpoint) ? endpoint : 'other';
+}
+
+export function slackMethodLabel(method: string): string {
+  return SLACK_METHOD.test(method) ? method : 'other';
+}
+
+export function slackErrorLabel(error: string): string {
+  return SLACK_ERROR.test(error) ? error : 'other';
+}
+
+export interface MetricsOptions {
+  /** Process metrics (CPU, memory, event-loop lag, GC, handles). Default true. */
+  defaultMetrics?: boolean;
+}
+
+export class AppMetrics {
+  readonly registry = new Registry();
+
+  readonly ackSeconds: Histogram<'surface'>;
+  readonly serviceRequestSeconds: Histogram<'endpoint' | 'status'>;
+  readonly limiterQueued: Gauge<'priority'>;
+  readonly limiterPauseSeconds: Gauge;
+  readonly limiterRateLimited: Counter;
+  readonly pollCycleSeconds: Histogram;
+  readonly pollCycles: Counter<'outcome'>;
+  readonly pollCampaignFailures: Counter;
+  readonly callToSlackSeconds: Histogram;
+  readonly slackApiCalls: Counter<'method'>;
+  readonly slackApiErrors: Counter<'method' | 'error'>;
+  readonly slackApiSeconds: Histogram<'method'>;
+  readonly uploadRows: Counter<'outcome'>;
+  readonly healthCheck: Gauge<'check'>;
+
+  private limiter: LimiterGauges | undefined;
+  private health: (() => Promise<Record<string, boolean>>) | undefined;
+
+  constructor(opts: MetricsOptions = {}) {
+    const registers = [this.registry];
+    // Arrow functions keep `this` (the AppMetrics) inside prom-client's collect callbacks.
+    const limiterSource = () => this.limiter;
+    const healthSource = () => this.health;
+
+    this.ackSeconds = new Histogram({
+      name: 'outreach_slack_ack_seconds',
+      help: 'Time from a Slack request reaching the app to its acknowledgement, by surface (Slack allows 3 s).',
+      labelNames: ['surface'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5],
+      registers,
+    });
+    this.serviceRequestSeconds = new Histogram({
+      name: 'outreach_slack_service_request_duration_seconds',
+      help:
+        'HTTP exchanges with the outreach service (each try), by route template and status (network/timeout when ' +
+        'no answer came); time on the wire, not waiting in the rate limiter.',
+      labelNames: ['endpoint', 'status'],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+      registers,
+    });
+    this.limiterQueued = new Gauge({
+      name: 'outreach_slack_limiter_queued_requests',
+      help: 'Requests to the outreach service waiting in the shared rate limiter, by priority.',
+      labelNames: ['priority'],
+      registers,
+      collect() {
+        const l = limiterSource();
+        for (const p of LIMITER_PRIORITIES) this.set({ priority: p }, l ? l.queued(p) : 0);
+      },
+    });
+    this.limiterPauseSeconds = new Gauge({
+      name: 'outreach_slack_limiter_pause_seconds',
+      help: 'Seconds left in the pause of every service request after a 429 (0 when not paused).',
+      registers,
+      collect() {
+        this.set((limiterSource()?.pausedForMs() ?? 0) / 1000);
+      },
+    });
+    this.limiterRateLimited = new Counter({
+      name: 'outreach_slack_limiter_rate_limited_total',
+      help: 'Answers 429 (rate limited) from the outreach service; each pauses every request to it.',
+      registers,
+    });
+    this.pollCycleSeconds = new Histogram({
+      name: 'outreach_slack_poll_cycle_duration_seconds',
+      help: 'Duration of one poll cycle over every watched campaign.',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
+      registers,
+    });
+    this.pollCycles = new Counter({
+      name: 'outreach_slack_poll_cycles_total',
+      help: 'Poll cycles, by outcome (ok, or failed: the cycle itself broke off).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.pollCampaignFailures = new Counter({
+      name: 'outreach_slack_poll_campaign_failures_total',
+      help: 'Watched campaigns whose polling failed in a cycle (service error or timeout); the cycle goes on.',
+      registers,
+    });
+    this.callToSlackSeconds = new Histogram({
+      name: 'outreach_slack_call_end_to_slack_seconds',
+      help: "Time from a call's end (the service's ended_at) to its final state first shown in Slack.",
+      buckets: [1, 2.5, 5, 10, 15, 30, 45, 60, 90, 120, 300, 600, 1800],
+      registers,
+    });
+    this.slackApiCalls = new Counter({
+      name: 'outreach_slack_slack_api_calls_total',
+      help: "HTTP requests to Slack's Web API (each try), by method.",
+      labelNames: ['method'],
+      registers,
+    });
+    this.slackApiErrors = new Counter({
+      name: 'outreach_slack_slack_api_errors_total',
+      help: "Slack Web API requests that failed, by method and error (Slack's code, ratelimited, http_<status>, request_failed).",
+      labelNames: ['method', 'error'],
+      registers,
+    });
+    this.slackApiSeconds = new Histogram({
+      name: 'outreach_slack_slack_api_duration_seconds',
+      help: "Duration of HTTP requests to Slack's Web API, by method.",
+      labelNames: ['method'],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.uploadRows = new Counter({
+      name: 'outreach_slack_upload_rows_total',
+      help:
+        'Rows of uploaded contact files processed, by outcome: created, updated, skipped (duplicate) or failed ' +
+        'as answered by the service; rejected while reading the file (invalid, empty or repeated number).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.healthCheck = new Gauge({
+      name: 'outreach_slack_health_check_ok',
+      help: 'Result of each /healthz check when scraped (1 passing, 0 failing).',
+      labelNames: ['check'],
+      registers,
+      async collect() {
+        const checks = (await healthSource()?.()) ?? {};
+        for (const [check, ok] of Object.entries(checks)) this.set({ check }, ok ? 1 : 0);
+      },
+    });
+
+    // Series that exist from the start at 0, so a rate() or an absent() alert works before the first event.
+    for (const outcome of ['created', 'updated', 'skipped', 'failed', 'rejected'] as const) {
+      this.uploadRows.inc({ outcome }, 0);
+    }
+    for (const outcome of ['ok', 'failed']) this.pollCycles.inc({ outcome }, 0);
+
+    if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The limiter whose queue and pause are reported. */
+  watchLimiter(limiter: LimiterGauges): void {
+    this.limiter = limiter;
+  }
+
+  /** The source of `outreach_slack_health_check_ok`: each check's result, run at scrape time. */
+  watchHealth(latest: () => Promise<Record<string, boolean>>): void {
+    this.health = latest;
+  }
+
+  ack(surface: AckSurface, seconds: number): void {
+    this.ackSeconds.observe({ surface }, seconds);
+  }
+
+  serviceExchange(x: ServiceExchange): void {
+    this.serviceRequestSeconds.observe({ endpoint: endpointLabel(x.endpoint), status: String(x.status) }, x.seconds);
+    if (x.status === 429) this.limiterRateLimited.inc();
+  }
+
+  pollCycle(seconds: number, failedCampaigns: number): void {
+    this.pollCycles.inc({ outcome: 'ok' });
+    this.pollCycleSeconds.observe(seconds);
+    if (failedCampaigns > 0) this.pollCampaignFailures.inc(failedCampaigns);
+  }
+
+  pollCycleFailed(): void {
+    this.pollCycles.inc({ outcome: 'failed' });
+  }
+
+  /** A call's final state first shown in Slack at `shownAt` (ms); `endedAt` is the service's ended_at. */
+  callShown(endedAt: string | null | undefined, shownAt: number): void {
+    const ended = endedAt ? Date.parse(endedAt) : NaN;
+    // Without an end time there is nothing to measure from; clocks differ, so a negative lag counts as 0.
+    if (!Number.isNaN(ended)) this.callToSlackSeconds.observe(Math.max(0, (shownAt - ended) / 1000));
+  }
+
+  slackApiCall(x: SlackApiExchange): void {
+    const method = slackMethodLabel(x.method);
+    this.slackApiCalls.inc({ method });
+    this.slackApiSeconds.observe({ method }, x.seconds);
+    if (x.error !== undefined) this.slackApiErrors.inc({ method, error: slackErrorLabel(x.error) });
+  }
+
+  uploadRowsProcessed(outcome: UploadRowOutcome, rows: number): void {
+    if (rows > 0) this.uploadRows.inc({ outcome }, rows);
+  }
+
+  /** The exposition text for GET /metrics. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+export function createMetrics(opts: MetricsOptions = {}): AppMetrics {
+  return new AppMetrics(opts);
+}
