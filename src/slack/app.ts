@@ -16,7 +16,7 @@ import type { HealthReport } from '../health.js';
 import type { AppDeps } from './deps.js';
 import { timeAcks } from './observe.js';
 import { registerAll } from './register.js';
-import { slackRetryConfig, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
+import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
 export interface SlackAppOptions {
   /** Known bot ids skip auth.test at start-up (tests); in production Bolt asks Slack. */
@@ -88,12 +88,12 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
     logger,
     clientOptions: {
       slackApiUrl: config.slackApiUrl,
-      // Always set: without one, Socket Mode would put its own 100 retries here (retryPolicy.ts).
-      retryConfig: slackRetryConfig({
-        ...opts.slackRetry,
-        ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}),
-      }),
-      ...(opts.slackFetch ? { fetch: opts.slackFetch } : {}),
+      // Always set: without a retryConfig, Socket Mode would put its own 100 retries here (retryPolicy.ts).
+      // Its fetch wraps opts.slackFetch, to tell requests that never reached Slack apart.
+      ...slackRetryClientOptions(
+        { ...opts.slackRetry, ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}) },
+        opts.slackFetch,
+      ),
     },
   });
   const { metrics } = deps;

@@ -15,7 +15,7 @@
  * the caller, which knows whether sending again is safe (the watch poster looks its post up first; a person sees
  * the failure and can try again). Platform errors (`ok: false`) are answers, never retried.
  */
-import type { RetryOptions } from '@slack/web-api';
+import type { FetchFunction, RetryOptions } from '@slack/web-api';
 
 export interface SlackRetryTuning {
   /** Retries after the first attempt. */
@@ -62,6 +62,11 @@ const NOT_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/** A Web API request that never reached Slack (refused, name not resolved, connect timeout): safe to send again. */
+export class SlackNotReachedError extends Error {
+  override name = 'SlackNotReachedError';
+}
+
 function neverSent(err: unknown, depth = 0): boolean {
   if (typeof err !== 'object' || err === null || depth > 5) return false;
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
@@ -72,15 +77,52 @@ function neverSent(err: unknown, depth = 0): boolean {
 }
 
 /**
+ * Wraps the `fetch` of the app's Web API clients (default: the global one) so that a request that never reached
+ * Slack fails with SlackNotReachedError. The network error is judged here, while it is whole: @slack/web-api wraps
+ * it in a `slack_webapi_request_error`, and keeps only its text when it comes from another realm (as under jest).
+ */
+export function notReachedFetch(inner: FetchFunction = (url, init) => fetch(url, init)): FetchFunction {
+  return async (url, init) => {
+    try {
+      return await inner(url, init);
+    } catch (err) {
+      if (neverSent(err)) throw new SlackNotReachedError(`Slack was not reached: ${errorText(err)}`, { cause: err });
+      throw err;
+    }
+  };
+}
+
+function errorText(err: unknown): string {
+  const e = err as { message?: unknown; cause?: { message?: unknown } };
+  return String(e?.cause?.message ?? e?.message ?? err);
+}
+
+/** What @slack/web-api throws, after waiting Retry-After, to have a 429'd call sent again. */
+const RATE_LIMIT_SIGNAL = /^A rate limit was exceeded/;
+
+/**
  * Whether a failed attempt of a Web API call may be sent again. @slack/web-api's attempts fail with
- * `slack_webapi_http_error` (non-200, non-429 answer), `slack_webapi_request_error` (no answer), or, after a 429,
- * a plain error thrown once it has waited Retry-After so that the call is tried again.
+ * `slack_webapi_http_error` (an answer other than 200 or 429) or `slack_webapi_request_error` wrapping what went
+ * wrong: no answer (SlackNotReachedError when the request never reached Slack), or its rate-limit signal.
  */
 export function slackAttemptMayBeRepeated(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'slack_webapi_http_error') return false;
-  if (code === 'slack_webapi_request_error') return neverSent((err as { original?: unknown }).original);
-  return true;
+  const e = err as { code?: unknown; original?: unknown } | null;
+  if (e?.code === 'slack_webapi_http_error') return false;
+  const cause = e?.code === 'slack_webapi_request_error' ? e.original : err;
+  if (cause instanceof SlackNotReachedError) return true;
+  const message = (cause as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && RATE_LIMIT_SIGNAL.test(message);
+}
+
+/**
+ * The WebClient options of the policy: `retryConfig`, and the `fetch` (wrapping `inner`) that tells requests that
+ * never reached Slack apart.
+ */
+export function slackRetryClientOptions(
+  tuning: Partial<SlackRetryTuning> = {},
+  inner?: FetchFunction,
+): { retryConfig: RetryOptions; fetch: FetchFunction } {
+  return { retryConfig: slackRetryConfig(tuning), fetch: notReachedFetch(inner) };
 }
 
 /**
