@@ -6,19 +6,28 @@
  *
  * Ignored: the bot's own and other bots' messages, edits, deletions and other subtypes, top-level channel messages,
  * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, remembered for a day).
+ *
+ * Only responders speak to customers (speakers.ts): anyone else's reply stays in Slack as an internal note (🔒, and
+ * an ephemeral saying who can reply); guests and people of another team never relay. A thread we do not know is
+ * trusted only when its parent was posted by this app and its campaign is watched in that channel. Every reply sent
+ * to a customer, or refused, is audited.
  */
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
 import { escapeMrkdwn } from '../slack/blocks/mrkdwn.js';
+import type { Audit } from '../slack/audit.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
 import type { Delivery } from './delivery.js';
 import type { SlackPoster } from './slackPoster.js';
-import { postKey, type ConversationCursor, type WatchState } from './state.js';
+import type { SpeakerQuery, Speakers } from './speakers.js';
+import { postKey, subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
 
 export const REACTION_SENT = 'white_check_mark';
 export const REACTION_FAILED = 'x';
+/** On a reply that stayed in Slack because its author may not write to customers. */
+export const REACTION_KEPT = 'lock';
 /** Longest reply sent to the service. */
 export const MAX_REPLY_CHARS = 4000;
 
@@ -30,6 +39,9 @@ export interface SlackMessageEvent {
   channel?: string;
   channel_type?: string;
   user?: string;
+  /** The author's team and the team the message was sent from: another organization's in a Slack Connect channel. */
+  user_team?: string;
+  source_team?: string;
   bot_id?: string;
   bot_profile?: unknown;
   app_id?: string;
@@ -39,10 +51,13 @@ export interface SlackMessageEvent {
   files?: Array<{ name?: string; title?: string; permalink?: string }>;
 }
 
+/** The author's teams as the event states them. */
+type Teams = Pick<SpeakerQuery, 'userTeam' | 'sourceTeam'>;
+
 export type EventVerdict =
   | { kind: 'ignore'; why: string }
-  | { kind: 'thread'; channel: string; threadTs: string; ts: string; user: string; text: string }
-  | { kind: 'dm'; channel: string; ts: string; user: string; text: string };
+  | ({ kind: 'thread'; channel: string; threadTs: string; ts: string; user: string; text: string } & Teams)
+  | ({ kind: 'dm'; channel: string; ts: string; user: string; text: string } & Teams);
 
 const KEPT_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
 
@@ -55,11 +70,15 @@ export function classifyMessageEvent(e: SlackMessageEvent, bot: { userId?: strin
   if (!e.user || (bot.userId && e.user === bot.userId)) return { kind: 'ignore', why: 'own message' };
   if (!e.channel || !e.ts) return { kind: 'ignore', why: 'incomplete' };
   const text = eventText(e);
+  const teams: Teams = {
+    ...(e.user_team ? { userTeam: e.user_team } : {}),
+    ...(e.source_team ? { sourceTeam: e.source_team } : {}),
+  };
   if (e.thread_ts && e.thread_ts !== e.ts) {
-    return { kind: 'thread', channel: e.channel, threadTs: e.thread_ts, ts: e.ts, user: e.user, text };
+    return { kind: 'thread', channel: e.channel, threadTs: e.thread_ts, ts: e.ts, user: e.user, text, ...teams };
   }
   if (e.channel_type === 'im' || e.channel.startsWith('D')) {
-    return { kind: 'dm', channel: e.channel, ts: e.ts, user: e.user, text };
+    return { kind: 'dm', channel: e.channel, ts: e.ts, user: e.user, text, ...teams };
   }
   return { kind: 'ignore', why: 'top-level channel message' };
 }
@@ -104,9 +123,22 @@ export interface RelayDeps {
   poster: SlackPoster;
   logger: Logger;
   eventTtlMs: number;
+  speakers: Speakers;
+  audit: Audit;
 }
 
-export type RelayOutcome = 'ignored' | 'duplicate' | 'note' | 'not-ours' | 'sent' | 'failed' | 'empty';
+/** What the relay knows of the delivery besides the event: ids of this app and its installation. */
+export interface RelayMeta {
+  eventId?: string;
+  botUserId?: string;
+  botId?: string;
+  /** The envelope's `api_app_id`: this app. */
+  appId?: string;
+  /** Bolt's `context.teamId` (the installation's team), a stand-in only while auth.test cannot be reached. */
+  teamId?: string;
+}
+
+export type RelayOutcome = 'ignored' | 'duplicate' | 'note' | 'not-ours' | 'sent' | 'failed' | 'empty' | 'kept';
 
 export class Relay {
   constructor(private readonly d: RelayDeps) {}
@@ -130,14 +162,11 @@ export class Relay {
     return true;
   }
 
-  async onMessage(
-    e: SlackMessageEvent,
-    meta: { eventId?: string; botUserId?: string; botId?: string },
-  ): Promise<RelayOutcome> {
+  async onMessage(e: SlackMessageEvent, meta: RelayMeta): Promise<RelayOutcome> {
     const v = classifyMessageEvent(e, { userId: meta.botUserId, botId: meta.botId });
     if (v.kind === 'ignore') return 'ignored';
     if (v.kind === 'thread' && !this.d.state.postByThreadTs(v.channel, v.threadTs)) {
-      if (!(await this.rebuild(v.channel, v.threadTs))) return 'not-ours';
+      if (!(await this.rebuild(v.channel, v.threadTs, meta))) return 'not-ours';
     }
     if (v.kind === 'dm' && this.d.state.tries.get(v.user)?.dmChannelId !== v.channel) {
       if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
@@ -151,7 +180,48 @@ export class Relay {
     if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
     if (isInternalNote(v.text)) return 'note';
     if (v.text.trim() === '') return 'empty';
+    if (!(await this.maySpeak(v, meta))) return 'kept';
     return v.kind === 'thread' ? this.relayThreadReply(v) : this.relayTry(v);
+  }
+
+  /**
+   * Whether the author may write to the customer (or, in a try DM, to the agent). If not, the message stays where it
+   * is, marked 🔒 (❌ when Slack could not tell us who wrote it), the author is told why, and the refusal audited.
+   */
+  private async maySpeak(v: Exclude<EventVerdict, { kind: 'ignore' }>, meta: RelayMeta): Promise<boolean> {
+    const { speakers, poster, audit } = this.d;
+    const verdict = await speakers.check({
+      userId: v.user,
+      ...(v.userTeam ? { userTeam: v.userTeam } : {}),
+      ...(v.sourceTeam ? { sourceTeam: v.sourceTeam } : {}),
+      ...(meta.teamId ? { payloadTeamId: meta.teamId } : {}),
+    });
+    if (verdict.ok) return true;
+    const threadTs = v.kind === 'thread' ? v.threadTs : undefined;
+    const post = threadTs ? this.d.state.postByThreadTs(v.channel, threadTs) : undefined;
+    this.d.logger.info({ channel: v.channel, user: v.user, reason: verdict.reason }, 'a reply stayed in Slack');
+    await poster
+      .react(v.channel, v.ts, verdict.reason === 'unknown' ? REACTION_FAILED : REACTION_KEPT)
+      .catch(() => undefined);
+    await poster
+      .ephemeral(
+        v.channel,
+        v.user,
+        speakers.refusalSentence(verdict.reason, v.kind === 'thread' ? 'reply' : 'try'),
+        threadTs,
+      )
+      .catch(() => undefined);
+    await audit.record(
+      {
+        userId: v.user,
+        action: post ? replyAction(post, v.channel) : `write to an agent in ${v.channel}`,
+        ...(post ? { campaignId: post.campaignId } : {}),
+        result: verdict.reason === 'unknown' ? 'failed' : 'refused',
+        detail: `${verdict.detail}; the message stayed in Slack (${new Date().toISOString()})`,
+      },
+      poster.client,
+    );
+    return false;
   }
 
   /** Threads already looked up in Slack and found not to be call messages. */
@@ -159,9 +229,12 @@ export class Relay {
 
   /**
    * A reply in a thread we no longer (or never) mapped, in a watched channel: if the parent is one of our call
-   * messages, its metadata (campaign, call, thread ids) gives the mapping back.
+   * messages, its metadata (campaign, call, thread ids) gives the mapping back. Ours means posted by this app (its
+   * `bot_id`, or its `app_id` when the bot id is unknown): anyone can post a message with the same metadata shape,
+   * and trusting it would let them reach any campaign's conversations. And its campaign must be watched in that
+   * channel now.
    */
-  private async rebuild(channel: string, threadTs: string): Promise<boolean> {
+  private async rebuild(channel: string, threadTs: string, meta: RelayMeta): Promise<boolean> {
     const key = `${channel}/${threadTs}`;
     if (this.notCalls.has(key)) return false;
     if (!this.d.state.watchedChannel(channel)) return false;
@@ -175,15 +248,37 @@ export class Relay {
         include_all_metadata: true,
       });
       const m = (res.messages ?? [])[0] as
-        { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } } | undefined;
+        | {
+            ts?: string;
+            bot_id?: string;
+            app_id?: string;
+            bot_profile?: { app_id?: string };
+            metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+          }
+        | undefined;
       const p = m?.metadata?.event_payload;
       if (m?.ts !== threadTs || m.metadata?.event_type !== 'outreach_call' || !p?.call_id || !p.thread_id) {
         this.notCalls.add(key);
         return false;
       }
+      const appId = m.app_id ?? m.bot_profile?.app_id;
+      const byThisApp = meta.botId ? m.bot_id === meta.botId : Boolean(meta.appId && appId === meta.appId);
+      if (!byThisApp) {
+        this.d.logger.warn(
+          { channel, threadTs, botId: m.bot_id, appId },
+          'a thread parent carries call metadata but was not posted by this app; its replies are not relayed',
+        );
+        this.notCalls.add(key);
+        return false;
+      }
+      const campaignId = Number(p.campaign_id);
+      const sub = Number.isSafeInteger(campaignId)
+        ? this.d.state.subscriptions.get(subKey(campaignId, channel))
+        : undefined;
+      if (!sub || sub.suspended) return false;
       await this.d.state.putPost({
         channelId: channel,
-        campaignId: Number(p.campaign_id),
+        campaignId,
         callId: String(p.call_id),
         threadId: String(p.thread_id),
         createdAt: new Date().toISOString(),
@@ -251,13 +346,35 @@ export class Relay {
         ...(result.in_response_to ? withAccounted(c, messageKey(result.in_response_to)) : c),
         lastActivityAt: Date.now(),
       }));
+      await this.auditReply(v, post, 'ok');
       await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
       await this.refresh(threadId, result, () => state.posts.get(key)?.conv);
       return 'sent';
     } catch (err) {
+      await this.auditReply(v, post, 'failed', humanMessage(err));
       await this.fail(v.channel, v.user, v.ts, v.threadTs, err);
       return 'failed';
     }
+  }
+
+  /** Who wrote to which customer (end user) of which campaign, and when; never the words themselves. */
+  private async auditReply(
+    v: Extract<EventVerdict, { kind: 'thread' }>,
+    post: PostRecord,
+    result: 'ok' | 'failed',
+    why?: string,
+  ): Promise<void> {
+    const at = `at ${new Date().toISOString()}, Slack message ${v.ts}`;
+    await this.d.audit.record(
+      {
+        userId: v.user,
+        action: replyAction(post, v.channel),
+        campaignId: post.campaignId,
+        result,
+        detail: why ? `${why} (${at})` : at,
+      },
+      this.d.poster.client,
+    );
   }
 
   /**
@@ -321,4 +438,10 @@ export class Relay {
       return 'failed';
     }
   }
+}
+
+/** The audit's action for a reply in a call thread: which end user, which call, where. */
+function replyAction(post: PostRecord, channel: string): string {
+  const who = post.endUserId ? `end user ${post.endUserId}` : 'the end user';
+  return `reply to ${who} (call ${post.callId}) in ${channel}`;
 }

@@ -24,7 +24,8 @@ import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
 import { watchService } from '../../watch/service.js';
-import { startTry, TRY_AGENT_ACTION } from '../../watch/tryAgent.js';
+import { TRY_AGENT_ACTION } from '../../watch/tryAgent.js';
+import { tryFromButton } from '../commands/try.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';
 
@@ -149,6 +150,6 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     if (!agentId || !AGENT_ID.test(agentId)) return reply.ephemeral(staleButtonMessage);
     const svc = watchService(deps);
     if (!svc) return reply.ephemeral(notRunning);
-    await guarded(reply, deps.logger, async () => reply.ephemeral(await startTry(svc, client, body.user.id, agentId)));
+    await guarded(reply, deps.logger, () => tryFromButton(svc, deps, client, reply, body.user.id, agentId));
   });
 }

@@ -12,12 +12,15 @@ export function registerMessageEvents(app: App, deps: AppDeps): void {
   app.event('message', async ({ event, body, context }) => {
     const svc = watchService(deps);
     if (!svc) return;
-    const eventId = (body as { event_id?: unknown }).event_id;
+    const { event_id: eventId, api_app_id: appId } = body as { event_id?: unknown; api_app_id?: unknown };
     try {
       const outcome = await svc.relay.onMessage(event as SlackMessageEvent, {
         ...(typeof eventId === 'string' ? { eventId } : {}),
         ...(context.botUserId ? { botUserId: context.botUserId } : {}),
         ...(context.botId ? { botId: context.botId } : {}),
+        ...(typeof appId === 'string' ? { appId } : {}),
+        // authorizations[0].team_id: the installation's team; the relay prefers auth.test's (see speakers.ts).
+        ...(context.teamId ? { teamId: context.teamId } : {}),
       });
       deps.logger.debug({ eventId, outcome }, 'message event');
     } catch (err) {
