@@ -1,13 +1,16 @@
 // A fake Slack Web API for integration tests: plain node:http on 127.0.0.1, spoken to by the real @slack/web-api
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
+// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
 // Facts it follows: /work/shared/slack-platform-notes.md sections 1-6.
 
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LIMITS, validateBlocks, validateView, viewByteLength } from './blockKitLimits.js';
+import { FakeSocketMode } from './fakeSlackSocket.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared clock / sequence of the harness, so a test can order the fake's calls against the driver's acks.
@@ -80,6 +83,8 @@ export interface PostMessageRateLimit {
 export interface FakeSlackOptions {
   /** The bot token the app uses. Default 'xoxb-test'. */
   botToken?: string;
+  /** The app-level token (Socket Mode: apps.connections.open only). Default 'xapp-1-A0TEST-1-fake'. */
+  appToken?: string;
   /** Further tokens accepted as the same bot. */
   extraTokens?: string[];
   teamId?: string;
@@ -416,6 +421,9 @@ async function parseArgs(req: IncomingMessage, raw: Buffer, query: URLSearchPara
 
 export class FakeSlack {
   readonly botToken: string;
+  readonly appToken: string;
+  /** The Socket Mode endpoint (WebSocket on this server; URLs from apps.connections.open). */
+  readonly socket: FakeSocketMode;
   readonly teamId: string;
   readonly teamDomain: string;
   readonly appId: string;
@@ -459,6 +467,7 @@ export class FakeSlack {
     this.opts = opts;
     this.server = server;
     this.botToken = opts.botToken ?? 'xoxb-test';
+    this.appToken = opts.appToken ?? 'xapp-1-A0TEST-1-fake';
     this.teamId = opts.teamId ?? 'T0TEST';
     this.teamDomain = opts.teamDomain ?? 'fake-team';
     this.appId = opts.appId ?? 'A0TEST';
@@ -468,6 +477,11 @@ export class FakeSlack {
     this.apiUrl = `${this.baseUrl}/api/`;
     this.emitter.setMaxListeners(1000);
     this.handlers = this.buildHandlers();
+    this.socket = new FakeSocketMode({
+      wsBaseUrl: `ws://127.0.0.1:${port}`,
+      appId: this.appId,
+      changed: () => this.emitter.emit('change'),
+    });
     this.reset();
   }
 
@@ -479,6 +493,9 @@ export class FakeSlack {
     });
     const { port } = server.address() as AddressInfo;
     const fake = new FakeSlack(server, port, opts);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      fake.socket.handleUpgrade(req, socket, head),
+    );
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       fake.handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -519,6 +536,7 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
+    await this.socket.close();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -1009,7 +1027,10 @@ export class FakeSlack {
       if (method !== 'api.test') {
         if (!token) throw new ApiError('not_authed');
         if (this.revoked.has(token)) throw new ApiError('token_revoked');
-        if (!this.tokens.has(token)) throw new ApiError('invalid_auth');
+        const appToken = token === this.appToken;
+        if (!appToken && !this.tokens.has(token)) throw new ApiError('invalid_auth');
+        // The app-level token opens Socket Mode connections and does nothing else; a bot token cannot open them.
+        if (appToken !== (method === 'apps.connections.open')) throw new ApiError('not_allowed_token_type');
       }
       if (method === 'chat.postMessage') {
         const retryAfter = this.takeRateToken(str(args.channel) ?? '');
@@ -1674,6 +1695,8 @@ export class FakeSlack {
   private buildHandlers(): Record<string, Handler> {
     return {
       'api.test': (args) => ({ args }),
+
+      'apps.connections.open': () => ({ url: this.socket.issueUrl() }),
 
       'auth.test': () => ({
         url: `https://${this.teamDomain}.slack.com/`,

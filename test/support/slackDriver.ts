@@ -1,5 +1,7 @@
-// Plays the Slack side of the app's HTTP endpoint in tests: builds the payloads Slack sends for slash commands,
-// interactivity and Events API deliveries, signs them (v0 HMAC over the raw body) and posts them to the app.
+// Plays the Slack side of the app's endpoint in tests: builds the payloads Slack sends for slash commands,
+// interactivity and Events API deliveries, and delivers them over one of two transports: signed (v0 HMAC over the
+// raw body) HTTP POSTs to the app, or Socket Mode envelopes over the fake Slack's WebSocket. The payloads are the
+// same either way; only the delivery and the shape of the ack differ.
 // Trigger ids and response_urls are issued through the fake Web API, so the fake can enforce their rules.
 // Payload shapes: /work/shared/slack-platform-notes.md sections 5 and 6.
 
@@ -14,9 +16,14 @@ import {
 } from './fakeSlack.js';
 
 export interface SlackDriverOptions {
-  /** http://127.0.0.1:PORT/slack/events */
-  appUrl: string;
-  signingSecret: string;
+  /**
+   * 'http' (default): POSTs signed requests to appUrl. 'socket': sends envelopes through fake.socket to the app
+   * connected in Socket Mode (no signatures; SendOptions that spoil a signature are refused).
+   */
+  transport?: 'http' | 'socket';
+  /** http://127.0.0.1:PORT/slack/events (HTTP transport). */
+  appUrl?: string;
+  signingSecret?: string;
   /** The fake Web API the app talks to (issues trigger ids / response_urls, knows messages and views). */
   fake: FakeSlack;
   /** Default acting user. Default 'U0ALICE'. */
@@ -41,7 +48,10 @@ export interface SendOptions {
   headers?: Record<string, string>;
 }
 
-/** The app's HTTP answer to one request (its ack). */
+/**
+ * The app's ack of one request: its HTTP answer, or over Socket Mode its `{envelope_id, payload}` message (status
+ * 200, body the payload as JSON, '' for an empty ack).
+ */
 export interface AckResponse {
   status: number;
   body: string;
@@ -246,8 +256,19 @@ function isEmptyValue(v: Json): boolean {
   return true;
 }
 
+/** One delivery from Slack to the app, before a transport carries it. */
+type Delivery =
+  | { kind: 'command'; fields: Record<string, string> }
+  | { kind: 'interaction'; payload: Json }
+  | { kind: 'event'; envelope: Json; retryNum?: number; retryReason?: string };
+
+const FORM = 'application/x-www-form-urlencoded';
+/** SendOptions that only mean something for a signed HTTP request. */
+const HTTP_ONLY = ['badSignature', 'staleTimestamp', 'timestamp', 'omitSignature', 'headers'] as const;
+
 export class SlackDriver {
-  readonly appUrl: string;
+  readonly transport: 'http' | 'socket';
+  readonly appUrl: string | undefined;
   readonly fake: FakeSlack;
   readonly userId: string;
   readonly channelId: string;
@@ -257,8 +278,12 @@ export class SlackDriver {
   private readonly timeoutMs: number;
 
   constructor(opts: SlackDriverOptions) {
+    this.transport = opts.transport ?? 'http';
+    if (this.transport === 'http' && (!opts.appUrl || opts.signingSecret === undefined)) {
+      throw new Error('slack driver: the HTTP transport needs appUrl and signingSecret');
+    }
     this.appUrl = opts.appUrl;
-    this.signingSecret = opts.signingSecret;
+    this.signingSecret = opts.signingSecret ?? '';
     this.fake = opts.fake;
     this.userId = opts.userId ?? 'U0ALICE';
     this.channelId = opts.channelId ?? 'C0OPS';
@@ -278,7 +303,7 @@ export class SlackDriver {
     return { id: channelId, name: this.fake.channel(channelId)?.name ?? channelId.toLowerCase() };
   }
 
-  /** Sends a raw body with the given content type, signed unless told otherwise. */
+  /** Sends a raw body with the given content type over HTTP, signed unless told otherwise. */
   async raw(
     body: string,
     contentType: string,
@@ -286,6 +311,9 @@ export class SlackDriver {
     kind = 'raw',
     payload: Json = {},
   ): Promise<AckResponse> {
+    if (this.transport !== 'http' || !this.appUrl) {
+      throw new Error('slack driver: raw HTTP requests need the HTTP transport');
+    }
     const now = Math.floor(Date.now() / 1000);
     const ts = opts.timestamp ?? (opts.staleTimestamp ? now - 6 * 60 : now);
     const secret = opts.badSignature ? `${this.signingSecret}-wrong` : this.signingSecret;
@@ -327,12 +355,63 @@ export class SlackDriver {
     return response;
   }
 
-  private form(fields: Record<string, string>, opts: SendOptions, kind: string, payload: Json) {
-    return this.raw(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', opts, kind, payload);
+  /** Puts one delivery on the driver's transport. */
+  private deliver(d: Delivery, opts: SendOptions, kind: string): Promise<AckResponse> {
+    if (this.transport === 'socket') return this.overSocket(d, opts, kind);
+    switch (d.kind) {
+      case 'command':
+        return this.raw(new URLSearchParams(d.fields).toString(), FORM, opts, kind, d.fields);
+      case 'interaction': {
+        const body = new URLSearchParams({ payload: JSON.stringify(d.payload) }).toString();
+        return this.raw(body, FORM, opts, kind, d.payload);
+      }
+      case 'event': {
+        const headers = { ...opts.headers };
+        if (d.retryNum !== undefined) {
+          headers['X-Slack-Retry-Num'] = String(d.retryNum);
+          headers['X-Slack-Retry-Reason'] = d.retryReason ?? 'http_timeout';
+        }
+        return this.raw(JSON.stringify(d.envelope), 'application/json', { ...opts, headers }, kind, d.envelope);
+      }
+    }
+  }
+
+  /** A Socket Mode envelope carrying the same payload; resolves with the app's ack message. */
+  private async overSocket(d: Delivery, opts: SendOptions, kind: string): Promise<AckResponse> {
+    const httpOnly = HTTP_ONLY.filter((k) => opts[k] !== undefined);
+    if (httpOnly.length) {
+      throw new Error(`slack driver: ${httpOnly.join(', ')} only apply to signed HTTP requests, not Socket Mode`);
+    }
+    const payload: Json = d.kind === 'command' ? d.fields : d.kind === 'interaction' ? d.payload : d.envelope;
+    const type = d.kind === 'command' ? 'slash_commands' : d.kind === 'interaction' ? 'interactive' : 'events_api';
+    // Slack takes a response in the ack of commands, view submissions and options requests only.
+    const acceptsResponsePayload =
+      d.kind === 'command' ||
+      (d.kind === 'interaction' && (d.payload.type === 'view_submission' || d.payload.type === 'block_suggestion'));
+    const ack = await this.fake.socket.send(type, payload, {
+      acceptsResponsePayload,
+      ...(d.kind === 'event' && d.retryNum !== undefined
+        ? { retryAttempt: d.retryNum, retryReason: d.retryReason ?? 'timeout' }
+        : {}),
+      timeoutMs: this.timeoutMs,
+    });
+    const answer = isObj(ack.payload) && Object.keys(ack.payload).length === 0 ? undefined : ack.payload;
+    const response: AckResponse = {
+      status: 200,
+      body: answer === undefined ? '' : JSON.stringify(answer),
+      json: answer,
+      headers: {},
+      sentAt: ack.sentAt,
+      respondedAt: ack.ackedAt,
+      seq: ack.seq,
+      payload,
+    };
+    this.log.push({ kind, payload, response });
+    return response;
   }
 
   private interaction(payload: Json, opts: SendOptions) {
-    return this.form({ payload: JSON.stringify(payload) }, opts, String(payload.type), payload);
+    return this.deliver({ kind: 'interaction', payload }, opts, String(payload.type));
   }
 
   /** A slash command, e.g. command('start 42'). */
@@ -359,7 +438,7 @@ export class SlackDriver {
       response_url: responseUrl,
       trigger_id: triggerId,
     };
-    const r = await this.form(fields, opts, 'command', fields);
+    const r = await this.deliver({ kind: 'command', fields }, opts, 'command');
     return { ...r, triggerId, responseUrl };
   }
 
@@ -613,17 +692,16 @@ export class SlackDriver {
       ),
       event_context: `4-${randomBytes(8).toString('hex')}`,
     };
-    const headers = { ...opts.headers };
-    if (opts.retryNum !== undefined) {
-      headers['X-Slack-Retry-Num'] = String(opts.retryNum);
-      headers['X-Slack-Retry-Reason'] = opts.retryReason ?? 'http_timeout';
-    }
-    return this.raw(
-      JSON.stringify(envelope),
-      'application/json',
-      { ...opts, headers },
+    const { eventId: _id, eventTime: _time, retryNum, retryReason, ...send } = opts;
+    return this.deliver(
+      {
+        kind: 'event',
+        envelope,
+        ...(retryNum !== undefined ? { retryNum } : {}),
+        ...(retryReason !== undefined ? { retryReason } : {}),
+      },
+      send,
       `event:${String(event.type)}`,
-      envelope,
     );
   }
 

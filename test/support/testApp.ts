@@ -1,6 +1,7 @@
 /**
  * The real app, started as `npm start` would start it, against the fake Slack Web API and the project's simulator
- * of the outreach service, both on 127.0.0.1; plus a driver that sends signed Slack requests to its receiver.
+ * of the outreach service, both on 127.0.0.1; plus a driver that sends signed Slack requests to its receiver, or,
+ * in Socket Mode, envelopes over the fake Slack's WebSocket.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +19,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   sim?: SimulatorOptions;
   fake?: FakeSlackOptions;
-  /** Web API retries of the app's Slack client (default 0: a failure shows at once). */
-  slackRetries?: number;
+  /** Web API retries of the app's Slack client (default 0: a failure shows at once; 'policy': the app's own). */
+  slackRetries?: number | 'policy';
+  /** Socket Mode (SLACK_APP_TOKEN = the fake's app token): the driver sends envelopes over the WebSocket. */
+  socketMode?: boolean;
   start?: Partial<StartOptions>;
 }
 
@@ -47,6 +50,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       OUTREACH_API_KEY: sim.apiKey,
       STATE_FILE: join(stateDir, 'state.json'),
       LOG_LEVEL: 'silent',
+      ...(opts.socketMode ? { SLACK_APP_TOKEN: fake.appToken } : {}),
       // The live service refuses to start without admins unless everyone may change on purpose: tests that name no
       // admins keep the open behaviour they were written for.
       ...(opts.env?.ADMIN_USER_IDS || opts.env?.ADMIN_USERGROUP_ID ? {} : { ALLOW_EVERYONE_TO_CHANGE: 'true' }),
@@ -57,7 +61,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const startOpts: StartOptions = {
     botId: fake.botId,
     botUserId: fake.botUserId,
-    slackRetries: opts.slackRetries ?? 0,
+    ...(opts.slackRetries === 'policy' ? {} : { slackRetries: opts.slackRetries ?? 0 }),
     ...opts.start,
   };
   const handle: TestApp = {
@@ -69,7 +73,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async restart() {
       await handle.app.stop();
       handle.app = await startApp(config, startOpts);
-      handle.driver = driverFor(handle.app, fake);
+      handle.driver = driverFor(handle.app, fake, opts.socketMode);
     },
     async close() {
       await handle.app.stop();
@@ -77,10 +81,11 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       await sim.close();
     },
   };
-  handle.driver = driverFor(handle.app, fake);
+  handle.driver = driverFor(handle.app, fake, opts.socketMode);
   return handle;
 }
 
-function driverFor(app: RunningApp, fake: FakeSlack): SlackDriver {
+function driverFor(app: RunningApp, fake: FakeSlack, socketMode = false): SlackDriver {
+  if (socketMode) return new SlackDriver({ transport: 'socket', fake });
   return new SlackDriver({ appUrl: `http://127.0.0.1:${app.port}/slack/events`, signingSecret: SIGNING_SECRET, fake });
 }

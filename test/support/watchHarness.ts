@@ -55,6 +55,8 @@ export async function startWatchHarness(
     admins?: string[];
     /** RESPONDER_USER_IDS (default: none, so the admins reply; everyone when there are no admins either). */
     responders?: string[];
+    /** Socket Mode: the app connects to the fake's WebSocket and the driver sends envelopes over it. */
+    socketMode?: boolean;
   } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
@@ -81,6 +83,7 @@ export async function startWatchHarness(
     personActionsPerMinute: 60,
     personActionsBurst: 10,
     logLevel: 'silent',
+    ...(opts.socketMode ? { slackAppToken: fake.appToken } : {}),
   };
   const tuning = { ...FAST_TUNING, ...opts.tuning };
   const boot = (t: Partial<WatchTuning>) =>
@@ -93,7 +96,9 @@ export async function startWatchHarness(
     });
   let app = await boot(tuning);
   const mkDriver = () =>
-    new SlackDriver({ appUrl: `http://127.0.0.1:${app.port}/slack/events`, signingSecret: SIGNING_SECRET, fake });
+    opts.socketMode
+      ? new SlackDriver({ transport: 'socket', fake })
+      : new SlackDriver({ appUrl: `http://127.0.0.1:${app.port}/slack/events`, signingSecret: SIGNING_SECRET, fake });
   const h: WatchHarness = {
     sim,
     fake,
