@@ -3,7 +3,7 @@
  * how often, and that Retry-After is waited; then the same through the real app's listeners in HTTP and in Socket
  * Mode (where @slack/socket-mode would otherwise put its own 100 retries into the listeners' client options).
  */
-import { WebAPIHTTPError, WebAPIRequestError, WebClient } from '@slack/web-api';
+import { LogLevel, WebAPIHTTPError, WebAPIRequestError, WebClient } from '@slack/web-api';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import {
@@ -68,7 +68,11 @@ describe('a WebClient with the policy, against the fake Slack', () => {
   beforeEach(() => fake.reset());
 
   const client = (tuning: { retries?: number; minTimeout: number; maxTimeout: number } = FAST) =>
-    new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, ...slackRetryClientOptions(tuning) });
+    new WebClient(fake.botToken, {
+      slackApiUrl: fake.apiUrl,
+      logLevel: LogLevel.ERROR,
+      ...slackRetryClientOptions(tuning),
+    });
   const post = (c: WebClient) => c.chat.postMessage({ channel: 'C0OPS', text: 'hola' });
 
   it('429s are sent again at most `retries` times, then the call fails', async () => {
@@ -119,6 +123,7 @@ describe('a WebClient with the policy, against the fake Slack', () => {
     let attempts = 0;
     const c = new WebClient(fake.botToken, {
       slackApiUrl: `http://127.0.0.1:${port}/api/`,
+      logLevel: LogLevel.ERROR,
       ...slackRetryClientOptions(FAST, (url, init) => {
         attempts++;
         return fetch(url, init);
