@@ -70,6 +70,10 @@ const EVENT_SCOPES: Record<string, string | null> = {
   'message.im': 'im:history',
   'message.mpim': 'mpim:history',
   app_mention: 'app_mentions:read',
+  // channels:read for public channels, groups:read for private ones (both asked for).
+  member_joined_channel: 'channels:read',
+  channel_unarchive: 'channels:read',
+  group_unarchive: 'groups:read',
 };
 
 /** Scopes the app's features call for. */
@@ -133,7 +137,15 @@ describe('manifest.yml', () => {
     expect(new Set(scopes).size).toBe(scopes.length);
     const events = manifest.settings.event_subscriptions.bot_events;
     expect(events).toEqual(
-      expect.arrayContaining(['app_home_opened', 'message.channels', 'message.groups', 'message.im']),
+      expect.arrayContaining([
+        'app_home_opened',
+        'message.channels',
+        'message.groups',
+        'message.im',
+        'member_joined_channel',
+        'channel_unarchive',
+        'group_unarchive',
+      ]),
     );
     for (const event of events) {
       expect(Object.keys(EVENT_SCOPES)).toContain(event);

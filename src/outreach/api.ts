@@ -41,6 +41,9 @@ export interface CallOptions {
   /** For POSTs: sent as `Idempotency-Key`, the same on every retry. createCampaign/addContacts make one if absent. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Retries after the first attempt for this call; default the client's `maxRetries`. The poller asks for none:
+   *  its next cycle is the retry, and it backs off on its own. */
+  maxRetries?: number;
 }
 
 export interface CampaignListFilter {

@@ -619,6 +619,7 @@ export class OutreachClient implements OutreachApi {
   private async request<T>(e: Endpoint<T>, opts?: CallOptions): Promise<T> {
     const priority: Priority = opts?.priority ?? 'interactive';
     const signal = opts?.signal;
+    const maxRetries = opts?.maxRetries ?? this.maxRetries;
     const headers = e.idempotencyKey ? { 'idempotency-key': e.idempotencyKey } : undefined;
     const repeatable =
       e.method === 'GET' || e.method === 'PUT' || e.method === 'DELETE' || (e.method === 'POST' && !!e.idempotencyKey);
@@ -650,7 +651,7 @@ export class OutreachClient implements OutreachApi {
         if (!(err instanceof OutreachError)) throw err; // aborted by the caller, or limiter stopped
         err.attempts = attempt;
         // A connection that never opened sent nothing, so even a PATCH may be tried again.
-        if (attempt > this.maxRetries || !(repeatable || err.mayHaveBeenApplied === false)) throw err;
+        if (attempt > maxRetries || !(repeatable || err.mayHaveBeenApplied === false)) throw err;
         await this.retryDelay(e.endpoint, attempt, undefined, err.code ?? err.kind, signal);
         continue;
       }
@@ -662,7 +663,7 @@ export class OutreachClient implements OutreachApi {
         const pauseMs = this.limiter.rateLimited(retryAfterMs);
         // Assumption: a 429 means the service refused the request before processing it, so even a PATCH or a
         // key-less POST can be sent again. The limiter is paused for everyone; the retry waits in its queue.
-        if (attempt <= this.maxRetries) {
+        if (attempt <= maxRetries) {
           this.logger?.warn({ endpoint: e.endpoint, attempt, pauseMs }, 'outreach request rate-limited; will retry');
           continue;
         }
@@ -670,7 +671,7 @@ export class OutreachClient implements OutreachApi {
       }
       this.limiter.accepted();
 
-      if (RETRYABLE_STATUSES.has(res.status) && repeatable && attempt <= this.maxRetries) {
+      if (RETRYABLE_STATUSES.has(res.status) && repeatable && attempt <= maxRetries) {
         await this.retryDelay(
           e.endpoint,
           attempt,

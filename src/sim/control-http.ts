@@ -22,6 +22,7 @@ const METHODS = [
   'addIntegration',
   'seedCampaign',
   'setCampaignStatus',
+  'deleteCampaign',
   'createCall',
   'updateCall',
   'addMessage',

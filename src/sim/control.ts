@@ -103,6 +103,11 @@ export interface SimControl {
   seedCampaign(input: SeedCampaignInput): Record<string, unknown>;
   /** Moves a campaign to any status (sets started_at / ended_at / cooldown_until as fitting). */
   setCampaignStatus(campaignId: number, status: CampaignStatus): void;
+  /**
+   * Deletes a campaign as the service's own back office would (the API has no such call): its id answers 404
+   * NOT_FOUND from then on; its calls and threads stay readable by their own ids.
+   */
+  deleteCampaign(campaignId: number): void;
   /** Places a call to a contact (creates end user and thread); returns the call list item. */
   createCall(campaignId: number, input?: CreateCallInput): Record<string, unknown>;
   /** Moves a call; a final status fills ended_at, duration, ended_by, ended_reason, policy_evaluation, contact. */
@@ -207,6 +212,11 @@ export function createControl(deps: ControlDeps): SimControl {
 
     setCampaignStatus(id, status) {
       setCampaignStatus(state, campaign(id), status);
+    },
+
+    deleteCampaign(id) {
+      campaign(id);
+      state.campaigns.delete(id);
     },
 
     createCall(campaignId, input) {

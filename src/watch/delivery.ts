@@ -48,7 +48,11 @@ export interface DeliveryOptions {
 export interface DeliveryHooks {
   renderCall(call: CallRecord): SlackMessage | undefined;
   renderWhatsApp(key: string): SlackMessage | undefined;
-  onPermanentError(err: PermanentSlackError): Promise<void>;
+  /**
+   * Slack refused a channel or the token. 'stopped': the channel's watches (or, for the token, everything) stopped,
+   * drop what waits; 'retry': it was not confirmed (a spurious token error), try the item again later.
+   */
+  onPermanentError(err: PermanentSlackError): Promise<'stopped' | 'retry'>;
   /** Whether anything should still be written into this channel (not suspended, still watched, or a try DM). */
   channelActive(channelId: string): boolean;
   /** A call's final state reached Slack for the first time (metrics: call end to Slack). */
@@ -162,10 +166,17 @@ export class Delivery {
         if (outcome === 'again') q.add(item);
       } catch (err) {
         if (err instanceof PermanentSlackError) {
+          const outcome = await this.hooks.onPermanentError(err).catch((e: unknown) => {
+            this.logger.error({ err: String(e) }, 'could not suspend a channel');
+            return 'retry' as const;
+          });
+          if (outcome === 'retry') {
+            this.stats.failures++;
+            this.retryLater(channelId, item);
+            continue;
+          }
+          // What waits is recorded in the state and enqueued again when the channel (or the token) is back.
           q.clear();
-          await this.hooks
-            .onPermanentError(err)
-            .catch((e: unknown) => this.logger.error({ err: String(e) }, 'could not suspend a channel'));
           if (err.scope === 'token') for (const other of this.queues.values()) other.clear();
           return;
         }

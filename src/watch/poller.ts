@@ -13,7 +13,10 @@
  *
  * WhatsApp campaigns (no calls): contact counts by status, and contacts newly converted, rejected or failed.
  *
- * One campaign failing (service error, timeout) is logged, counted on its cursor, and the cycle goes on.
+ * Failures (outage.ts): the service unavailable opens a circuit breaker (one warning; one campaign polled per cycle
+ * as a probe until the service answers; one warning when it does), one campaign failing on its own backs off
+ * exponentially, and a campaign the service no longer has (404, confirmed by GET /campaigns/{id}) has its watches
+ * suspended (`campaignGone`). Poll requests are not retried by the client: the next cycle is the retry.
  */
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
@@ -23,6 +26,7 @@ import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
 import { FINAL_CALL_STATUSES, WHATSAPP_NOTABLE_STATUSES } from '../slack/blocks/callMessage.js';
 import type { Delivery } from './delivery.js';
 import { hashText, newCursor } from './conversation.js';
+import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
   callKey,
   postKey,
@@ -58,11 +62,17 @@ export interface PollerTuning {
    * cycle reads conversations within what is left of `pollIntervalMs` after the listings, longest-unread first.
    */
   requestsPerSecond: number;
+  /** Consecutive failures saying the service is unavailable after which only one campaign is polled per cycle. */
+  breakerThreshold: number;
+  /** Longest wait of a campaign that keeps failing on its own (its waits double from one poll interval). */
+  backoffMaxMs: number;
 }
 
 export interface CycleReport {
   campaigns: number;
   failedCampaigns: number[];
+  /** Campaigns not polled this cycle: backing off, or the service down (only a probe is sent). */
+  skippedCampaigns: number;
   newCalls: number;
   changedCalls: number;
   conversationsRead: number;
@@ -80,11 +90,18 @@ export interface PollerDeps {
   fingerprint(campaignId: number, call: CampaignCallItem): string;
   /** Resolves a campaign's channel type (phone_call / whatsapp) when a subscription does not know it. */
   resolveKind(sub: Subscription): Promise<Subscription>;
+  /** The service no longer has this campaign (confirmed): its watches are suspended and their owners told. */
+  campaignGone(campaignId: number): Promise<void>;
+  /** True while nothing can reach Slack (the token refused): cycles are skipped, cursors stay where they are. */
+  paused?: () => boolean;
   now?: () => number;
   /** Told when a cycle ends (metrics): its report, or that it broke off. */
   onCycle?: (report: CycleReport) => void;
   onCycleFailed?: (err: unknown) => void;
 }
+
+/** Poll requests: behind people's commands, and not retried by the client (the next cycle is the retry). */
+const POLL = { priority: 'poller', maxRetries: 0 } as const;
 
 const isFinalStatus = (s: string) => FINAL_CALL_STATUSES.includes(s);
 
@@ -116,8 +133,17 @@ export class Poller {
   /** service thread id -> our clock (ms) of its last read. */
   private readonly lastRead = new Map<string, number>();
   readonly reports: CycleReport[] = [];
+  readonly breaker: OutageBreaker;
+  private readonly backoff: CampaignBackoff;
+  /** Whose turn it is to be the probe while the service is down. */
+  private probeTurn = 0;
+  /** Cycles run (the backoff's clock). */
+  private cycles = 0;
 
-  constructor(private readonly d: PollerDeps) {}
+  constructor(private readonly d: PollerDeps) {
+    this.breaker = new OutageBreaker(d.tuning.breakerThreshold, d.logger, () => this.now());
+    this.backoff = new CampaignBackoff(Math.max(1, Math.round(d.tuning.backoffMaxMs / d.tuning.pollIntervalMs)));
+  }
 
   private now(): number {
     return this.d.now ? this.d.now() : Date.now();
@@ -171,47 +197,122 @@ export class Poller {
     const report: CycleReport = {
       campaigns: 0,
       failedCampaigns: [],
+      skippedCampaigns: 0,
       newCalls: 0,
       changedCalls: 0,
       conversationsRead: 0,
       durationMs: 0,
       cpuMs: 0,
     };
-    const byCampaign = groupByCampaign(this.d.state.activeSubscriptions());
-    report.campaigns = byCampaign.size;
+    if (this.d.paused?.()) return this.finish(report, started, cpu0);
+    this.cycles++;
+    const all = [...groupByCampaign(this.d.state.activeSubscriptions())];
+    report.campaigns = all.length;
     let requests = 0;
-    await mapLimit([...byCampaign], this.d.tuning.concurrency, async ([campaignId, subs]) => {
-      try {
-        const resolved = await Promise.all(subs.map((s) => (s.kind === 'unknown' ? this.d.resolveKind(s) : s)));
-        if (resolved.some((s) => s.kind === 'whatsapp')) await this.pollWhatsApp(campaignId, resolved);
-        else {
-          const r = await this.pollCalls(campaignId, resolved);
-          requests += r.requests;
-          report.newCalls += r.newCalls;
-          report.changedCalls += r.changed;
-        }
-        const cur = this.d.state.cursors.get(String(campaignId));
-        if (cur && cur.failures > 0) await this.d.state.cursors.set(String(campaignId), { ...cur, failures: 0 });
-      } catch (err) {
-        report.failedCampaigns.push(campaignId);
-        const cur = this.d.state.cursors.get(String(campaignId)) ?? { campaignId, failures: 0 };
-        const message = err instanceof Error ? err.message : String(err);
-        this.d.logger.warn({ campaignId, failures: cur.failures + 1, err: message }, 'polling a campaign failed');
-        await this.d.state.cursors
-          .set(String(campaignId), { ...cur, failures: cur.failures + 1, lastError: message.slice(0, 300) })
-          .catch(() => undefined);
-      }
+    const pollOne = async ([campaignId, subs]: [number, Subscription[]]) => {
+      const r = await this.pollCampaign(campaignId, subs, report);
+      requests += r;
+    };
+    let rest: typeof all;
+    if (this.breaker.open && all.length > 0) {
+      // The service is down: one campaign asks whether it is back, the campaigns taking turns.
+      const probe = all[this.probeTurn++ % all.length]!;
+      await pollOne(probe);
+      rest = this.breaker.open ? [] : all.filter((e) => e !== probe);
+      report.skippedCampaigns = all.length - 1 - rest.length;
+    } else {
+      rest = all.filter(([id]) => this.backoff.due(id, this.cycles));
+      report.skippedCampaigns = all.length - rest.length;
+    }
+    await mapLimit(rest, this.d.tuning.concurrency, async (entry) => {
+      // The breaker opened during this cycle: the others wait for the probe of the next one.
+      if (this.breaker.open) report.skippedCampaigns++;
+      else await pollOne(entry);
     });
-    // What the interval leaves for conversations, keeping a fifth of the rate for people's commands.
-    const budget = Math.floor((this.d.tuning.pollIntervalMs / 1000) * this.d.tuning.requestsPerSecond * 0.8) - requests;
-    report.conversationsRead = await this.pollConversations(Math.max(this.d.tuning.concurrency * 2, budget));
+    if (!this.breaker.open) {
+      // What the interval leaves for conversations, keeping a fifth of the rate for people's commands.
+      const budget =
+        Math.floor((this.d.tuning.pollIntervalMs / 1000) * this.d.tuning.requestsPerSecond * 0.8) - requests;
+      report.conversationsRead = await this.pollConversations(Math.max(this.d.tuning.concurrency * 2, budget));
+    }
     await this.maintain();
+    return this.finish(report, started, cpu0);
+  }
+
+  private finish(report: CycleReport, started: number, cpu0: NodeJS.CpuUsage): CycleReport {
     const cpu = process.cpuUsage(cpu0);
     report.durationMs = this.now() - started;
     report.cpuMs = (cpu.user + cpu.system) / 1000;
     this.reports.push(report);
     if (this.reports.length > 100) this.reports.shift();
     return report;
+  }
+
+  /** Polls one campaign; a failure is sorted out here (outage, backoff, gone). Returns the listing requests made. */
+  private async pollCampaign(campaignId: number, subs: Subscription[], report: CycleReport): Promise<number> {
+    try {
+      let requests = 0;
+      const resolved = await Promise.all(subs.map((s) => (s.kind === 'unknown' ? this.d.resolveKind(s) : s)));
+      if (resolved.some((s) => s.kind === 'whatsapp')) await this.pollWhatsApp(campaignId, resolved);
+      else {
+        const r = await this.pollCalls(campaignId, resolved);
+        requests = r.requests;
+        report.newCalls += r.newCalls;
+        report.changedCalls += r.changed;
+      }
+      if (this.breaker.answered()) this.backoff.clear();
+      this.backoff.succeeded(campaignId);
+      const cur = this.d.state.cursors.get(String(campaignId));
+      if (cur && cur.failures > 0) await this.d.state.cursors.set(String(campaignId), { ...cur, failures: 0 });
+      return requests;
+    } catch (err) {
+      report.failedCampaigns.push(campaignId);
+      await this.failed(campaignId, err);
+      return 1;
+    }
+  }
+
+  private async failed(campaignId: number, err: unknown): Promise<void> {
+    let kind = failureKind(err);
+    if (kind === 'not_found') {
+      // A 404 from a listing is believed only when the campaign itself is not found either.
+      try {
+        await this.d.outreach.getCampaign(campaignId, POLL);
+        kind = 'campaign';
+      } catch (e) {
+        kind = failureKind(e);
+        if (kind === 'not_found') {
+          if (this.breaker.answered()) this.backoff.clear();
+          this.backoff.succeeded(campaignId);
+          await this.d.campaignGone(campaignId);
+          return;
+        }
+      }
+    }
+    // Any answer of the service (a 4xx, a 429, a body that does not parse) means it is up.
+    if (kind !== 'unavailable' && this.breaker.answered()) this.backoff.clear();
+    const failures = this.backoff.failed(campaignId, this.cycles);
+    if (kind === 'unavailable') {
+      // Not this campaign's fault, so nothing is written for it; the breaker speaks for the outage.
+      this.breaker.unavailable(err);
+      if (!this.breaker.open) {
+        this.d.logger.info(
+          { campaignId, err: errorText(err) },
+          'polling a campaign failed; the service did not answer',
+        );
+      }
+      return;
+    }
+    if (kind === 'throttled') {
+      this.d.logger.debug({ campaignId }, 'polling a campaign was rate-limited; next cycle');
+      return;
+    }
+    const cur = this.d.state.cursors.get(String(campaignId)) ?? { campaignId, failures: 0 };
+    const message = errorText(err);
+    this.d.logger.warn({ campaignId, failures, err: message }, 'polling a campaign failed; backing off');
+    await this.d.state.cursors
+      .set(String(campaignId), { ...cur, failures: cur.failures + 1, lastError: message })
+      .catch(() => undefined);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -241,7 +342,7 @@ export class Poller {
       const list = await this.d.outreach.listCampaignCalls(
         campaignId,
         { createdAfter: new Date(windowStart), page, pageSize: MAX_PAGE_SIZE },
-        { priority: 'poller' },
+        POLL,
       );
       let reachedOld = false;
       for (const c of list.calls) {
@@ -370,13 +471,17 @@ export class Poller {
     const order = [...new Set(due)].sort((a, b) => (this.lastRead.get(a) ?? 0) - (this.lastRead.get(b) ?? 0));
     let read = 0;
     await mapLimit(order.slice(0, budget), tuning.concurrency, async (threadId) => {
+      if (this.breaker.open) return;
       try {
-        const messages = await this.d.outreach.getMessages(threadId, { priority: 'poller' });
+        const messages = await this.d.outreach.getMessages(threadId, POLL);
         this.lastRead.set(threadId, now);
         read++;
+        if (this.breaker.answered()) this.backoff.clear();
         this.d.delivery.conversationFetched(threadId, messages);
       } catch (err) {
-        this.d.logger.warn({ threadId, err: String(err) }, 'reading a conversation failed; will retry');
+        // Read again next cycle (its last read did not move); an unavailable service is the breaker's to report.
+        if (failureKind(err) === 'unavailable') this.breaker.unavailable(err);
+        else this.d.logger.warn({ threadId, err: errorText(err) }, 'reading a conversation failed; will retry');
       }
     });
     return read;
@@ -405,7 +510,7 @@ export class Poller {
     const first = await this.d.outreach.listContacts(
       campaignId,
       { status: status as never, page: 0, pageSize: collect ? MAX_PAGE_SIZE : 1 },
-      { priority: 'poller' },
+      POLL,
     );
     let count = first.total_count ?? undefined;
     const take = (cs: CampaignContact[]) => {
@@ -419,7 +524,7 @@ export class Poller {
         const next = await this.d.outreach.listContacts(
           campaignId,
           { status: status as never, page, pageSize: MAX_PAGE_SIZE },
-          { priority: 'poller' },
+          POLL,
         );
         seen += next.contacts.length;
         if (collect) take(next.contacts);

@@ -12,10 +12,17 @@ import type { SlackMessage } from '../slack/blocks/types.js';
 import { Delivery } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
 import { Relay } from './relay.js';
-import { SlackPoster } from './slackPoster.js';
+import { SlackHealth } from './slackHealth.js';
+import { SlackPoster, type PermanentSlackError } from './slackPoster.js';
 import { Speakers } from './speakers.js';
 import { callKey, postKey, subKey, WatchState, type CallRecord, type Subscription } from './state.js';
-import { suspendForError } from './subscriptions.js';
+import {
+  recheckChannel,
+  recheckSuspendedChannels,
+  resumeChannel,
+  suspendCampaign,
+  suspendChannel,
+} from './suspensions.js';
 import { RATE_LIMIT_PER_SECOND } from '../outreach/unspecified.js';
 
 export interface WatchTuning extends PollerTuning {
@@ -34,6 +41,10 @@ export interface WatchTuning extends PollerTuning {
   eventTtlMs: number;
   /** false: no timer; cycles run only through `pollNow()` (tests). */
   autoPoll: boolean;
+  /** While Slack refuses the token: how often `auth.test` is asked whether it is accepted again. */
+  authRecheckMs: number;
+  /** How often channels whose watches Slack refused are looked at again (events missed while the app was down). */
+  channelRecheckMs: number;
 }
 
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
@@ -58,6 +69,10 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     backoffMs: 1000,
     eventTtlMs: 24 * 3600_000,
     autoPoll: true,
+    breakerThreshold: 3,
+    backoffMaxMs: Math.max(10 * 60_000, pollIntervalMs),
+    authRecheckMs: 60_000,
+    channelRecheckMs: 10 * 60_000,
   };
 }
 
@@ -67,6 +82,7 @@ export class WatchService {
   delivery!: Delivery;
   poller!: Poller;
   relay!: Relay;
+  health!: SlackHealth;
   /** Who may write to customers and agents (relayed replies, `/campaign try`). */
   speakers!: Speakers;
   tuning: WatchTuning;
@@ -97,7 +113,7 @@ export class WatchService {
       {
         renderCall: (c) => this.renderCall(c),
         renderWhatsApp: (key) => this.renderWhatsApp(key),
-        onPermanentError: (err) => suspendForError(this, err),
+        onPermanentError: (err) => this.slackRefused(err),
         channelActive: (ch) => this.channelActive(ch),
       },
       { burstThreshold: tuning.burstThreshold, calmMs: tuning.calmMs, retryDelayMs: tuning.retryDelayMs },
@@ -111,6 +127,16 @@ export class WatchService {
       tuning,
       fingerprint: (campaignId, call) => this.fingerprint(campaignId, call),
       resolveKind: (s) => this.resolveKind(s),
+      campaignGone: (campaignId) => suspendCampaign(this, campaignId),
+      paused: () => this.health.paused,
+    });
+    this.health = new SlackHealth({
+      client: this.client,
+      logger,
+      authRecheckMs: tuning.authRecheckMs,
+      channelRecheckMs: tuning.channelRecheckMs,
+      onTokenBack: () => this.resume(),
+      recheckChannels: () => recheckSuspendedChannels(this),
     });
     this.speakers = new Speakers(this.client, deps.permissions, logger);
     this.relay = new Relay({
@@ -134,11 +160,13 @@ export class WatchService {
     this.serviceOrigin = serviceOrigin(this.deps);
     this.resume();
     if (this.tuning.autoPoll) this.poller.start();
+    this.health.start();
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.health.stop();
     await this.poller.stop();
     this.poster.stop();
     await this.delivery.stop();
@@ -166,6 +194,39 @@ export class WatchService {
     for (const [key, w] of state.waPosts.entries()) {
       if (here(w.channelId) && w.fp !== w.deliveredFp) this.delivery.enqueue(w.channelId, `wa:${key}`);
     }
+    // Conversations already fetched whose next message had not gone out (a worker skips those with nothing new).
+    for (const p of posts) {
+      if (p.ts && p.threadId && this.delivery.conversations.has(p.threadId)) {
+        this.delivery.enqueue(p.channelId, `conv:${p.callId}`);
+      }
+    }
+    for (const t of state.tries.values()) {
+      if (t.dmChannelId && here(t.dmChannelId) && t.threadId && this.delivery.conversations.has(t.threadId)) {
+        this.delivery.enqueue(t.dmChannelId, `try:${t.userId}`);
+      }
+    }
+  }
+
+  /**
+   * Slack refused a channel (its watches are suspended, their owners told) or, it seems, the token (everything
+   * pauses only if `auth.test` agrees; otherwise the call is tried again later).
+   */
+  async slackRefused(err: PermanentSlackError): Promise<'stopped' | 'retry'> {
+    if (err.scope === 'channel') {
+      await suspendChannel(this, err);
+      return 'stopped';
+    }
+    return (await this.health.confirmTokenError(err)) ? 'stopped' : 'retry';
+  }
+
+  /** The bot joined a channel (invited back): watches Slack had refused there resume. */
+  botJoined(channelId: string): Promise<number> {
+    return resumeChannel(this, channelId, 'I was invited back');
+  }
+
+  /** A channel was unarchived: its refused watches resume if the bot is (still) in it. */
+  channelUnarchived(channelId: string): Promise<number> {
+    return recheckChannel(this, channelId, 'the channel was unarchived');
   }
 
   /** Runs a poll cycle now (or waits for the running one). */
@@ -174,6 +235,7 @@ export class WatchService {
   }
 
   channelActive(channelId: string): boolean {
+    if (this.health.paused) return false;
     if (channelId.startsWith('D')) return true;
     return this.state.watchedChannel(channelId);
   }
@@ -219,7 +281,7 @@ export class WatchService {
   }
 
   private async resolveKind(s: Subscription): Promise<Subscription> {
-    const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller' });
+    const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller', maxRetries: 0 });
     const next: Subscription = { ...s, kind: c.integration?.type ?? 'phone_call', campaignName: c.name };
     await this.state.subscriptions.set(subKey(s.campaignId, s.channelId), next);
     return next;

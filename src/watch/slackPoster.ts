@@ -6,10 +6,12 @@
  * - 429: the WebClient itself pauses its whole queue for `Retry-After` and retries (in production); we also listen
  *   to its `rate_limited` event and push that channel's next slot past the pause, so nothing here spins. With
  *   retries disabled (tests) the client throws after waiting; we then retry after the channel's slot.
- * - Errors are classified: permanent for the channel (archived, not found, not in channel) or for the whole token
- *   (revoked, invalid auth) → `PermanentSlackError`; the message itself refused (blocks too long) →
- *   `RejectedSlackError`; anything else is transient and retried with a capped backoff, then reported as
- *   `TransientSlackError` so the caller keeps the work and tries again later.
+ * - Errors are classified: permanent for the channel (archived, not found, not in channel, no permission) or for the
+ *   whole token (revoked, invalid auth, missing scope) → `PermanentSlackError` (a token-wide one is only a claim until
+ *   `auth.test` confirms it, see slackHealth.ts); the message itself refused (blocks too long) → `RejectedSlackError`;
+ *   the workspace busy for a while (`org_login_required`, `team_added_to_org`) → `TransientSlackError` at once, so
+ *   the item waits for the caller's later retry; anything else is transient and retried with a capped backoff, then
+ *   reported as `TransientSlackError` so the caller keeps the work and tries again later.
  * - A post whose outcome is unknown (network error or 5xx after the request was sent) is looked up by its message
  *   metadata before being sent again, so a retry does not post twice when Slack did receive it.
  */
@@ -29,17 +31,20 @@ export const CHANNEL_ERRORS = new Set([
   'ekm_access_denied',
   'team_access_not_granted',
   'cannot_reply_to_message',
+  // chat.postMessage: "make sure your app is a member of the conversation" — about this channel, not the token.
+  'no_permission',
 ]);
+/** Refusals of the token itself; everything stops only once `auth.test` agrees (slackHealth.ts). */
 export const TOKEN_ERRORS = new Set([
   'token_revoked',
   'token_expired',
   'invalid_auth',
   'not_authed',
   'account_inactive',
-  'no_permission',
   'missing_scope',
-  'org_login_required',
 ]);
+/** The workspace is busy (SSO sign-in required, moving into an Enterprise org): wait and try again, nothing is wrong. */
+export const WAIT_ERRORS = new Set(['org_login_required', 'team_added_to_org']);
 /** The message itself was refused: sending it again would fail the same way. */
 export const MESSAGE_ERRORS = new Set([
   'invalid_blocks',
@@ -62,6 +67,8 @@ export class PermanentSlackError extends Error {
     readonly scope: 'channel' | 'token',
     readonly code: string,
     readonly channel: string,
+    /** missing_scope: the scope(s) Slack said the call needs (its `needed` field). */
+    readonly needed?: string,
   ) {
     super(`Slack refused ${scope === 'token' ? 'the app token' : `channel ${channel}`}: ${code}`);
   }
@@ -194,7 +201,11 @@ export class SlackPoster {
 
   private classify(err: unknown, channel: string): Error {
     const code = platformCode(err);
-    if (code && TOKEN_ERRORS.has(code)) return new PermanentSlackError('token', code, channel);
+    if (code && TOKEN_ERRORS.has(code)) {
+      const needed = (err as { data?: { needed?: unknown } }).data?.needed;
+      return new PermanentSlackError('token', code, channel, typeof needed === 'string' ? needed : undefined);
+    }
+    if (code && WAIT_ERRORS.has(code)) return new TransientSlackError(`Slack asks to wait: ${code}`, channel);
     if (code && CHANNEL_ERRORS.has(code)) return new PermanentSlackError('channel', code, channel);
     if (code && MESSAGE_ERRORS.has(code)) return new RejectedSlackError(code, channel);
     return err instanceof Error ? err : new Error(String(err));
@@ -222,6 +233,8 @@ export class SlackPoster {
       } catch (err) {
         const c = this.classify(err, channel);
         if (c instanceof PermanentSlackError || c instanceof RejectedSlackError) throw c;
+        // Retrying within seconds would not help: the item waits for the caller's next try.
+        if (c instanceof TransientSlackError) throw c;
         if (outcomeUnknown(err)) unknown = true;
         if (n >= this.maxAttempts) {
           throw new TransientSlackError(`${what} in ${channel} failed ${n} times: ${c.message}`, channel);

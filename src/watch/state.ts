@@ -32,8 +32,13 @@ export interface Subscription {
   startFrom: string;
   campaignName?: string;
   kind: ChannelKind;
-  /** Set when Slack refused the channel permanently; polling for it stops until someone watches again. */
+  /**
+   * Set while the watch is stopped: Slack refused the channel (resumes by itself when the channel is reachable
+   * again, or when someone watches again), or the service no longer has the campaign (`campaign_not_found`).
+   */
   suspended?: { error: string; at: string };
+  /** The last suspension its owner was told about by DM (the same one is not told twice within a day). */
+  lastNotice?: { error: string; at: string };
 }
 
 /** Where polling of one campaign stands. Key: campaign id. */

@@ -1,14 +1,14 @@
 /**
- * Watching and unwatching: which channel follows which campaign, getting the bot into the channel, the list of
- * subscriptions, and suspending subscriptions Slack refuses for good (archived, not found, not in channel, token).
+ * Watching and unwatching: which channel follows which campaign, getting the bot into the channel, and the list of
+ * subscriptions (suspending and resuming them: suspensions.ts).
  */
 import type { WebClient } from '@slack/web-api';
 import type { CampaignDetail } from '../outreach/schemas.js';
 import { context, escapeMrkdwn, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
 import { channelLabel, formatDateTime, plural } from '../slack/blocks/format.js';
 import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
-import type { PermanentSlackError } from './slackPoster.js';
 import { subKey, type Subscription } from './state.js';
+import { CAMPAIGN_GONE } from './suspensions.js';
 import type { WatchService } from './service.js';
 
 export type ChannelAccess = { ok: true; joined: boolean } | { ok: false; sentence: string };
@@ -151,9 +151,11 @@ export function watchingMessage(subs: Subscription[]): SlackMessage {
       .sort((a, b) => a.campaignId - b.campaignId)
       .map((s) => {
         const name = s.campaignName ? md` ${truncate(s.campaignName, 80)}` : '';
-        const state = s.suspended
-          ? md` · ⛔ suspended (${s.suspended.error}) — run \`/campaign watch ${s.campaignId} <#${raw(channel)}>\` to restore`
-          : '';
+        const state = !s.suspended
+          ? ''
+          : s.suspended.error === CAMPAIGN_GONE
+            ? md` · ⛔ deleted in the service — \`/campaign unwatch ${s.campaignId} <#${raw(channel)}>\` removes it`
+            : md` · ⛔ suspended (${s.suspended.error}): resumes by itself once I can post there again, or run \`/campaign watch ${s.campaignId} <#${raw(channel)}>\``;
         return md`• #${s.campaignId}${raw(name)} · ${channelLabel(s.kind === 'unknown' ? null : s.kind)} · since ${formatDateTime(s.createdAt)} by <@${raw(s.createdBy)}>${raw(state)}`;
       });
     return mrkdwnSection(`*<#${channel}>*\n${lines.join('\n')}`);
@@ -166,45 +168,4 @@ export function watchingMessage(subs: Subscription[]): SlackMessage {
   ];
   if (sections.length > 47) blocks.push(context(`…and ${sections.length - 47} more channels.`));
   return { text: fallback(`Watching: ${plural(subs.length, 'subscription')}`), blocks };
-}
-
-const ERROR_EXPLANATIONS: Record<string, string> = {
-  channel_not_found: 'the channel no longer exists (or I lost access to it)',
-  is_archived: 'the channel was archived',
-  channel_is_archived: 'the channel was archived',
-  not_in_channel: 'I was removed from the channel',
-  token_revoked: "the app's token was revoked",
-  invalid_auth: "the app's token is no longer valid",
-  account_inactive: "the app's account is inactive",
-};
-
-/**
- * Slack refused a channel for good: its subscriptions are suspended (polling for them stops) and whoever created
- * each is told why and how to restore it. A token-wide refusal suspends everything and can only be logged.
- */
-export async function suspendForError(svc: WatchService, err: PermanentSlackError): Promise<void> {
-  const { state, deps } = svc;
-  const at = new Date().toISOString();
-  const affected = state.subscriptions
-    .values()
-    .filter((s) => !s.suspended && (err.scope === 'token' || s.channelId === err.channel));
-  for (const s of affected) {
-    await state.subscriptions.set(subKey(s.campaignId, s.channelId), { ...s, suspended: { error: err.code, at } });
-  }
-  deps.logger.error(
-    { channel: err.channel, error: err.code, suspended: affected.length },
-    'Slack refused a channel permanently; its subscriptions are suspended',
-  );
-  if (err.scope === 'token') return;
-  const why = ERROR_EXPLANATIONS[err.code] ?? `Slack answered \`${escapeMrkdwn(err.code)}\``;
-  for (const s of affected) {
-    const text =
-      md`⛔ I stopped posting campaign #${s.campaignId}${raw(s.campaignName ? md` (${truncate(s.campaignName, 120)})` : '')} into <#${raw(s.channelId)}>: ${raw(why)}. ` +
-      md`To restore it, unarchive the channel or invite me back (\`/invite @Outreach\`), then run \`/campaign watch ${s.campaignId} <#${raw(s.channelId)}>\`; or watch it elsewhere.`;
-    try {
-      await svc.client.chat.postMessage({ channel: s.createdBy, text, unfurl_links: false });
-    } catch (e) {
-      deps.logger.warn({ user: s.createdBy, err: String(e) }, 'could not tell the creator about a suspended watch');
-    }
-  }
 }

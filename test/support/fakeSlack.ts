@@ -135,6 +135,8 @@ export type FakeFailure =
        * the "request succeeded but the response was lost" case.
        */
       afterApply?: boolean;
+      /** Only calls naming this channel (`channel` argument) fail; calls for other channels pass untouched. */
+      channel?: string;
     };
 
 export interface FakeCall {
@@ -627,6 +629,11 @@ export class FakeSlack {
     this.revoked.add(token);
   }
 
+  /** Undoes revokeToken: the token works again (as after reinstalling the app with the same token). */
+  restoreToken(token: string): void {
+    this.revoked.delete(token);
+  }
+
   setPostMessageRateLimit(limit: boolean | Partial<PostMessageRateLimit>): void {
     this.buckets = new Map();
     if (limit === false) this.rateLimit = undefined;
@@ -948,8 +955,11 @@ export class FakeSlack {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
 
-  private takeFailure(method: string): FakeFailure | undefined {
-    const f = this.failures.find((x) => x.remaining > 0 && (x.method === method || x.method === '*'));
+  private takeFailure(method: string, args: Json = {}): FakeFailure | undefined {
+    const forChannel = (x: FakeFailure) => typeof x === 'string' || !x.channel || x.channel === str(args.channel);
+    const f = this.failures.find(
+      (x) => x.remaining > 0 && (x.method === method || x.method === '*') && forChannel(x.failure),
+    );
     if (!f) return undefined;
     f.remaining--;
     this.failures = this.failures.filter((x) => x.remaining > 0);
@@ -1013,7 +1023,7 @@ export class FakeSlack {
       delete args.token;
       const handler = this.handlers[method];
       if (!handler) throw new ApiError('unknown_method', { req_method: method });
-      injected = this.takeFailure(method);
+      injected = this.takeFailure(method, args);
       if (injected !== undefined && isPureDelay(injected)) {
         // Only slowness was asked for: wait, then answer normally.
         await sleep(injected.delayMs ?? 0);

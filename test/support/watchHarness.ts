@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { watchService, type WatchService, type WatchTuning } from '../../src/watch/service.js';
@@ -55,6 +55,8 @@ export async function startWatchHarness(
     admins?: string[];
     /** RESPONDER_USER_IDS (default: none, so the admins reply; everyone when there are no admins either). */
     responders?: string[];
+    /** The app's logger (default: silent, or the level in WATCH_LOG), e.g. one writing into a stream a test reads. */
+    logger?: Logger;
     /** Socket Mode: the app connects to the fake's WebSocket and the driver sends envelopes over it. */
     socketMode?: boolean;
   } = {},
@@ -88,7 +90,7 @@ export async function startWatchHarness(
   const tuning = { ...FAST_TUNING, ...opts.tuning };
   const boot = (t: Partial<WatchTuning>) =>
     startApp(config, {
-      logger: createLogger((process.env.WATCH_LOG as 'debug') ?? 'silent'),
+      logger: opts.logger ?? createLogger((process.env.WATCH_LOG as 'debug') ?? 'silent'),
       botId: BOT_ID,
       botUserId: BOT_USER,
       slackRetries: 0,

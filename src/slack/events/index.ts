@@ -3,10 +3,12 @@ import type { App } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
 import { createWatchService } from '../../watch/service.js';
 import { registerWatchActions } from '../actions/watch.js';
+import { registerMembershipEvents } from './membership.js';
 import { registerMessageEvents } from './messages.js';
 
 export function registerWatch(app: App, deps: AppDeps): void {
   createWatchService(deps, app.client);
   registerMessageEvents(app, deps);
+  registerMembershipEvents(app, deps);
   registerWatchActions(app, deps);
 }

@@ -1,0 +1,31 @@
+/**
+ * Channel membership events that bring suspended watches back by themselves: the bot invited (back) into a channel
+ * (`member_joined_channel` naming the bot itself; Bolt's ignoreSelf lets these through) and a channel unarchived
+ * (`channel_unarchive` for public, `group_unarchive` for private channels). Bolt acknowledges events before this runs.
+ */
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../deps.js';
+import { watchService } from '../../watch/service.js';
+
+export function registerMembershipEvents(app: App, deps: AppDeps): void {
+  app.event('member_joined_channel', async ({ event, context }) => {
+    const svc = watchService(deps);
+    if (!svc || !context.botUserId || event.user !== context.botUserId) return;
+    try {
+      await svc.botJoined(event.channel);
+    } catch (err) {
+      deps.logger.error({ channel: event.channel, err: String(err) }, 'resuming watches after an invite failed');
+    }
+  });
+  const unarchived = async (channel: string) => {
+    const svc = watchService(deps);
+    if (!svc) return;
+    try {
+      await svc.channelUnarchived(channel);
+    } catch (err) {
+      deps.logger.error({ channel, err: String(err) }, 'resuming watches after an unarchive failed');
+    }
+  };
+  app.event('channel_unarchive', ({ event }) => unarchived(event.channel));
+  app.event('group_unarchive', ({ event }) => unarchived(event.channel));
+}
