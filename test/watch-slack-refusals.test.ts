@@ -224,4 +224,44 @@ describe('Slack refusing posts', () => {
     expect(callMessages(h.fake, ONE, callA.id as string)).toHaveLength(1);
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
   });
+
+  it('missing_scope stops everything only when the token lacks the scope, and resumes once it has it', async () => {
+    const granted = ['commands', 'chat:write', 'chat:write.public', 'channels:read', 'groups:read'];
+    h = await startWatchHarness({ fake: { scopes: granted }, tuning: { authRecheckMs: 100 } });
+    const { a, b } = await twoChannels();
+
+    // Claimed for one call while auth.test reports the scope: tried again, nothing stops.
+    h.fake.failNext('chat.postMessage', { error: 'missing_scope', needed: 'chat:write', channel: ONE });
+    const callA = h.sim.control.createCall(a, { status: 'in-progress' });
+    await h.cycle();
+    await eventually(
+      () => callMessages(h.fake, ONE, callA.id as string),
+      (m) => m.length === 1,
+    );
+    expect(h.svc.health.paused).toBe(false);
+
+    // The app reinstalled without chat:write: auth.test agrees, everything pauses until the scope is back.
+    h.fake.setScopes(granted.filter((x) => x !== 'chat:write'));
+    h.fake.failNext('chat.postMessage', { error: 'missing_scope', needed: 'chat:write' }, Infinity);
+    const callB = h.sim.control.createCall(b, { status: 'in-progress' });
+    await h.cycle();
+    expect(h.svc.health.paused).toBe(true);
+    expect(h.svc.health.tokenProblem).toBe('missing_scope');
+    h.fake.clearFailures();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.svc.health.paused).toBe(true);
+
+    h.fake.setScopes(granted);
+    await eventually(
+      () => h.svc.health.paused,
+      (p) => !p,
+    );
+    await h.cycle();
+    await eventually(
+      () => callMessages(h.fake, TWO, callB.id as string),
+      (m) => m.length === 1,
+    );
+    expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
+    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+  });
 });

@@ -112,6 +112,8 @@ export interface FakeSlackOptions {
   postMessageRateLimit?: boolean | Partial<PostMessageRateLimit>;
   /** Delay added before every API answer. Default 0. */
   latencyMs?: number;
+  /** Scopes reported in `x-oauth-scopes` on every Web API answer, as Slack does; default: none reported. */
+  scopes?: string[];
 }
 
 /** An injected failure. A string is a platform error (HTTP 200, `{ok:false, error}`). */
@@ -137,6 +139,8 @@ export type FakeFailure =
       afterApply?: boolean;
       /** Only calls naming this channel (`channel` argument) fail; calls for other channels pass untouched. */
       channel?: string;
+      /** missing_scope: the scope Slack says the call needs (its `needed` field). */
+      needed?: string;
     };
 
 export interface FakeCall {
@@ -443,6 +447,7 @@ export class FakeSlack {
 
   private tokens = new Set<string>();
   private revoked = new Set<string>();
+  private scopes: string[] | undefined;
   private callLog: FakeCall[] = [];
   private failures: { method: string; failure: FakeFailure; remaining: number }[] = [];
   private channelsById = new Map<string, FakeChannel>();
@@ -512,6 +517,7 @@ export class FakeSlack {
     const o = this.opts;
     this.tokens = new Set([this.botToken, ...(o.extraTokens ?? [])]);
     this.revoked = new Set();
+    this.scopes = o.scopes ? [...o.scopes] : undefined;
     this.callLog = [];
     this.failures = [];
     this.channelsById = new Map();
@@ -632,6 +638,11 @@ export class FakeSlack {
   /** Undoes revokeToken: the token works again (as after reinstalling the app with the same token). */
   restoreToken(token: string): void {
     this.revoked.delete(token);
+  }
+
+  /** The scopes the token carries from now on (reported in `x-oauth-scopes`); undefined: none reported. */
+  setScopes(scopes: string[] | undefined): void {
+    this.scopes = scopes ? [...scopes] : undefined;
   }
 
   setPostMessageRateLimit(limit: boolean | Partial<PostMessageRateLimit>): void {
@@ -992,7 +1003,11 @@ export class FakeSlack {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(f.body);
       return { status, body: f.body };
     }
-    const body = { ok: false, error: f.error ?? (status === 429 ? 'ratelimited' : 'fatal_error') };
+    const body = {
+      ok: false,
+      error: f.error ?? (status === 429 ? 'ratelimited' : 'fatal_error'),
+      ...(f.needed ? { needed: f.needed, provided: (this.scopes ?? []).join(',') } : {}),
+    };
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
     return { status, body };
   }
@@ -1072,6 +1087,7 @@ export class FakeSlack {
       error: ok ? undefined : String(body.error),
       response: clone(body),
     });
+    if (this.scopes) headers['x-oauth-scopes'] = this.scopes.join(',');
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
   }
 
