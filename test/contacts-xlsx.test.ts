@@ -148,15 +148,15 @@ describe('readTable: XLSX', () => {
   });
 
   it('refuses a truncated workbook with a message saying how to fix it', async () => {
-    // Cut inside the first ZIP entry: cut after a worksheet, exceljs would leave that sheet's temp file until exit.
+    // Cut inside the first ZIP entry: the ZIP's directory, at its end, is missing.
     const bytes = readFileSync(fixture('numbers-two-sheets.xlsx'));
     const err = await readTable(Readable.from([bytes.subarray(0, 400)]), { fileName: 'roto.xlsx' })
       .then(readAll)
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'FileFormatError', code: 'UNREADABLE_XLSX' });
     expect((err as Error).message).toBe(
-      '"roto.xlsx" looks like an Excel workbook but could not be read (FILE_ENDED). Open it in Excel and save it ' +
-        'again as .xlsx, or export the sheet as "CSV UTF-8".',
+      '"roto.xlsx" looks like an Excel workbook but could not be read (it is cut short or damaged: the end of its ' +
+        'ZIP archive is missing). Open it in Excel and save it again as .xlsx, or export the sheet as "CSV UTF-8".',
     );
   });
 });

@@ -21,10 +21,16 @@ export class ByteSource {
   private bufferedBytes = 0;
   private ended = false;
   private consumed = false;
+  private handedOut = 0;
 
   constructor(input: ByteInput) {
     this.input = input;
     this.iterator = (input as AsyncIterable<Buffer | Uint8Array | string>)[Symbol.asyncIterator]();
+  }
+
+  /** Bytes handed out by `chunks()` so far. */
+  get bytesRead(): number {
+    return this.handedOut;
   }
 
   /** True once the whole input is in the peek buffer. */
@@ -59,7 +65,11 @@ export class ByteSource {
     this.consumed = true;
     let finished = false;
     try {
-      while (this.buffered.length > 0) yield this.buffered.shift()!;
+      while (this.buffered.length > 0) {
+        const b = this.buffered.shift()!;
+        this.handedOut += b.length;
+        yield b;
+      }
       if (this.ended) {
         finished = true;
         return;
@@ -71,6 +81,7 @@ export class ByteSource {
           return;
         }
         const b = toBuffer(r.value);
+        this.handedOut += b.length;
         if (b.length > 0) yield b;
       }
     } finally {

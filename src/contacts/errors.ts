@@ -16,7 +16,13 @@ export type FileFormatErrorCode =
   /** Broken CSV quoting (a quote never closed, text after a closing quote, a record too large). */
   | 'MALFORMED_CSV'
   /** No column of the header row is a phone column. */
-  | 'NO_PHONE_COLUMN';
+  | 'NO_PHONE_COLUMN'
+  /** A header row wider than the column cap (FileLimits.maxColumns). */
+  | 'TOO_MANY_COLUMNS'
+  /** An XLSX whose parts unpack (declared or actually) to more than FileLimits.maxUnpackedBytes. */
+  | 'TOO_LARGE_UNPACKED'
+  /** Reading the file took more memory than a reader may use (its worker thread was ended). */
+  | 'TOO_COMPLEX';
 
 export class FileFormatError extends Error {
   override readonly name = 'FileFormatError';

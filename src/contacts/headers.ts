@@ -85,7 +85,10 @@ export function mapHeaders(headers: readonly string[]): HeaderMapping | MissingP
     else extra.push(h);
   }
   if (chosen.phone === undefined) {
-    const found = headers.length ? headers.map((h) => `"${h}"`).join(', ') : '(none)';
+    // The first 30 names (each cut to 60 characters): a message is read by a person, not a list of 200 columns.
+    const listed = headers.slice(0, 30).map((h) => `"${h.length > 60 ? `${h.slice(0, 60)}…` : h}"`);
+    if (headers.length > 30) listed.push(`and ${headers.length - 30} more`);
+    const found = headers.length ? listed.join(', ') : '(none)';
     return {
       ok: false,
       headers: [...headers],

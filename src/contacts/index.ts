@@ -3,14 +3,30 @@
  * with `openContactFile` (or `readTable` + `mapHeaders` + `normalizeRows`), sends `batch(...)` results with
  * `batchIdempotencyKey`, and offers `failureReportCsv` of the rejected rows.
  */
-import type { ByteInput } from './byte-source.js';
 import { requirePhoneColumn, type HeaderMapping } from './headers.js';
 import { normalizeRows, type NormalizedRow, type NormalizeOptions } from './normalize.js';
-import { readTable, type ReadTableOptions, type Table } from './table.js';
+import { readTable, type ReadTableOptions, type Table, type TableInput } from './table.js';
 
 export type { ByteInput } from './byte-source.js';
 export { FileFormatError, type FileFormatErrorCode } from './errors.js';
-export { readTable, headerNames, type Row, type Table, type ReadTableOptions } from './table.js';
+export {
+  readTable,
+  headerNames,
+  type Row,
+  type Table,
+  type ReadTableOptions,
+  type LocalFile,
+  type TableInput,
+} from './table.js';
+export {
+  DEFAULT_FILE_LIMITS,
+  fileLimits,
+  MAX_COLUMNS,
+  DEFAULT_MAX_ROWS,
+  DEFAULT_MAX_CELL_CHARS,
+  MAX_UNPACKED_BYTES,
+  type FileLimits,
+} from './limits.js';
 export type { FileFormat } from './sniff.js';
 export type { TextEncoding } from './decode.js';
 export type { Delimiter } from './delimiter.js';
@@ -29,9 +45,23 @@ export {
   type ContactRow,
   type RejectedRow,
   type NormalizeOptions,
+  type RejectionCounts,
+  noRejections,
+  rejectionKind,
+  totalRejected,
+  ORIGINAL_MAX_CHARS,
 } from './normalize.js';
 export { batch, onlyContacts, batchIdempotencyKey, type ContactBatch, type RowContact } from './batch.js';
-export { failureReportCsv, csvCell, FAILURE_REPORT_HEADER, type FailureReportRow } from './failure-report.js';
+export {
+  failureReportCsv,
+  failureReportLine,
+  csvCell,
+  FAILURE_REPORT_HEADER,
+  RejectedRowSpool,
+  readRejectedSpool,
+  writeFailureReport,
+  type FailureReportRow,
+} from './failure-report.js';
 
 export interface ContactFile {
   table: Table;
@@ -42,10 +72,11 @@ export interface ContactFile {
 
 /**
  * Opens a contacts file: reads the header, maps the columns (a `FileFormatError` 'NO_PHONE_COLUMN' when there is
- * no phone column) and returns the normalized rows. Every other unreadable-file case is a `FileFormatError` too.
+ * no phone column) and returns the normalized rows, whose cells are built for the mapped columns only. Every other
+ * unreadable-file case is a `FileFormatError` too.
  */
 export async function openContactFile(
-  input: ByteInput,
+  input: TableInput,
   opts: ReadTableOptions & NormalizeOptions,
 ): Promise<ContactFile> {
   const table = await readTable(input, opts);
@@ -56,5 +87,11 @@ export async function openContactFile(
     await table.close();
     throw err;
   }
+  table.useColumns(mappedColumns(mapping));
   return { table, mapping, rows: normalizeRows(table.rows, mapping, { defaultCountry: opts.defaultCountry }) };
+}
+
+/** Every header a mapping reads: the phone, name, context and id columns, and those that go to extracted_data. */
+export function mappedColumns(m: HeaderMapping): string[] {
+  return [m.phone, m.name, m.context, m.fId, ...m.extra].filter((h): h is string => h !== undefined);
 }

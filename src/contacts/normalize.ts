@@ -5,6 +5,7 @@
  */
 import type { ContactInput } from '../outreach/schemas.js';
 import type { HeaderMapping } from './headers.js';
+import { formatCount } from './limits.js';
 import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.js';
 import type { Row } from './table.js';
 
@@ -17,12 +18,29 @@ export interface ContactRow {
 export interface RejectedRow {
   kind: 'rejected';
   rowNumber: number;
-  /** The phone value as written in the file ('' when empty). */
+  /** The phone value as written in the file ('' when empty), cut to ORIGINAL_MAX_CHARS. */
   original: string;
   reason: string;
 }
 
 export type NormalizedRow = ContactRow | RejectedRow;
+
+/** Characters of the phone value a rejected row keeps: enough to recognise it, never a runaway cell. */
+export const ORIGINAL_MAX_CHARS = 100;
+/** Longer than any way of writing one phone number (labels, spaces, an extension included). */
+const PHONE_TEXT_MAX_CHARS = 100;
+
+function shortened(value: string): string {
+  return value.length > ORIGINAL_MAX_CHARS ? `${value.slice(0, ORIGINAL_MAX_CHARS)}…` : value;
+}
+
+function tooLongReason(t: NonNullable<Row['tooLong']>): string {
+  return t.column !== undefined
+    ? `the value in column "${t.column}" has ${formatCount(t.chars)} characters; a cell may have at most ` +
+        `${formatCount(t.max)}: shorten it`
+    : `the row has ${formatCount(t.chars)} characters in all; a row may have at most ${formatCount(t.max)}: ` +
+        'shorten its longest values';
+}
 
 export interface NormalizeOptions {
   /** Country of numbers written without a country code. */
@@ -42,16 +60,34 @@ export async function* normalizeRows(
   for await (const row of rows) {
     const cells = row.cells;
     const original = (cells[phoneHeader] ?? '').trim();
-    if (row.extra) {
-      const shown = row.extra.slice(0, 3).map((v) => `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`);
-      if (row.extra.length > 3) shown.push('…');
+    if (row.tooLong) {
       yield {
         kind: 'rejected',
         rowNumber: row.rowNumber,
-        original,
+        original: shortened(original),
+        reason: tooLongReason(row.tooLong),
+      };
+      continue;
+    }
+    if (row.extra) {
+      const shown = row.extra.slice(0, 3).map((v) => `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`);
+      if (row.extra.length > 3 || row.moreExtra) shown.push('…');
+      yield {
+        kind: 'rejected',
+        rowNumber: row.rowNumber,
+        original: shortened(original),
         reason:
           `has values beyond the ${Object.keys(cells).length} columns of the header (${shown.join(', ')}): a value ` +
           'probably contains the delimiter without quotes, or a column has no header',
+      };
+      continue;
+    }
+    if (original.length > PHONE_TEXT_MAX_CHARS) {
+      yield {
+        kind: 'rejected',
+        rowNumber: row.rowNumber,
+        original: shortened(original),
+        reason: `too long to be a phone number (${formatCount(original.length)} characters)`,
       };
       continue;
     }
@@ -93,4 +129,35 @@ export async function* normalizeRows(
     if (data) contact.extracted_data = data;
     yield { kind: 'contact', rowNumber: row.rowNumber, contact };
   }
+}
+
+/** Why rows were rejected, counted by kind (for a summary line such as "12 not valid · 3 repeated in the file"). */
+export interface RejectionCounts {
+  /** No number in the phone column. */
+  empty: number;
+  /** A number that is not a valid phone number. */
+  invalid: number;
+  /** The same number as an earlier row. */
+  repeated: number;
+  /** Values beyond the header's columns. */
+  broken: number;
+  /** A cell, the row or the phone value over the character caps. */
+  tooLong: number;
+}
+
+export function noRejections(): RejectionCounts {
+  return { empty: 0, invalid: 0, repeated: 0, broken: 0, tooLong: 0 };
+}
+
+export function rejectionKind(r: Pick<RejectedRow, 'original' | 'reason'>): keyof RejectionCounts {
+  if (r.reason.startsWith('the value in column') || r.reason.startsWith('the row has')) return 'tooLong';
+  if (r.reason.startsWith('too long to be a phone number')) return 'tooLong';
+  if (r.reason.startsWith('has values beyond')) return 'broken';
+  if (r.original === '') return 'empty';
+  if (r.reason.startsWith('duplicate of row')) return 'repeated';
+  return 'invalid';
+}
+
+export function totalRejected(c: RejectionCounts): number {
+  return c.empty + c.invalid + c.repeated + c.broken + c.tooLong;
 }

@@ -1,15 +1,22 @@
 /**
  * A contacts file (CSV/TSV/TXT or XLSX) as a header and a stream of rows: `readTable()` reads up to the first
  * contact row, so an empty file, a header-only file or an unreadable one fails here, before anything is sent.
+ *
+ * Within FileLimits (limits.ts): a header wider than the column cap is refused here; rows stop at the row cap
+ * (`truncated` says where); a row with a cell, or a total, over the character caps comes with `tooLong` (and the
+ * long value cut), for `normalizeRows` to reject it.
  */
-import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { ByteSource, type ByteInput } from './byte-source.js';
 import { csvRecords, type RawRecord } from './csv-records.js';
 import { decodeText, type DecodeState, type TextEncoding } from './decode.js';
 import type { Delimiter } from './delimiter.js';
 import { describeFile, FileFormatError } from './errors.js';
+import { DEFAULT_FILE_LIMITS, formatCount, type FileLimits } from './limits.js';
 import { SNIFF_BYTES, sniffFormat, type FileFormat } from './sniff.js';
 import type { xlsxRecords as XlsxRecords } from './xlsx-records.js';
+import type { ZipSource } from './xlsx-zip.js';
 
 export interface Row {
   /** 1-based row number as a spreadsheet shows it (the header row of a plain file is 1). */
@@ -17,11 +24,26 @@ export interface Row {
   /** Trimmed value of every column, by header (see `Table.headers`); '' for a value the row does not have. */
   cells: Record<string, string>;
   /**
-   * Non-empty values beyond the last header column. In a CSV this usually means a value holds the delimiter
-   * without quotes, shifting the row; `normalizeRows` rejects such rows rather than guess.
+   * Non-empty values beyond the last header column (the first three, each cut to 41 characters). In a CSV this
+   * usually means a value holds the delimiter without quotes, shifting the row; `normalizeRows` rejects such rows
+   * rather than guess.
    */
   extra?: string[];
+  /** How many more such values there were beyond those in `extra`. */
+  moreExtra?: number;
+  /**
+   * A cell longer than FileLimits.maxCellChars (its column named; the value in `cells` is cut to its first 100
+   * characters), or, without `column`, a row whose kept cells hold more than maxRowChars in all.
+   */
+  tooLong?: { column?: string; chars: number; max: number };
 }
+
+/** A file already on disk: read at random for XLSX (its ZIP directory first), streamed for text. */
+export interface LocalFile {
+  path: string;
+}
+
+export type TableInput = ByteInput | LocalFile;
 
 export interface Table {
   format: FileFormat;
@@ -39,6 +61,15 @@ export interface Table {
   sheetName?: string;
   /** The data rows, blank rows skipped. Can be iterated once; stopping early releases the input. */
   rows: AsyncIterable<Row>;
+  /**
+   * Rows carry cells for these headers only (call before reading rows): the columns nobody uses are not copied
+   * row after row.
+   */
+  useColumns(headers: readonly string[]): void;
+  /** Set when the rows stopped at FileLimits.maxRows with more rows in the file. */
+  readonly truncated?: { maxRows: number; lastRow: number; nextRow: number };
+  /** Share of the input read so far (0..1), when the input's size is known. */
+  progress(): number | undefined;
   /** Releases the input when the rows are not read to the end (not needed after a complete iteration). */
   close(): Promise<void>;
 }
@@ -47,7 +78,15 @@ export interface ReadTableOptions {
   /** Used in messages and, for `.tsv`, as a delimiter hint. The content decides the format. */
   fileName?: string;
   mimeType?: string;
+  /** Caps on columns, rows, characters and unpacked bytes (DEFAULT_FILE_LIMITS when absent). */
+  limits?: FileLimits;
 }
+
+/** Characters of a too-long cell kept in the row (enough to recognise it in a report). */
+const KEPT_OF_LONG_CELL = 100;
+/** Values beyond the header kept for the message, and the characters kept of each. */
+const EXTRA_KEPT = 3;
+const EXTRA_CHARS = 41;
 
 function columnLetter(index: number): string {
   let s = '';
@@ -60,15 +99,70 @@ const RESERVED_KEYS = new Set(['__proto__']);
 
 export function headerNames(values: string[]): string[] {
   const used = new Set<string>();
+  // Next suffix to try per name: a header repeated thousands of times must not retry "(2)", "(3)"… each time.
+  const nextSuffix = new Map<string, number>();
   return values.map((raw, i) => {
     let name = raw.trim().replace(/\s+/g, ' ');
     if (!name) name = `Column ${columnLetter(i)}`;
     if (RESERVED_KEYS.has(name)) name = `${name} (column ${columnLetter(i)})`;
     let unique = name;
-    for (let n = 2; used.has(unique); n++) unique = `${name} (${n})`;
+    if (used.has(unique)) {
+      let n = nextSuffix.get(name) ?? 2;
+      do unique = `${name} (${n++})`;
+      while (used.has(unique));
+      nextSuffix.set(name, n);
+    }
     used.add(unique);
     return unique;
   });
+}
+
+function isLocalFile(input: TableInput): input is LocalFile {
+  return !(Symbol.asyncIterator in input) && typeof (input as LocalFile).path === 'string';
+}
+
+async function readHead(path: string): Promise<{ head: Buffer; size: number }> {
+  const fh = await openFile(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const buf = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return { head: buf.subarray(0, bytesRead), size };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The whole of a streamed XLSX in memory (a ZIP is read from its end), up to `max` bytes. */
+async function collect(source: ByteSource, max: number, fileName: string | undefined): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of source.chunks()) {
+    n += chunk.length;
+    if (n > max) {
+      throw new FileFormatError(
+        'TOO_LARGE_UNPACKED',
+        `${describeFile(fileName)} is larger than ${formatCount(Math.floor(max / 1048576))} MB, the most a workbook ` +
+          'may be here. Export the sheet as "CSV UTF-8" and upload that file.',
+      );
+    }
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts, n);
+}
+
+function tooWide(fileName: string | undefined, width: number, max: number): FileFormatError {
+  return new FileFormatError(
+    'TOO_MANY_COLUMNS',
+    `${describeFile(fileName)} has ${formatCount(width)} columns in its header row; at most ${formatCount(max)} ` +
+      'can be read. Keep the columns you need (the phone, name, notes…) and upload it again; if the first row is ' +
+      'not the header, remove the rows above it.',
+  );
+}
+
+function lastNonBlank(values: string[]): number {
+  for (let i = values.length - 1; i >= 0; i--) if (values[i] !== '') return i;
+  return -1;
 }
 
 function isBlank(values: string[]): boolean {
@@ -76,28 +170,58 @@ function isBlank(values: string[]): boolean {
   return true;
 }
 
-export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): Promise<Table> {
+export async function readTable(input: TableInput, opts: ReadTableOptions = {}): Promise<Table> {
   const file = describeFile(opts.fileName);
-  const source = new ByteSource(input);
+  const limits = opts.limits ?? DEFAULT_FILE_LIMITS;
+  let source: ByteSource | undefined;
+  let size: number | undefined;
   let sniffed;
   try {
-    sniffed = sniffFormat(await source.peek(SNIFF_BYTES), opts);
+    if (isLocalFile(input)) {
+      const h = await readHead(input.path);
+      size = h.size;
+      sniffed = sniffFormat(h.head, opts);
+      if (sniffed.format === 'csv') source = new ByteSource(createReadStream(input.path, { highWaterMark: 64 * 1024 }));
+    } else {
+      source = new ByteSource(input);
+      sniffed = sniffFormat(await source.peek(SNIFF_BYTES), opts);
+    }
   } catch (err) {
-    source.release();
+    source?.release();
     throw err;
   }
 
   const decodeState: DecodeState = { encoding: 'ascii' };
   let delimiter: Delimiter | undefined;
   let sheetName: string | undefined;
-  const records: AsyncGenerator<RawRecord[]> =
-    sniffed.format === 'xlsx'
-      ? lazyXlsxRecords(Readable.from(source.chunks()), { fileName: opts.fileName, onSheet: (n) => (sheetName = n) })
-      : csvRecords(decodeText(source.chunks(), decodeState, opts), {
-          fileName: opts.fileName,
-          delimiterHint: sniffed.delimiterHint,
-          onDelimiter: (d) => (delimiter = d),
-        });
+  let xlsxRead = 0;
+  let records: AsyncGenerator<RawRecord[]>;
+  if (sniffed.format === 'xlsx') {
+    let zip: ZipSource;
+    try {
+      zip = isLocalFile(input)
+        ? { path: input.path }
+        : { buffer: await collect(source!, limits.maxUnpackedBytes, opts.fileName) };
+    } catch (err) {
+      source?.release();
+      throw err;
+    }
+    records = lazyXlsxRecords(zip, limits.maxUnpackedBytes, {
+      fileName: opts.fileName,
+      onSheet: (n) => (sheetName = n),
+      onProgress: (f) => (xlsxRead = f),
+    });
+  } else {
+    records = csvRecords(decodeText(source!.chunks(), decodeState, opts), {
+      fileName: opts.fileName,
+      delimiterHint: sniffed.delimiterHint,
+      onDelimiter: (d) => (delimiter = d),
+    });
+  }
+  const progress = (): number | undefined => {
+    if (sniffed.format === 'xlsx') return xlsxRead;
+    return size ? Math.min(1, source!.bytesRead / size) : undefined;
+  };
 
   // Records come in batches; `pending` holds the rest of the current one while we look for the header.
   let pending: RawRecord[] = [];
@@ -127,7 +251,14 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
         `${where} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.`,
       );
     }
-    headers = headerNames(headerRecord.values);
+    let headerValues = headerRecord.values;
+    if (headerValues.length > limits.maxColumns) {
+      // Trailing blank header cells (an export's empty columns) do not count; named columns past the cap do.
+      const width = lastNonBlank(headerValues) + 1;
+      if (width > limits.maxColumns) throw tooWide(opts.fileName, width, limits.maxColumns);
+      headerValues = headerValues.slice(0, width);
+    }
+    headers = headerNames(headerValues);
     firstRecord = await nextNonBlank();
     if (!firstRecord) {
       throw new FileFormatError(
@@ -138,30 +269,75 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
     }
   } catch (err) {
     await records.return(undefined);
-    source.release();
+    source?.release();
     throw err;
   }
 
   const width = headers.length;
+  let columns: number[] = headers.map((_, i) => i);
+  const { maxCellChars, maxRowChars, maxRows } = limits;
   const toRow = (rec: RawRecord): Row => {
     const values = rec.values;
     const cells: Record<string, string> = {};
-    for (let i = 0; i < width; i++) cells[headers[i]!] = values[i] ?? '';
+    let total = 0;
+    let tooLong: Row['tooLong'];
+    for (const i of columns) {
+      let v = values[i] ?? '';
+      if (v.length > maxCellChars) {
+        tooLong ??= { column: headers[i]!, chars: v.length, max: maxCellChars };
+        v = `${v.slice(0, KEPT_OF_LONG_CELL)}…`;
+      }
+      total += v.length;
+      cells[headers[i]!] = v;
+    }
+    if (!tooLong && total > maxRowChars) tooLong = { chars: total, max: maxRowChars };
     const row: Row = { rowNumber: rec.rowNumber, cells };
-    for (let i = width; i < values.length; i++) if (values[i] !== '') (row.extra ??= []).push(values[i]!);
+    if (tooLong) row.tooLong = tooLong;
+    let extras = 0;
+    for (let i = width; i < values.length; i++) {
+      const v = values[i]!;
+      if (v === '') continue;
+      if (++extras <= EXTRA_KEPT) (row.extra ??= []).push(v.length > EXTRA_CHARS ? v.slice(0, EXTRA_CHARS) : v);
+    }
+    if (extras > EXTRA_KEPT) row.moreExtra = extras - EXTRA_KEPT;
     return row;
   };
 
+  let truncated: Table['truncated'];
   async function* rows(): AsyncGenerator<Row> {
+    let count = 0;
+    let lastRow = 0;
+    // Every non-blank record, the row cap applied: the record after the last allowed one only says there is more.
+    const take = (rec: RawRecord): Row | undefined => {
+      if (isBlank(rec.values)) return undefined;
+      if (count >= maxRows) {
+        truncated = { maxRows, lastRow, nextRow: rec.rowNumber };
+        return undefined;
+      }
+      count++;
+      lastRow = rec.rowNumber;
+      return toRow(rec);
+    };
     try {
-      yield toRow(firstRecord!);
-      for (let i = pendingAt; i < pending.length; i++) if (!isBlank(pending[i]!.values)) yield toRow(pending[i]!);
+      const first = take(firstRecord!);
+      if (first) yield first;
+      for (let i = pendingAt; i < pending.length && !truncated; i++) {
+        const row = take(pending[i]!);
+        if (row) yield row;
+      }
       pending = [];
-      for await (const batch of records) for (const rec of batch) if (!isBlank(rec.values)) yield toRow(rec);
+      if (truncated) return;
+      for await (const batch of records) {
+        for (const rec of batch) {
+          const row = take(rec);
+          if (row) yield row;
+          if (truncated) return;
+        }
+      }
     } finally {
-      // Ends the parsers (for XLSX, lets exceljs finish and delete its temp files), then the input.
+      // Ends the parsers, then the input.
       await records.return(undefined);
-      source.release();
+      source?.release();
     }
   }
   const rowIterator = rows();
@@ -173,12 +349,18 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
     ...(delimiter ? { delimiter } : {}),
     ...(sheetName !== undefined ? { sheetName } : {}),
     rows: rowIterator,
+    useColumns(names) {
+      const wanted = new Set(names);
+      columns = headers.flatMap((h, i) => (wanted.has(h) ? [i] : []));
+    },
+    progress,
     async close() {
       await rowIterator.return(undefined);
       await records.return(undefined);
-      source.release();
+      source?.release();
     },
   };
+  Object.defineProperty(table, 'truncated', { enumerable: false, get: () => truncated });
   if (sniffed.format === 'csv') {
     // Live: the encoding is only decided at the first non-ASCII byte, which may come after the header.
     Object.defineProperty(table, 'encoding', { enumerable: true, get: () => decodeState.encoding });
@@ -187,7 +369,12 @@ export async function readTable(input: ByteInput, opts: ReadTableOptions = {}): 
 }
 
 /** exceljs (~14 MB of memory) is loaded on the first XLSX file, not at start-up: most uploads are CSV. */
-async function* lazyXlsxRecords(...args: Parameters<typeof XlsxRecords>): ReturnType<typeof XlsxRecords> {
-  const { xlsxRecords } = await import('./xlsx-records.js');
-  yield* xlsxRecords(...args);
+async function* lazyXlsxRecords(
+  source: ZipSource,
+  maxUnpackedBytes: number,
+  opts: Parameters<typeof XlsxRecords>[1],
+): ReturnType<typeof XlsxRecords> {
+  const [{ xlsxRecords }, { XlsxZip }] = await Promise.all([import('./xlsx-records.js'), import('./xlsx-zip.js')]);
+  const zip = await XlsxZip.open(source, { maxUnpackedBytes, ...(opts?.fileName ? { fileName: opts.fileName } : {}) });
+  yield* xlsxRecords(zip, opts);
 }

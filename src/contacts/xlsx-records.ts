@@ -1,18 +1,21 @@
 /**
- * XLSX → records of the first worksheet, with exceljs's streaming reader. Other sheets are skipped unread.
+ * XLSX → records of the first worksheet, with exceljs's XML readers fed from the ZIP read at random (xlsx-zip.ts).
+ * Other sheets are never inflated.
  *
  * "First" is the first visible tab in the workbook's order (what a person sees on opening the file), not the
- * first sheet stored in the ZIP. Excel stores worksheets before the shared strings, so exceljs spools them to temp
- * files and parses them at the end of the ZIP: memory stays flat, the rows just start once the file is read.
+ * first sheet stored in the ZIP. The parts are read in the order that needs nothing kept aside: the workbook and
+ * its relationships (which sheet is first), the styles (which numbers are dates), the shared strings, then the
+ * sheet, streaming. exceljs's own reader takes the ZIP front to back and spools every worksheet stored before the
+ * shared strings (Excel's order) into a temp file; nothing is spooled here.
  *
  * Cells become the text a person expects, not exceljs's JS values: numbers in plain notation (a phone stored as
  * a number stays 5512345678), dates as ISO dates, rich text joined, formulas by their cached result.
  */
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describeFile, FileFormatError } from './errors.js';
 import type { RawRecord } from './csv-records.js';
+import { partPath, unreadable, type XlsxZip } from './xlsx-zip.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cell values → text
@@ -63,92 +66,41 @@ export function cellText(value: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// exceljs reader with UTF-8 decoding across chunk boundaries
+// exceljs's part readers, fed by us
 //
-// exceljs 4.4 decodes every chunk of XML on its own (TextDecoder without `stream: true`), so a multi-byte letter
-// split between two chunks becomes "��": "Muñoz" turns into "Mu��oz" in large shared-string tables. We hand its
-// XML parsers text already decoded by a streaming decoder instead. These overrides rely on exceljs internals
-// (`_parseSharedStrings`, `_parseWorkbook`, `_parseWorksheet` of lib/stream/xlsx/workbook-reader.js, 4.4.0);
-// test/contacts-xlsx.test.ts reads a fixture with split letters and fails if this stops working.
+// We call the part parsers of exceljs's WorkbookReader (`_parseRels`, `_parseWorkbook`, `_parseStyles`,
+// `_parseSharedStrings`, `_parseWorksheet` of lib/stream/xlsx/workbook-reader.js, 4.4.0) with streams of our own
+// instead of its `parse()`, which reads the ZIP front to back. Each stream is decoded as UTF-8 with
+// `setEncoding` (a streaming decoder): exceljs decodes every chunk on its own, so a letter split between two
+// chunks became "��" ("Muñoz" → "Mu��oz"). test/contacts-xlsx.test.ts fails if this stops working.
 
-interface ReaderInternals {
-  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
-  _parseWorkbook(entry: Readable): Promise<void>;
-  _parseWorksheet(iterator: AsyncIterable<unknown>, sheetNo: string): Generator<unknown>;
+interface Relationship {
+  Id?: string;
+  Target?: string;
 }
-const baseReader = ExcelJS.stream.xlsx.WorkbookReader.prototype as unknown as ReaderInternals;
-
-type DecodedXml = AsyncGenerator<string> & { source?: unknown };
-
-async function* decodeUtf8(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  for await (const chunk of source) {
-    const s = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    if (s) yield s;
-  }
-  const tail = decoder.end();
-  if (tail) yield tail;
-}
-
-class Utf8SafeWorkbookReader extends ExcelJS.stream.xlsx.WorkbookReader {
-  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown> {
-    entry.setEncoding('utf8');
-    return baseReader._parseSharedStrings.call(this, entry);
-  }
-
-  _parseWorkbook(entry: Readable): Promise<void> {
-    entry.setEncoding('utf8');
-    return baseReader._parseWorkbook.call(this, entry);
-  }
-
-  _parseWorksheet(iterator: AsyncIterable<Buffer | string>, sheetNo: string): Generator<unknown> {
-    const decoded: DecodedXml = decodeUtf8(iterator);
-    decoded.source = iterator;
-    return baseReader._parseWorksheet.call(this, decoded, sheetNo);
-  }
-}
-
-// exceljs reads the ZIP with unzipper's Parse stream, which emits 'end' as soon as its input is parsed (on the
-// writable side's 'finish'), even while entries it already parsed are still buffered for a paused reader; exceljs
-// stops at that 'end' and never sees those entries. When its temp-file writes are slower than unzipper (a busy
-// thread pool, an uncompressed ZIP), the workbook part or whole worksheets vanish: a crash ("reading 'sheets'")
-// or a sheet silently missing. We drop that early 'end': Parse also ends its readable side properly once the
-// buffered entries are read, and a ZIP cut short still fails with FILE_ENDED. test/contacts-xlsx.test.ts
-// reproduces the race.
-function holdEarlyZipEnd(input: Readable): void {
-  const pipe = input.pipe.bind(input);
-  input.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
-    const zip = destination as unknown as Readable;
-    const emit = zip.emit.bind(zip);
-    zip.emit = (event: string | symbol, ...args: unknown[]): boolean => {
-      if (event === 'end' && !zip.readableEnded) return false;
-      return emit(event, ...args);
-    };
-    return pipe(destination, options);
-  };
-}
-
 interface SheetInfo {
   name?: string;
   state?: string;
+  rId?: string;
+}
+interface ReaderInternals {
+  workbookRels?: Relationship[];
+  model?: { sheets?: SheetInfo[] };
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(iterator: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: SheetReader }>;
 }
 interface SheetReader extends AsyncIterable<ExcelJS.Row> {
   name?: string;
-  iterator?: DecodedXml;
 }
 
-/**
- * A skipped (or abandoned) sheet: close the temp-file stream exceljs opened for it, if any. exceljs deletes the
- * file right after, possibly before the stream's own open() ran: the ENOENT that stream then emits concerns no
- * one, but without a listener it would crash the process.
- */
-function release(sheet: SheetReader): void {
-  const source = sheet.iterator?.source as
-    { destroy?: () => void; on?: (e: string, f: () => void) => void } | undefined;
-  if (typeof source?.destroy !== 'function') return;
-  source.on?.('error', () => {});
-  source.destroy();
-}
+const WORKBOOK = 'xl/workbook.xml';
+const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
+const STYLES = 'xl/styles.xml';
+const SHARED_STRINGS = 'xl/sharedStrings.xml';
+const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/i;
 
 function rowValues(row: ExcelJS.Row): string[] {
   const raw = row.values as unknown[];
@@ -162,76 +114,96 @@ export interface XlsxRecordsOptions {
   fileName?: string;
   /** Called with the name of the worksheet being read. */
   onSheet?: (name: string) => void;
+  /** Called as the sheet's part is inflated: the share of it read so far (0..1). */
+  onProgress?: (fraction: number) => void;
 }
 
-/** Records of the first worksheet (one per batch: exceljs hands rows over one at a time). */
-export async function* xlsxRecords(input: Readable, opts: XlsxRecordsOptions = {}): AsyncGenerator<RawRecord[]> {
+/** The sheet to read: the first visible tab, else the first worksheet stored. */
+function chooseSheet(zip: XlsxZip, reader: ReaderInternals): { path: string; name?: string } | undefined {
+  const tabs = reader.model?.sheets ?? [];
+  const rels = reader.workbookRels ?? [];
+  const first = tabs.find((t) => t.state !== 'hidden' && t.state !== 'veryHidden') ?? tabs[0];
+  const target = first && rels.find((r) => r.Id === first.rId)?.Target;
+  if (target) {
+    const path = partPath('xl', target);
+    if (zip.has(path)) return { path, ...(first.name !== undefined ? { name: first.name } : {}) };
+  }
+  // Without a workbook part, or for a tab it does not list, tab order is unknown: take the first stored.
+  const stored = zip.names.find((n) => WORKSHEET.test(n));
+  return stored ? { path: stored } : undefined;
+}
+
+async function part(zip: XlsxZip, name: string, onBytes?: (n: number) => void): Promise<Readable | undefined> {
+  if (!zip.has(name)) return undefined;
+  const stream = await zip.open(name, onBytes);
+  stream.setEncoding('utf8');
+  return stream;
+}
+
+/** Records of the first worksheet (one per batch: exceljs hands rows over one at a time). Closes the ZIP. */
+export async function* xlsxRecords(zip: XlsxZip, opts: XlsxRecordsOptions = {}): AsyncGenerator<RawRecord[]> {
   const file = describeFile(opts.fileName);
-  holdEarlyZipEnd(input);
-  const reader = new Utf8SafeWorkbookReader(input, {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(undefined as never, {
     sharedStrings: 'cache',
     // Styles carry the number formats that tell a date from a number.
     styles: 'cache',
     hyperlinks: 'ignore',
     worksheets: 'emit',
     entries: 'ignore',
-  });
-  const sheets = reader[Symbol.asyncIterator]() as AsyncIterator<SheetReader>;
-  const isFirstTab = (sheet: SheetReader): boolean => {
-    const tabs = (reader as unknown as { model?: { sheets?: SheetInfo[] } }).model?.sheets;
-    // Without a workbook part, or for a sheet it does not list, tab order is unknown: take the first stored.
-    if (!tabs || !tabs.some((t) => t.name === sheet.name)) return true;
-    const first = tabs.find((t) => t.state !== 'hidden' && t.state !== 'veryHidden') ?? tabs[0]!;
-    return first.name === sheet.name;
+  }) as unknown as ReaderInternals;
+  const open: Readable[] = [];
+  const read = async (name: string, onBytes?: (n: number) => void): Promise<Readable | undefined> => {
+    const s = await part(zip, name, onBytes);
+    if (s) open.push(s);
+    return s;
   };
-
-  let found = false;
-  let done = false;
-  let current: SheetReader | undefined;
   try {
+    let sheet: { path: string; name?: string } | undefined;
+    let sheetReader: SheetReader | undefined;
+    try {
+      const rels = await read(WORKBOOK_RELS);
+      if (rels) await reader._parseRels(rels);
+      const workbook = await read(WORKBOOK);
+      if (workbook) await reader._parseWorkbook(workbook);
+      sheet = chooseSheet(zip, reader);
+      if (!sheet) {
+        throw new FileFormatError(
+          'UNREADABLE_XLSX',
+          `${file} is a ZIP archive without any Excel worksheet. Upload a .xlsx workbook or a .csv file.`,
+        );
+      }
+      const styles = await read(STYLES);
+      if (styles) await reader._parseStyles(styles);
+      const strings = await read(SHARED_STRINGS);
+      if (strings) for await (const _ of reader._parseSharedStrings(strings)); // cached on the reader
+      const size = zip.size(sheet.path);
+      const onBytes = opts.onProgress && size > 0 ? (n: number) => opts.onProgress!(Math.min(1, n / size)) : undefined;
+      const stream = (await read(sheet.path, onBytes))!;
+      const sheetNo = /(\d+)\.xml$/i.exec(sheet.path)?.[1] ?? '1';
+      for (const { value } of reader._parseWorksheet(stream, sheetNo)) sheetReader = value;
+    } catch (err) {
+      throw toFileError(opts.fileName, err);
+    }
+    if (!sheetReader) throw unreadable(opts.fileName, new Error('the worksheet could not be opened'));
+    opts.onSheet?.(sheet.name ?? sheetReader.name ?? '');
+    const rows = sheetReader[Symbol.asyncIterator]();
     for (;;) {
-      const r = await sheets.next();
-      if (r.done) break;
-      const sheet = r.value;
-      if (found || !isFirstTab(sheet)) {
-        release(sheet);
-        continue;
-      }
-      found = true;
-      current = sheet;
-      opts.onSheet?.(sheet.name ?? '');
-      for await (const row of sheet) yield [{ rowNumber: row.number, values: rowValues(row) }];
-      current = undefined;
-    }
-    done = true;
-  } catch (err) {
-    done = true;
-    if (err instanceof FileFormatError) throw err;
-    throw new FileFormatError(
-      'UNREADABLE_XLSX',
-      `${file} looks like an Excel workbook but could not be read (${(err as Error).message}). ` +
-        'Open it in Excel and save it again as .xlsx, or export the sheet as "CSV UTF-8".',
-      { cause: err },
-    );
-  } finally {
-    if (!done) {
-      // Stopped early: let exceljs run to the end of the ZIP so it deletes its temp files.
-      if (current) release(current);
+      let r: IteratorResult<ExcelJS.Row>;
       try {
-        for (;;) {
-          const r = await sheets.next();
-          if (r.done) break;
-          release(r.value);
-        }
-      } catch {
-        // the reader was abandoned; errors past this point concern nobody
+        r = await rows.next();
+      } catch (err) {
+        throw toFileError(opts.fileName, err);
       }
+      if (r.done) break;
+      yield [{ rowNumber: r.value.number, values: rowValues(r.value) }];
     }
+  } finally {
+    // Also when the reader stops early: no part stream is left open, the file is let go.
+    for (const s of open) if (!s.destroyed) s.destroy();
+    zip.close();
   }
-  if (!found) {
-    throw new FileFormatError(
-      'UNREADABLE_XLSX',
-      `${file} is a ZIP archive without any Excel worksheet. Upload a .xlsx workbook or a .csv file.`,
-    );
-  }
+}
+
+function toFileError(fileName: string | undefined, err: unknown): FileFormatError {
+  return err instanceof FileFormatError ? err : unreadable(fileName, err);
 }

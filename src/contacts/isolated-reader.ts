@@ -1,0 +1,205 @@
+/**
+ * A contacts file read in a worker thread (reader-worker.ts), seen from the main thread: `openIsolatedContactFile`
+ * resolves with the header and its mapping, `batches()` then yields the contacts batch by batch.
+ *
+ * Why a thread: a hostile or broken file (a header of 200,000 columns, a ZIP bomb, millions of bad rows) must cost
+ * the reader, not the app; every Slack request still has to be answered within 3 seconds. The worker has its own
+ * heap, capped (`resourceLimits`): a file that needs more ends the worker with ERR_WORKER_OUT_OF_MEMORY, which is
+ * reported here as a FileFormatError ('TOO_COMPLEX'); the app goes on.
+ *
+ * Back-pressure: the worker posts a batch only against a credit; `batches()` keeps `window` credits out, so
+ * reading runs a few batches ahead of whoever consumes them and never further.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { describeFile, FileFormatError } from './errors.js';
+import type { HeaderMapping } from './headers.js';
+import type {
+  FromWorker,
+  ReadBatch,
+  ReadEnd,
+  ReaderJob,
+  ReadProgress,
+  TableSummary,
+  ToWorker,
+} from './reader-protocol.js';
+
+export type { ReadBatch, ReadEnd, ReaderJob, ReadProgress, TableSummary } from './reader-protocol.js';
+
+/**
+ * The reader's heap: ample for the largest file the limits let through (a 200,000-row file keeps a map of every
+ * number for duplicates; a workbook's shared strings are held whole), small beside the app.
+ */
+export const DEFAULT_READER_RESOURCE_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 160,
+  maxYoungGenerationSizeMb: 16,
+};
+
+export interface IsolatedReaderOptions extends ReaderJob {
+  resourceLimits?: ResourceLimits;
+  /** Batches the worker may read ahead of the consumer. Default 2. */
+  window?: number;
+}
+
+/**
+ * How to start the worker: the compiled `reader-worker.js` next to this file (dist/, `npm start`), or, when this
+ * file runs as TypeScript (jest, tsx), `reader-worker.ts` through tsx's loader, registered inside the worker.
+ */
+function workerScript(): { script: string | URL; evalCode: boolean } {
+  const self = import.meta.url;
+  if (!self.endsWith('.ts')) return { script: new URL('./reader-worker.js', self), evalCode: false };
+  // tsx's `tsx/esm/api` export, import condition (its require build cannot register ESM hooks from a worker).
+  const tsxRoot = dirname(createRequire(self).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
+  const target = new URL('./reader-worker.ts', self).href;
+  return {
+    script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
+    evalCode: true,
+  };
+}
+
+function errorFrom(fileName: string, e: { name: string; message: string; code?: string }): Error {
+  if (e.name === 'FileFormatError' && e.code) return new FileFormatError(e.code as FileFormatError['code'], e.message);
+  const err = new Error(`reading ${describeFile(fileName)} failed in its worker: ${e.message}`);
+  err.name = e.name;
+  return err;
+}
+
+function tooComplex(fileName: string, cause: unknown): FileFormatError {
+  return new FileFormatError(
+    'TOO_COMPLEX',
+    `${describeFile(fileName)} needs more memory to read than an upload may use: it is damaged, or built to be that ` +
+      'way. Open it in Excel or Google Sheets, export the sheet as "CSV UTF-8" and upload that file.',
+    { cause },
+  );
+}
+
+export class IsolatedContactFile {
+  table!: TableSummary;
+  mapping!: HeaderMapping;
+  /** The latest progress the worker reported. */
+  progress: ReadProgress | undefined;
+  /** Set once the worker read the file to its end. */
+  end: ReadEnd | undefined;
+  /** Called with every progress report (with each batch, and now and then in between). */
+  onProgress: ((p: ReadProgress) => void) | undefined;
+
+  private readonly worker: Worker;
+  private readonly queue: FromWorker[] = [];
+  private wake: (() => void) | undefined;
+  private failure: Error | undefined;
+  private exited = false;
+  private started = false;
+  private readonly window: number;
+
+  private constructor(private readonly opts: IsolatedReaderOptions) {
+    this.window = Math.max(1, opts.window ?? 2);
+    const { script, evalCode } = workerScript();
+    const { resourceLimits, window: _window, ...job } = opts;
+    void _window;
+    this.worker = new Worker(script, {
+      eval: evalCode,
+      workerData: job satisfies ReaderJob,
+      resourceLimits: resourceLimits ?? DEFAULT_READER_RESOURCE_LIMITS,
+    });
+    this.worker.on('message', (m: FromWorker) => {
+      if (m.type === 'progress') {
+        this.progress = m.progress;
+        this.onProgress?.(m.progress);
+        return;
+      }
+      this.queue.push(m);
+      this.notify();
+    });
+    this.worker.on('error', (err: Error & { code?: string }) => {
+      this.failure ??=
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex(opts.fileName, err) : errorFrom(opts.fileName, err);
+      this.notify();
+    });
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      if (code !== 0) this.failure ??= tooComplex(opts.fileName, new Error(`the reader stopped with code ${code}`));
+      this.notify();
+    });
+  }
+
+  /** Starts the worker on `opts.path` and resolves once it has read and mapped the header. */
+  static async open(opts: IsolatedReaderOptions): Promise<IsolatedContactFile> {
+    const file = new IsolatedContactFile(opts);
+    try {
+      const m = await file.next();
+      if (m.type !== 'opened') throw new Error(`the reader sent ${m.type} before the header`);
+      file.table = m.table;
+      file.mapping = m.mapping;
+      return file;
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  /** The next message other than progress; throws what the worker failed with. */
+  private async next(): Promise<FromWorker> {
+    for (;;) {
+      const m = this.queue.shift();
+      if (m) {
+        if (m.type === 'failed') throw errorFrom(this.opts.fileName, m.error);
+        return m;
+      }
+      if (this.failure) throw this.failure;
+      if (this.exited) throw new Error(`the reader of ${describeFile(this.opts.fileName)} ended early`);
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  private send(m: ToWorker): void {
+    this.worker.postMessage(m);
+  }
+
+  /**
+   * The batches of contacts, in order, from batch `skipBatches` on (those before were sent already). Single use.
+   * Ends with `end` set; throws a FileFormatError for a file that turns out unreadable on the way.
+   */
+  async *batches(skipBatches = 0): AsyncGenerator<ReadBatch> {
+    if (this.started) throw new Error('IsolatedContactFile.batches() can only be read once');
+    this.started = true;
+    this.send({ type: 'start', skipBatches });
+    this.send({ type: 'credit', n: this.window });
+    try {
+      for (;;) {
+        const m = await this.next();
+        if (m.type === 'batch') {
+          this.progress = m.progress;
+          this.onProgress?.(m.progress);
+          yield m.batch;
+          this.send({ type: 'credit', n: 1 });
+        } else if (m.type === 'end') {
+          this.progress = m.progress;
+          this.end = { progress: m.progress, ...(m.truncated ? { truncated: m.truncated } : {}) };
+          this.onProgress?.(m.progress);
+          return;
+        }
+      }
+    } finally {
+      if (!this.end) await this.close();
+    }
+  }
+
+  /** Ends the worker (at once, wherever it is). Safe to call more than once. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    await this.worker.terminate();
+  }
+}
+
+export function openIsolatedContactFile(opts: IsolatedReaderOptions): Promise<IsolatedContactFile> {
+  return IsolatedContactFile.open(opts);
+}

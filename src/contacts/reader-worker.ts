@@ -1,0 +1,146 @@
+/**
+ * The worker thread that reads one contacts file (started by isolated-reader.ts): the whole pipeline — sniff,
+ * decode, parse, header mapping, normalization, batching — runs here, so a file built to be slow or huge costs
+ * this thread's time and this thread's heap (capped with `resourceLimits`), never the event loop of the app.
+ *
+ * Flow: open the file and post `opened` (header and mapping); wait for `start`; then post batches, each one only
+ * when the main thread has given credit for it (so reading runs at most a few batches ahead of sending). Rejected
+ * rows go to a spool file, not across to the main thread. Any FileFormatError is posted as `failed`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { batch, onlyContacts } from './batch.js';
+import { FileFormatError } from './errors.js';
+import { RejectedRowSpool } from './failure-report.js';
+import { openContactFile } from './index.js';
+import { noRejections, normalizeRows, rejectionKind } from './normalize.js';
+import type { FromWorker, ReaderJob, ReadProgress, ToWorker } from './reader-protocol.js';
+import type { Row } from './table.js';
+
+const port = parentPort!;
+const job = workerData as ReaderJob;
+
+const post = (m: FromWorker): void => port.postMessage(m);
+
+/** How often progress is posted while no batch goes out (a file of rejected rows, batches skipped on resume). */
+const PROGRESS_EVERY_MS = 250;
+
+let started: ((skip: number) => void) | undefined;
+const start = new Promise<number>((resolve) => (started = resolve));
+let credits = 0;
+let waiting: (() => void) | undefined;
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'start') started?.(m.skipBatches);
+  else if (m.type === 'credit') {
+    credits += m.n;
+    const w = waiting;
+    waiting = undefined;
+    w?.();
+  }
+});
+
+async function credit(): Promise<void> {
+  while (credits <= 0) await new Promise<void>((resolve) => (waiting = resolve));
+  credits--;
+}
+
+async function main(): Promise<void> {
+  const file = await openContactFile(
+    { path: job.path },
+    {
+      fileName: job.fileName,
+      ...(job.mimeType ? { mimeType: job.mimeType } : {}),
+      defaultCountry: job.defaultCountry,
+      limits: job.limits,
+    },
+  );
+  const { table, mapping } = file;
+  post({
+    type: 'opened',
+    table: {
+      format: table.format,
+      headers: table.headers,
+      headerRowNumber: table.headerRowNumber,
+      ...(table.delimiter ? { delimiter: table.delimiter } : {}),
+      ...(table.encoding ? { encoding: table.encoding } : {}),
+      ...(table.sheetName !== undefined ? { sheetName: table.sheetName } : {}),
+    },
+    mapping,
+  });
+  const skip = await start;
+
+  const spool = new RejectedRowSpool(job.rejectedPath, job.rejectedKept);
+  const progress: ReadProgress = {
+    rowsRead: 0,
+    lastRowSeen: table.headerRowNumber,
+    rejected: noRejections(),
+  };
+  const snapshot = (): ReadProgress => {
+    const fraction = table.progress();
+    return { ...progress, rejected: { ...progress.rejected }, ...(fraction !== undefined ? { fraction } : {}) };
+  };
+  let lastPost = Date.now();
+  const maybePostProgress = () => {
+    const now = Date.now();
+    if (now - lastPost < PROGRESS_EVERY_MS) return;
+    lastPost = now;
+    post({ type: 'progress', progress: snapshot() });
+  };
+
+  // The phone value as written, for rows not yet in a posted batch.
+  const originals = new Map<number, string>();
+  const phoneHeader = mapping.phone;
+  async function* tap(rows: AsyncIterable<Row>): AsyncGenerator<Row> {
+    for await (const r of rows) {
+      progress.rowsRead++;
+      progress.lastRowSeen = r.rowNumber;
+      originals.set(r.rowNumber, (r.cells[phoneHeader] ?? '').trim());
+      if ((progress.rowsRead & 1023) === 0) {
+        maybePostProgress();
+        await spool.ready();
+      }
+      yield r;
+    }
+  }
+  const normalized = normalizeRows(tap(table.rows), mapping, { defaultCountry: job.defaultCountry });
+  const batches = batch(
+    onlyContacts(normalized, (r) => {
+      originals.delete(r.rowNumber);
+      progress.rejected[rejectionKind(r)]++;
+      spool.add(r);
+    }),
+    job.batchSize,
+  );
+  for await (const b of batches) {
+    const batchOriginals = b.rowNumbers.map((n) => {
+      const o = originals.get(n) ?? '';
+      originals.delete(n);
+      return o;
+    });
+    if (b.index < skip) {
+      maybePostProgress();
+      continue;
+    }
+    await credit();
+    lastPost = Date.now();
+    post({ type: 'batch', batch: { ...b, originals: batchOriginals }, progress: snapshot() });
+  }
+  await spool.close();
+  post({ type: 'end', progress: snapshot(), ...(table.truncated ? { truncated: table.truncated } : {}) });
+}
+
+main().then(
+  () => port.close(),
+  (err: unknown) => {
+    const e = err as Error;
+    post({
+      type: 'failed',
+      error: {
+        name: e?.name ?? 'Error',
+        message: e?.message ?? String(err),
+        ...(err instanceof FileFormatError ? { code: err.code } : {}),
+      },
+    });
+    port.close();
+  },
+);
