@@ -50,6 +50,12 @@ export interface Config {
   auditChannelId?: string;
   defaultPhoneRegion: CountryCode;
   uploadMaxBytes: number;
+  /** Data rows one upload reads at most; the rows after are not read, and the uploader is told where to go on. */
+  uploadMaxRows: number;
+  /** Characters one cell may hold (a row four times that in all); a row over it is rejected, naming the column. */
+  uploadMaxCellChars: number;
+  /** Uploads that read and send at once (one per campaign); the others wait and say so. */
+  uploadConcurrency: number;
   /** Commands and clicks that use the service one person may make per minute, sustained (a token bucket). */
   personActionsPerMinute: number;
   /** How many of them one person may make at once (the bucket's size). */
@@ -271,6 +277,26 @@ const envSchema = z.looseObject({
     fallback: SLACK_FILE_INPUT_MAX_BYTES,
     purpose: 'the largest contact file accepted, in bytes',
   }),
+  UPLOAD_MAX_ROWS: wholeNumber('UPLOAD_MAX_ROWS', {
+    min: 1,
+    // The service lists a campaign's contacts 100 per page, pages 0 to 25,000.
+    max: 2_500_000,
+    fallback: 200_000,
+    purpose: 'the most data rows one upload reads',
+  }),
+  UPLOAD_MAX_CELL_CHARS: wholeNumber('UPLOAD_MAX_CELL_CHARS', {
+    min: 100,
+    // A CSV record of more than 1 MiB is refused as a quote left open.
+    max: 1_000_000,
+    fallback: 5_000,
+    purpose: 'the most characters one cell of a contact file may hold',
+  }),
+  UPLOAD_CONCURRENCY: wholeNumber('UPLOAD_CONCURRENCY', {
+    min: 1,
+    max: 10,
+    fallback: 2,
+    purpose: 'how many uploads may read and send at once',
+  }),
   PERSON_ACTIONS_PER_MINUTE: wholeNumber('PERSON_ACTIONS_PER_MINUTE', {
     min: 1,
     max: 6000,
@@ -399,6 +425,9 @@ export const VARIABLES = [
   'AUDIT_CHANNEL_ID',
   'DEFAULT_PHONE_REGION',
   'UPLOAD_MAX_BYTES',
+  'UPLOAD_MAX_ROWS',
+  'UPLOAD_MAX_CELL_CHARS',
+  'UPLOAD_CONCURRENCY',
   'PERSON_ACTIONS_PER_MINUTE',
   'PERSON_ACTIONS_BURST',
   'LOG_LEVEL',
@@ -451,6 +480,9 @@ export function loadConfig(env: Env = process.env): Config {
     responderUserIds: e.RESPONDER_USER_IDS,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadMaxRows: e.UPLOAD_MAX_ROWS,
+    uploadMaxCellChars: e.UPLOAD_MAX_CELL_CHARS,
+    uploadConcurrency: e.UPLOAD_CONCURRENCY,
     personActionsPerMinute: e.PERSON_ACTIONS_PER_MINUTE,
     personActionsBurst: e.PERSON_ACTIONS_BURST,
     logLevel: e.LOG_LEVEL,
@@ -491,6 +523,7 @@ export interface ConfigSummary {
   auditChannelId: string;
   defaultPhoneRegion: string;
   uploadMaxBytes: number;
+  uploadLimits: string;
   fairUse: string;
   logLevel: LogLevel;
   logFormat: LogFormat | 'auto (pretty in a terminal, json otherwise)';
@@ -524,6 +557,9 @@ export function describeConfig(config: Config): ConfigSummary {
     auditChannelId: config.auditChannelId ?? UNSET,
     defaultPhoneRegion: config.defaultPhoneRegion,
     uploadMaxBytes: config.uploadMaxBytes,
+    uploadLimits:
+      `${config.uploadMaxRows} rows per file, ${config.uploadMaxCellChars} characters per cell, ` +
+      `${config.uploadConcurrency} at once`,
     fairUse: `${config.personActionsPerMinute} commands/clicks per person per minute, ${config.personActionsBurst} at once`,
     logLevel: config.logLevel,
     logFormat: config.logFormat ?? 'auto (pretty in a terminal, json otherwise)',

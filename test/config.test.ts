@@ -33,6 +33,11 @@ describe('loadConfig', () => {
       responderUserIds: [],
       defaultPhoneRegion: 'MX',
       uploadMaxBytes: 10 * 1024 * 1024,
+      uploadMaxRows: 200_000,
+      uploadMaxCellChars: 5_000,
+      uploadConcurrency: 2,
+      personActionsPerMinute: 60,
+      personActionsBurst: 10,
       logLevel: 'info',
     });
   });
@@ -54,6 +59,9 @@ describe('loadConfig', () => {
       AUDIT_CHANNEL_ID: 'G0ABCDEF',
       DEFAULT_PHONE_REGION: 'us',
       UPLOAD_MAX_BYTES: '1048576',
+      UPLOAD_MAX_ROWS: '50000',
+      UPLOAD_MAX_CELL_CHARS: ' 2000 ',
+      UPLOAD_CONCURRENCY: '4',
       LOG_LEVEL: 'DEBUG',
     });
     expect(c).toEqual({
@@ -72,6 +80,11 @@ describe('loadConfig', () => {
       auditChannelId: 'G0ABCDEF',
       defaultPhoneRegion: 'US',
       uploadMaxBytes: 1048576,
+      uploadMaxRows: 50_000,
+      uploadMaxCellChars: 2_000,
+      uploadConcurrency: 4,
+      personActionsPerMinute: 60,
+      personActionsBurst: 10,
       logLevel: 'debug',
     });
   });
@@ -188,6 +201,25 @@ describe('loadConfig', () => {
       { UPLOAD_MAX_BYTES: '0' },
       'UPLOAD_MAX_BYTES',
       /UPLOAD_MAX_BYTES must be a whole number/,
+    ],
+    [
+      'too many rows per upload',
+      { UPLOAD_MAX_ROWS: '3000000' },
+      'UPLOAD_MAX_ROWS',
+      /^UPLOAD_MAX_ROWS must be a whole number between 1 and 2500000 \(got '3000000'\)\. Set UPLOAD_MAX_ROWS to the most data rows one upload reads, or leave it unset for 200000\.$/,
+    ],
+    ['rows per upload not a number', { UPLOAD_MAX_ROWS: '200k' }, 'UPLOAD_MAX_ROWS', /got '200k'/],
+    [
+      'a cell limit too small',
+      { UPLOAD_MAX_CELL_CHARS: '10' },
+      'UPLOAD_MAX_CELL_CHARS',
+      /^UPLOAD_MAX_CELL_CHARS must be a whole number between 100 and 1000000 \(got '10'\)\..*unset for 5000\.$/,
+    ],
+    [
+      'no upload at a time',
+      { UPLOAD_CONCURRENCY: '0' },
+      'UPLOAD_CONCURRENCY',
+      /^UPLOAD_CONCURRENCY must be a whole number between 1 and 10 \(got '0'\)\. Set UPLOAD_CONCURRENCY to how many uploads may read and send at once, or leave it unset for 2\.$/,
     ],
     [
       'a metrics port out of range',
@@ -329,6 +361,7 @@ describe('describeConfig', () => {
       slackAppToken: 'not set',
       outreach: { mode: 'sandbox' },
       admins: 'everyone',
+      uploadLimits: '200000 rows per file, 5000 characters per cell, 2 at once',
     });
   });
 });

@@ -94,6 +94,12 @@ describe('progress message and summary', () => {
       { kind: 'rejected' as const, rowNumber: 3, original: '123', reason: 'too short' },
       { kind: 'rejected' as const, rowNumber: 4, original: '5512345678', reason: 'duplicate of row 2 (same number)' },
       { kind: 'rejected' as const, rowNumber: 5, original: '55', reason: 'has values beyond the 2 columns' },
+      {
+        kind: 'rejected' as const,
+        rowNumber: 6,
+        original: '5512345670',
+        reason: 'the value in column "Notas" has 9,000 characters; a cell may have at most 5,000: shorten it',
+      },
     ];
     const groups = Object.fromEntries(failureGroups(rejected, 2).map((g) => [g.label, g.count]));
     expect(groups).toEqual({
@@ -101,6 +107,7 @@ describe('progress message and summary', () => {
       'row without a number': 1,
       'repeated in the file': 1,
       'row with more values than columns': 1,
+      'row with a value too long': 1,
       'refused by the outreach service': 2,
     });
   });

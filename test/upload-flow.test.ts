@@ -119,13 +119,18 @@ describe('a small file end to end', () => {
     expect(j).toMatchObject({ status: 'done', nextBatch: 1, counts: { sent: 4, created: 3, failed: 1 } });
   });
 
-  it('puts a CSV of every failed row in the thread, safe for spreadsheets', () => {
+  it('sends a CSV of every failed row to the uploader by DM (phone numbers), safe for spreadsheets', () => {
     const j = job(t, campaignId, fileId)!;
-    const reports = t.fake.uploadedFiles().filter((f) => f.threadTs === j.messageTs);
+    // Nothing of it in the channel, where everyone would see the numbers.
+    expect(t.fake.uploadedFiles().filter((f) => f.channel === CHANNEL)).toHaveLength(0);
+    const reports = t.fake.uploadedFiles().filter((f) => f.name === 'failed-rows-contactos.csv');
     expect(reports).toHaveLength(1);
     const report = reports[0]!;
-    expect(report.channel).toBe(CHANNEL);
-    expect(report.name).toBe('failed-rows-contactos.csv');
+    expect(report.channel).toBe(t.fake.dmChannel(ADMIN));
+    expect(report.threadTs).toBeUndefined();
+    expect(report.initialComment).toContain('5 rows of *contactos.csv* into *Cobranza &lt;b&gt;*');
+    expect(j.reportFileId).toBe(report.id);
+    expect(blocksText(message)).toContain(`were sent to <@${ADMIN}> in a direct message`);
     const csv = report.bytes.toString('utf8').replace(/^\uFEFF/, '');
     // Row numbers are records as a spreadsheet numbers them (Carla's quoted line break does not count).
     const lines = csv.trim().split('\r\n');

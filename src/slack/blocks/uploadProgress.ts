@@ -1,6 +1,7 @@
 /**
- * The one message an upload keeps up to date: a progress bar and counts while it runs, then its summary; plus the
- * comment that comes with the failed-rows CSV in its thread. Pure: data in, `{ text, blocks }` out.
+ * The one message an upload keeps up to date: "waiting for its turn", a progress bar and counts while it runs, then
+ * its summary; plus the comment that comes with the failed-rows CSV (sent to the uploader by DM) and the DM telling
+ * the uploader that a crash-looping upload was stopped. Pure: data in, `{ text, blocks }` out.
  */
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
 import { formatCount, formatDuration, plural } from './format.js';
@@ -40,7 +41,13 @@ export interface UploadProgressInput extends UploadHeading {
   resumedAfterRow?: number;
   /** Why it is slow right now (plain text), e.g. the service asked to wait. */
   note?: string;
+  /** Set while the upload waits for its turn. */
+  waiting?: UploadWaiting;
 }
+
+/** Why an upload waits: another upload into the same campaign, or as many uploads as may run at once. */
+export type UploadWaiting =
+  { reason: 'campaign'; fileName: string } | { reason: 'busy'; running: number; ahead: number };
 
 export interface UploadFailureGroup {
   /** Plain text, e.g. "not a valid phone number". */
@@ -55,6 +62,8 @@ export interface UploadSummaryInput extends UploadHeading {
   failureGroups: UploadFailureGroup[];
   /** What became of the failed-rows CSV. */
   report: 'attached' | 'none' | 'failed';
+  /** Where the CSV went: the uploader's DM (default), or this message's thread when this message is in that DM. */
+  reportTo?: 'dm' | 'thread';
   resumedAfterRow?: number;
   elapsedMs?: number;
 }
@@ -106,6 +115,18 @@ function resumedNote(row: number | undefined): string | undefined {
     : '↩️ The app restarted during this upload; it started again from the first row (nothing had been sent yet).';
 }
 
+function waitingLine(w: UploadWaiting): string {
+  if (w.reason === 'campaign') {
+    return md`⏳ Waiting: the upload of *${truncate(w.fileName, 120)}* into this campaign has to finish first (one upload per campaign at a time). This one starts by itself.`;
+  }
+  const ahead =
+    w.ahead > 0 ? ` and ${plural(w.ahead, 'upload')} ${w.ahead === 1 ? 'is' : 'are'} ahead of this one` : '';
+  return (
+    `⏳ Waiting for its turn: ${plural(w.running, 'upload')} ${w.running === 1 ? 'is' : 'are'} running${ahead}. ` +
+    'This one starts by itself.'
+  );
+}
+
 /** The message while the upload runs. */
 export function uploadProgressMessage(input: UploadProgressInput): SlackMessage {
   const head = md`📤 ${raw(mentionUser(input.userId))} is uploading ${raw(what(input))}`;
@@ -114,7 +135,10 @@ export function uploadProgressMessage(input: UploadProgressInput): SlackMessage 
       ? '⏳ Reading the file…'
       : `\`${progressBar(input.fraction)}\` ${percent(input.fraction)}`;
   const resumed = resumedNote(input.resumedAfterRow);
-  const blocks: KnownBlock[] = [mrkdwnSection(`${head}\n${bar}`), ...fieldSections(countFields(input.stats))];
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(`${head}\n${input.waiting ? waitingLine(input.waiting) : bar}`),
+    ...fieldSections(countFields(input.stats)),
+  ];
   if (input.note) blocks.push(context(md`⏸ ${input.note}`));
   if (resumed) blocks.push(context(resumed));
   blocks.push(
@@ -145,8 +169,16 @@ export function uploadSummaryMessage(input: UploadSummaryInput): SlackMessage {
   }
   const notes: string[] = [];
   if (failed(s) > 0) {
-    if (input.report === 'attached') notes.push('📎 Every row that was not added is listed in the CSV in this thread.');
-    else if (input.report === 'failed') notes.push('The list of rows not added could not be attached to this thread.');
+    const who = mentionUser(input.userId);
+    if (input.report === 'attached') {
+      notes.push(
+        input.reportTo === 'thread'
+          ? '📎 Every row that was not added is listed in the CSV in this thread.'
+          : `📎 The rows that were not added (with their phone numbers) were sent to ${who} in a direct message.`,
+      );
+    } else if (input.report === 'failed') {
+      notes.push(`The list of rows not added could not be sent to ${who}.`);
+    }
   }
   const resumed = resumedNote(input.resumedAfterRow);
   if (resumed) notes.push(resumed);
@@ -160,12 +192,33 @@ export function uploadSummaryMessage(input: UploadSummaryInput): SlackMessage {
 }
 
 /** The comment posted with the failed-rows CSV (plain text: Slack shows initial_comment as a message). */
-export function failureReportComment(fileName: string, rows: number): string {
+export function failureReportComment(
+  fileName: string,
+  rows: number,
+  opts: { listed?: number; campaignName?: string; campaignId?: number } = {},
+): string {
+  const into =
+    opts.campaignName !== undefined
+      ? md` into *${truncate(opts.campaignName, 120)}*${opts.campaignId !== undefined ? ` (#${opts.campaignId})` : ''}`
+      : '';
+  const capped =
+    opts.listed !== undefined && opts.listed < rows
+      ? ` The CSV lists the first ${formatCount(opts.listed)} of them; the other ${formatCount(rows - opts.listed)} ` +
+        'are not listed (fix the rows listed, then upload the file again to see the next ones).'
+      : '';
   return (
-    `${plural(rows, 'row')} of ${truncate(fileName, 120)} ` +
-    `${rows === 1 ? 'was' : 'were'} not added: row number, the phone value as written, and why. ` +
-    'Fix them and upload just those rows again.'
+    md`${plural(rows, 'row')} of *${truncate(fileName, 120)}*` +
+    into +
+    ` ${rows === 1 ? 'was' : 'were'} not added: row number, the phone value as written, and why. ` +
+    'Fix them and upload just those rows again.' +
+    capped
   );
+}
+
+/** The DM to the uploader when an upload was stopped for good without their doing (plain text in, mrkdwn out). */
+export function uploadStoppedDm(input: UploadHeading & { stopReason: string }): SlackMessage {
+  const text = md`⚠️ Your upload ${raw(what(input))} was stopped. ${input.stopReason}`;
+  return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
 
 /** `failed-rows-<name>.csv` (the name without its extension, cut to a sane length). */

@@ -51,6 +51,11 @@ export interface UploadJob {
   rejected: number;
   /** Times the job was resumed after the app stopped in the middle. */
   resumes: number;
+  /**
+   * Resumes since the last batch answered: a job the app keeps stopping in (a crash loop) is stopped after
+   * MAX_STALLED_RESUMES of them (runner.ts).
+   */
+  stalledResumes?: number;
   /** Row the last resume started after (`lastRow` when it resumed). */
   resumedAfterRow?: number;
   createdAt: string;
@@ -60,6 +65,8 @@ export interface UploadJob {
   stopReason?: string;
   /** The failure report was uploaded (its Slack file id), or there was nothing to report. */
   reportFileId?: string;
+  /** The report went into the progress message's thread (the progress is in the uploader's DM). */
+  reportInThread?: boolean;
 }
 
 export function uploadJobId(campaignId: number, fileId: string): string {

@@ -1,7 +1,8 @@
 /**
- * Runs one upload job: reads the file (streaming), sends its batches through the shared limiter at bulk priority,
- * keeps the job's progress in the store after every batch, keeps the progress message up to date, and ends with the
- * summary and the failed-rows CSV in the message's thread.
+ * Runs one upload job: waits for its turn (UploadQueue), reads the file in a worker thread (isolated-reader.ts),
+ * sends its batches through the shared limiter at bulk priority, keeps the job's progress in the store after every
+ * batch, keeps the progress message up to date, and ends with the summary in place of the progress and the
+ * failed-rows CSV (phone numbers) in a direct message to the person who uploaded the file.
  *
  * Nothing twice: batches are committed in file order; after batch i is answered and counted, the job is saved
  * (awaited: durable) with `nextBatch = i + 1` before the next batch is counted. A restart reads the file again and
@@ -12,20 +13,26 @@
  * Several batches may be in flight at once (`concurrency`): while one waits for the service, the next is parsed and
  * queued in the limiter, so reading never stalls sending. The limiter starts them in order.
  */
+import { createWriteStream } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { WebClient } from '@slack/web-api';
 import {
-  batch,
   batchIdempotencyKey,
+  fileLimits,
   FileFormatError,
-  failureReportCsv,
-  normalizeRows,
-  onlyContacts,
-  type ContactBatch,
+  noRejections,
+  readRejectedSpool,
+  rejectionKind,
+  totalRejected,
+  writeFailureReport,
   type CountryCode,
   type FailureReportRow,
   type RejectedRow,
-  type Row,
+  type RejectionCounts,
 } from '../../contacts/index.js';
+import type { ReadBatch, ReadProgress } from '../../contacts/isolated-reader.js';
 import type { Logger } from '../../log.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import type { BatchResult } from '../../outreach/schemas.js';
@@ -34,9 +41,11 @@ import {
   failureReportComment,
   failureReportFileName,
   uploadProgressMessage,
+  uploadStoppedDm,
   uploadSummaryMessage,
   type UploadFailureGroup,
   type UploadStats,
+  type UploadWaiting,
 } from '../blocks/uploadProgress.js';
 import type { SlackMessage } from '../blocks/types.js';
 import type { AppDeps } from '../deps.js';
@@ -44,7 +53,7 @@ import { errorSummary } from '../guard.js';
 import { SlackFileError } from './download.js';
 import { jobsOf, type UploadJob } from './jobs.js';
 import { postProgressMessage, ProgressMessage } from './progressMessage.js';
-import { fileSize, openSlackContactsFile, type OpenedFile } from './source.js';
+import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
 export interface UploadTuning {
   /** Contacts per request (1..1000). Saved with each job, so a resumed job keeps its own. */
@@ -62,6 +71,10 @@ export interface UploadTuning {
   downloadAttempts: number;
   /** How long a view submission may wait for the campaign and the file's first rows before answering Slack. */
   ackBudgetMs: number;
+  /** Rows the failed-rows report lists at most; it says how many more there were. */
+  reportMaxRows: number;
+  /** Heap of the worker thread that reads a file; a file that needs more is refused, the app goes on. */
+  readerResourceLimits?: ResourceLimits;
 }
 
 export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
@@ -73,7 +86,32 @@ export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
   retryMaxMs: 60_000,
   downloadAttempts: 3,
   ackBudgetMs: 2200,
+  reportMaxRows: 100_000,
 };
+
+/**
+ * Resumes (app restarts) in a row without a batch answered in between, after which a job is stopped instead of
+ * resumed again: a file (or anything about a job) that brings the app down would otherwise do it at every start.
+ */
+export const MAX_STALLED_RESUMES = 3;
+
+/** How a job gets its turn (UploadQueue in service.ts): resolves when it may read and send; `release` when done. */
+export type TakeTurn = (onWait: (w: UploadWaiting) => void, signal: AbortSignal) => Promise<() => void>;
+
+/** The reader settings of a job: its own batch size and country, the limits of the app's configuration. */
+export function readerSettings(
+  deps: AppDeps,
+  tuning: UploadTuning,
+  job: Pick<UploadJob, 'defaultCountry' | 'batchSize'>,
+): ReaderSettings {
+  return {
+    defaultCountry: job.defaultCountry as CountryCode,
+    batchSize: job.batchSize,
+    limits: fileLimits({ maxRows: deps.config.uploadMaxRows, maxCellChars: deps.config.uploadMaxCellChars }),
+    reportMaxRows: tuning.reportMaxRows,
+    ...(tuning.readerResourceLimits ? { resourceLimits: tuning.readerResourceLimits } : {}),
+  };
+}
 
 /** The outreach service said no for good (campaign gone or finished, request refused). */
 function isTransient(err: unknown): boolean {
@@ -96,21 +134,21 @@ function serviceReason(error: string | null | undefined): string {
 
 /** Groups failed rows for the summary line ("12 not valid numbers · 3 repeated in the file"). */
 export function failureGroups(rejected: readonly RejectedRow[], serviceFailed: number): UploadFailureGroup[] {
-  let empty = 0;
-  let repeated = 0;
-  let broken = 0;
-  let invalid = 0;
-  for (const r of rejected) {
-    if (r.original === '') empty++;
-    else if (r.reason.startsWith('duplicate of row')) repeated++;
-    else if (r.reason.startsWith('has values beyond')) broken++;
-    else invalid++;
-  }
+  const counts = noRejections();
+  for (const r of rejected) counts[rejectionKind(r)]++;
+  return failureGroupsOf(counts, serviceFailed);
+}
+
+export function failureGroupsOf(c: RejectionCounts, serviceFailed: number): UploadFailureGroup[] {
   return [
-    { label: invalid === 1 ? 'number not valid' : 'numbers not valid', count: invalid },
-    { label: empty === 1 ? 'row without a number' : 'rows without a number', count: empty },
-    { label: 'repeated in the file', count: repeated },
-    { label: broken === 1 ? 'row with more values than columns' : 'rows with more values than columns', count: broken },
+    { label: c.invalid === 1 ? 'number not valid' : 'numbers not valid', count: c.invalid },
+    { label: c.empty === 1 ? 'row without a number' : 'rows without a number', count: c.empty },
+    { label: 'repeated in the file', count: c.repeated },
+    {
+      label: c.broken === 1 ? 'row with more values than columns' : 'rows with more values than columns',
+      count: c.broken,
+    },
+    { label: c.tooLong === 1 ? 'row with a value too long' : 'rows with a value too long', count: c.tooLong },
     { label: 'refused by the outreach service', count: serviceFailed },
   ];
 }
@@ -139,18 +177,26 @@ export interface RunOptions {
   opened?: OpenedFile;
   /** True when the app restarted in the middle of this job. */
   resumed?: boolean;
+  /** Waits for the job's turn; without it the job runs at once. */
+  takeTurn?: TakeTurn;
 }
 
 /** Live state of the pass reading the file now (the file is read again from the top on a resume). */
 interface PassState {
   rowsRead: number;
-  rejected: RejectedRow[];
+  rejected: RejectionCounts;
   headerRow: number;
   lastRowSeen: number;
   readingDone: boolean;
-  bytesRead: () => number;
-  size: number | undefined;
+  /** Share of the file read (from the reader), when it can tell. */
+  read: number | undefined;
+  /** The rejected rows spooled by the reader (the first `reportMaxRows`). */
+  rejectedPath: string;
+  truncated?: { maxRows: number; lastRow: number; nextRow: number };
 }
+
+/** The crash-loop stop: a sentence for people. */
+class StalledError extends Error {}
 
 export class UploadRun {
   private readonly deps: AppDeps;
@@ -162,6 +208,9 @@ export class UploadRun {
   private progress: ProgressMessage | undefined;
   private pass: PassState | undefined;
   private note: string | undefined;
+  private waiting: UploadWaiting | undefined;
+  /** The file of the pass under way (and its temp directory), let go on every way out. */
+  private file: OpenedFile | undefined;
   private readonly startedAt = Date.now();
   /** Rows rejected while reading counted in the metrics up to here (a pass reading the file again skips them). */
   private rejectedCountedUpTo: number;
@@ -171,7 +220,7 @@ export class UploadRun {
     private readonly opts: RunOptions,
   ) {
     this.job = job;
-    this.rejectedCountedUpTo = job.lastRow;
+    this.rejectedCountedUpTo = job.rejected;
     this.deps = opts.deps;
     this.client = opts.client;
     this.tuning = opts.tuning;
@@ -192,7 +241,7 @@ export class UploadRun {
       created: c.created,
       updated: c.updated,
       skipped: c.skipped,
-      rejected: this.pass?.rejected.length ?? this.job.rejected,
+      rejected: this.pass ? totalRejected(this.pass.rejected) : this.job.rejected,
       serviceFailed: c.failed,
     };
   }
@@ -204,8 +253,8 @@ export class UploadRun {
     const done = Math.max(0, this.job.lastRow - p.headerRow);
     const seen = Math.max(1, p.lastRowSeen - p.headerRow);
     if (p.readingDone) return done / seen;
-    if (!p.size) return undefined;
-    const bytesShare = Math.min(1, p.bytesRead() / p.size);
+    if (p.read === undefined) return undefined;
+    const bytesShare = Math.min(1, p.read);
     if (bytesShare <= 0) return 0;
     return Math.min(1, done / (seen / bytesShare));
   }
@@ -229,6 +278,7 @@ export class UploadRun {
       ...(fraction !== undefined ? { fraction } : {}),
       ...(this.job.resumedAfterRow !== undefined ? { resumedAfterRow: this.job.resumedAfterRow } : {}),
       ...(this.note ? { note: this.note } : {}),
+      ...(this.waiting ? { waiting: this.waiting } : {}),
     });
   }
 
@@ -236,24 +286,75 @@ export class UploadRun {
   async run(): Promise<void> {
     let stopReason: string | undefined;
     let cause: unknown;
+    let release: (() => void) | undefined;
+    this.file = this.opts.opened;
     try {
-      await this.begin();
-      await this.readAndSend();
-    } catch (err) {
-      if (this.signal.aborted) {
-        await this.progress?.stop();
-        return;
+      try {
+        await this.begin();
+        release = await this.turn();
+        await this.countResume();
+        await this.readAndSend();
+      } catch (err) {
+        if (this.signal.aborted) {
+          await this.progress?.stop();
+          return;
+        }
+        stopReason = this.stopReason(err);
+        cause = err;
+      } finally {
+        // The reader ends here: nothing of the file stays in memory while the summary is written.
+        await this.file?.reader?.close().catch(() => undefined);
       }
-      stopReason = this.stopReason(err);
-      cause = err;
+      try {
+        await this.finish(stopReason, cause);
+      } catch (err) {
+        if (!this.signal.aborted) this.logger.error({ err: errorSummary(err) }, 'could not close the upload');
+      }
     } finally {
-      await this.opts.opened?.table.close().catch(() => undefined);
+      release?.();
+      await closeOpenedFile(this.file);
     }
-    try {
-      await this.finish(stopReason, cause);
-    } catch (err) {
-      if (!this.signal.aborted) this.logger.error({ err: errorSummary(err) }, 'could not close the upload');
+  }
+
+  /** Waits for the job's turn, saying so in the progress message while it waits. */
+  private async turn(): Promise<(() => void) | undefined> {
+    if (!this.opts.takeTurn) return undefined;
+    let waited = false;
+    const release = await this.opts.takeTurn((w) => {
+      if (!waited) {
+        waited = true;
+        // A file opened for a job that has to wait: its reader is let go (the file stays on disk).
+        void this.file?.reader?.close().catch(() => undefined);
+        if (this.file) this.file.reader = undefined;
+      }
+      this.waiting = w;
+      this.progress?.request();
+    }, this.signal);
+    if (waited) {
+      this.waiting = undefined;
+      this.progress?.request();
     }
+    return release;
+  }
+
+  /**
+   * A resumed job counts its resumes without progress (a batch answered resets the count): after
+   * MAX_STALLED_RESUMES it is stopped instead of read again.
+   */
+  private async countResume(): Promise<void> {
+    if (!this.opts.resumed) return;
+    const j = this.job;
+    const stalled = j.stalledResumes ?? 0;
+    if (stalled >= MAX_STALLED_RESUMES) {
+      throw new StalledError(
+        `The app stopped ${stalled + 1} times while this upload was running, each time before another batch of ` +
+          `contacts was added${j.lastRow > 0 ? ` (the last one ended at row ${j.lastRow.toLocaleString('en-US')})` : ''}, ` +
+          'so it is not tried again: something in the file may be what stops the app. Check the file, or split it, ' +
+          'and upload it again; contacts already added are recognised and not added twice.',
+      );
+    }
+    j.stalledResumes = stalled + 1;
+    await this.save();
   }
 
   private async begin(): Promise<void> {
@@ -285,29 +386,36 @@ export class UploadRun {
     if (this.opts.resumed) this.progress.request();
   }
 
+  /** The job's file with a reader on it: the one the submission opened, or downloaded again (a resume). */
   private async open(): Promise<OpenedFile> {
+    const settings = readerSettings(this.deps, this.tuning, this.job);
+    const f = this.file;
+    if (f) {
+      f.reader ??= await startReader(f, settings);
+      return f;
+    }
     const { config } = this.deps;
-    return openSlackContactsFile(this.client, this.job.fileId, {
+    this.file = await openSlackContactsFile(this.client, this.job.fileId, {
       botToken: config.slackBotToken,
       slackApiUrl: config.slackApiUrl,
       maxBytes: config.uploadMaxBytes,
       signal: this.signal,
+      reader: settings,
     });
+    return this.file;
   }
 
   /** Reads the file and sends what is not sent yet; reads it again (skipping what is done) if the download breaks. */
   private async readAndSend(): Promise<void> {
-    let opened = this.opts.opened;
     for (let attempt = 1; ; attempt++) {
-      let file: OpenedFile | undefined;
       try {
-        file = opened ?? (await this.open());
-        opened = undefined;
-        await this.readPass(file);
+        await this.readPass(await this.open());
         return;
       } catch (err) {
-        opened = undefined;
-        await file?.table.close().catch(() => undefined);
+        // The next attempt downloads the file again, into a new temp directory.
+        const used = this.file;
+        this.file = undefined;
+        await closeOpenedFile(used);
         if (this.signal.aborted || !(err instanceof SlackFileError) || !err.transient) throw err;
         if (attempt >= this.tuning.downloadAttempts) throw err;
         this.logger.warn({ err: errorSummary(err), attempt }, 'the download broke off; reading the file again');
@@ -318,76 +426,56 @@ export class UploadRun {
 
   private async readPass(file: OpenedFile): Promise<void> {
     const job = this.job;
+    const reader = file.reader!;
     const pass: PassState = {
       rowsRead: 0,
-      rejected: [],
-      headerRow: file.table.headerRowNumber,
-      lastRowSeen: file.table.headerRowNumber,
+      rejected: noRejections(),
+      headerRow: reader.table.headerRowNumber,
+      lastRowSeen: reader.table.headerRowNumber,
       readingDone: false,
-      bytesRead: file.download.bytesRead,
-      size: fileSize(file),
+      read: undefined,
+      rejectedPath: file.rejectedPath,
     };
     this.pass = pass;
-    // The phone value as written, for rows not yet answered: the failure report quotes it.
-    const originals = new Map<number, string>();
-    const phoneHeader = file.mapping.phone;
-    async function* tap(rows: AsyncIterable<Row>): AsyncGenerator<Row> {
-      for await (const r of rows) {
-        pass.rowsRead++;
-        pass.lastRowSeen = r.rowNumber;
-        originals.set(r.rowNumber, (r.cells[phoneHeader] ?? '').trim());
-        yield r;
+    let lastProgress = Date.now();
+    reader.onProgress = (p: ReadProgress) => {
+      pass.rowsRead = p.rowsRead;
+      pass.lastRowSeen = p.lastRowSeen;
+      pass.rejected = p.rejected;
+      pass.read = p.fraction;
+      this.countRejectedInMetrics(totalRejected(p.rejected));
+      // Batches skipped on a resume, or a file of rejected rows, still move the bar.
+      if (Date.now() - lastProgress > this.tuning.progressIntervalMs) {
+        lastProgress = Date.now();
+        this.progress?.request();
       }
-    }
-    const normalized = normalizeRows(tap(file.table.rows), file.mapping, {
-      defaultCountry: job.defaultCountry as CountryCode,
-    });
-    const batches = batch(
-      onlyContacts(normalized, (r) => {
-        originals.delete(r.rowNumber);
-        pass.rejected.push(r);
-        if (r.rowNumber > this.rejectedCountedUpTo) {
-          this.rejectedCountedUpTo = r.rowNumber;
-          this.deps.metrics?.uploadRowsProcessed('rejected', 1);
-        }
-      }),
-      job.batchSize,
-    );
+    };
 
     const controller = new AbortController();
     const onAbort = () => controller.abort(this.signal.reason);
     this.signal.addEventListener('abort', onAbort, { once: true });
-    const inflight: { b: ContactBatch; p: Promise<BatchResult> }[] = [];
+    const inflight: { b: ReadBatch; p: Promise<BatchResult> }[] = [];
     const commit = async () => {
       const { b, p } = inflight.shift()!;
       const res = await p;
-      this.count(b, res, originals);
-      for (const r of b.rowNumbers) originals.delete(r);
+      this.count(b, res);
       job.nextBatch = b.index + 1;
       job.lastRow = b.rowNumbers[b.rowNumbers.length - 1] ?? job.lastRow;
       job.rowsRead = pass.rowsRead;
-      job.rejected = pass.rejected.length;
+      job.rejected = totalRejected(pass.rejected);
+      job.stalledResumes = 0;
       await this.save();
       this.progress?.request();
     };
     try {
-      let lastProgress = Date.now();
-      for await (const b of batches) {
-        if (b.index < job.nextBatch) {
-          // Answered before a restart: counted already, not sent again.
-          for (const r of b.rowNumbers) originals.delete(r);
-          if (Date.now() - lastProgress > this.tuning.progressIntervalMs) {
-            lastProgress = Date.now();
-            this.progress?.request();
-          }
-          continue;
-        }
+      for await (const b of reader.batches(job.nextBatch)) {
         const p = this.send(b, controller.signal);
         p.catch(() => undefined); // awaited in order by commit(); a failure there stops the pass
         inflight.push({ b, p });
         while (inflight.length >= this.tuning.concurrency) await commit();
       }
       pass.readingDone = true;
+      if (reader.end?.truncated) pass.truncated = reader.end.truncated;
       while (inflight.length > 0) await commit();
     } catch (err) {
       controller.abort(err);
@@ -397,10 +485,17 @@ export class UploadRun {
       this.signal.removeEventListener('abort', onAbort);
     }
     job.rowsRead = pass.rowsRead;
-    job.rejected = pass.rejected.length;
+    job.rejected = totalRejected(pass.rejected);
   }
 
-  private count(b: ContactBatch, res: BatchResult, originals: Map<number, string>): void {
+  /** Rejected rows go to the metrics once each, also when a resumed pass reads them again. */
+  private countRejectedInMetrics(total: number): void {
+    if (total <= this.rejectedCountedUpTo) return;
+    this.deps.metrics?.uploadRowsProcessed('rejected', total - this.rejectedCountedUpTo);
+    this.rejectedCountedUpTo = total;
+  }
+
+  private count(b: ReadBatch, res: BatchResult): void {
     const c = this.job.counts;
     c.sent += b.contacts.length;
     c.created += res.summary.created;
@@ -416,16 +511,18 @@ export class UploadRun {
       if (item.status !== 'failed') continue;
       const rowNumber = b.rowNumbers[item.index];
       if (rowNumber === undefined) continue;
+      // Kept with the job (it survives a restart) up to what the report lists; the count is in counts.failed.
+      if (this.job.serviceFailures.length >= this.tuning.reportMaxRows) break;
       this.job.serviceFailures.push({
         rowNumber,
-        original: originals.get(rowNumber) ?? b.contacts[item.index]?.contact ?? item.contact ?? '',
+        original: b.originals[item.index] || b.contacts[item.index]?.contact || item.contact || '',
         reason: serviceReason(item.error),
       });
     }
   }
 
   /** One batch, tried again (same key) while the service is unavailable or rate-limits, up to batchAttempts. */
-  private async send(b: ContactBatch, signal: AbortSignal): Promise<BatchResult> {
+  private async send(b: ReadBatch, signal: AbortSignal): Promise<BatchResult> {
     const j = this.job;
     const idempotencyKey = batchIdempotencyKey(j.fileId, j.campaignId, b.index);
     for (let attempt = 1; ; attempt++) {
@@ -467,6 +564,7 @@ export class UploadRun {
         ? ` The ${sent === 1 ? 'contact' : `${sent.toLocaleString('en-US')} contacts`} the service confirmed before ` +
           `${sent === 1 ? 'is' : 'are'} in the campaign.`
         : ' Nothing was added.';
+    if (err instanceof StalledError) return `${err.message}${kept}`;
     if (err instanceof FileFormatError || err instanceof SlackFileError) {
       return `${err.message}${kept}`;
     }
@@ -480,46 +578,125 @@ export class UploadRun {
     return `Something unexpected went wrong; the details are in the app's logs.${kept}`;
   }
 
-  /** The summary in place of the progress, and the CSV of failed rows in its thread; then the job is closed. */
+  /** Why reading stopped at the row cap, and where the rest of the file starts. */
+  private truncatedReason(t: NonNullable<PassState['truncated']>): string {
+    const n = (x: number) => x.toLocaleString('en-US');
+    return (
+      `The file has more rows than the ${n(t.maxRows)} one upload reads: the rows up to row ${n(t.lastRow)} were ` +
+      `read, and row ${n(t.nextRow)} and the rows after it were not. Put those rows in another file (with the header ` +
+      'row) and upload it.'
+    );
+  }
+
+  /**
+   * The failed-rows CSV, written from the rejected rows the reader spooled and the service's refusals, in row
+   * order, at most `reportMaxRows` rows. Resolves with its bytes and the rows it lists.
+   */
+  private async writeReport(): Promise<{ bytes: Buffer; listed: number } | undefined> {
+    const file = this.file;
+    if (!file) return undefined;
+    const sources: AsyncIterable<FailureReportRow>[] = [];
+    if (
+      this.pass &&
+      (await access(this.pass.rejectedPath).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      sources.push(readRejectedSpool(this.pass.rejectedPath));
+    }
+    const serviceFailures = [...this.job.serviceFailures].sort((a, b) => a.rowNumber - b.rowNumber);
+    sources.push(
+      (async function* () {
+        yield* serviceFailures;
+      })(),
+    );
+    const path = file.workspace.path('failed-rows.csv');
+    const out = createWriteStream(path);
+    const listed = await writeFailureReport(out, sources, { maxRows: this.tuning.reportMaxRows, bom: true }).finally(
+      () => out.end(),
+    );
+    await finished(out);
+    return { bytes: await readFile(path), listed };
+  }
+
+  /**
+   * The failed-rows CSV goes to the uploader only (it holds phone numbers): into their DM with the app, in the
+   * progress message's thread when that message is in the DM. Resolves with what became of it.
+   */
+  private async sendReport(total: number): Promise<{ report: 'attached' | 'none' | 'failed'; to: 'dm' | 'thread' }> {
+    const j = this.job;
+    if (total === 0) return { report: 'none', to: 'dm' };
+    if (j.reportFileId) return { report: 'attached', to: j.reportInThread ? 'thread' : 'dm' };
+    try {
+      const report = await this.writeReport();
+      if (!report) return { report: 'failed', to: 'dm' };
+      const dm = await this.client.conversations.open({ users: j.userId });
+      const dmId = dm.channel?.id;
+      if (!dmId) throw new Error('conversations.open answered without a channel');
+      const name = failureReportFileName(j.fileName);
+      const inThread = j.channelId === dmId && j.messageTs !== undefined;
+      // (The type of filesUploadV2 wants thread_ts as a string when the key is there at all.)
+      const thread = inThread && j.messageTs ? { thread_ts: j.messageTs } : {};
+      const res = await this.client.filesUploadV2({
+        channel_id: dmId,
+        ...(thread as { thread_ts: string }),
+        file: report.bytes,
+        filename: name,
+        title: name,
+        initial_comment: failureReportComment(j.fileName, total, {
+          listed: report.listed,
+          campaignName: j.campaignName,
+          campaignId: j.campaignId,
+        }),
+      });
+      const uploaded = (res.files as Array<{ files?: Array<{ id?: string }> }> | undefined)?.[0]?.files?.[0]?.id;
+      j.reportFileId = uploaded ?? 'uploaded';
+      if (inThread) j.reportInThread = true;
+      await this.save();
+      return { report: 'attached', to: inThread ? 'thread' : 'dm' };
+    } catch (err) {
+      this.logger.warn({ err: errorSummary(err) }, 'could not send the failed-rows report');
+      return { report: 'failed', to: 'dm' };
+    }
+  }
+
+  /** A job stopped for crash-looping: its uploader is told by DM (a summary in a channel notifies no one). */
+  private async tellUploader(stopReason: string): Promise<void> {
+    const j = this.job;
+    try {
+      const msg = uploadStoppedDm({ ...this.heading(), stopReason });
+      await this.client.chat.postMessage({
+        channel: j.userId,
+        text: msg.text,
+        blocks: msg.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (err) {
+      this.logger.warn({ err: errorSummary(err) }, 'could not tell the uploader why the upload stopped');
+    }
+  }
+
+  /** The summary in place of the progress, the CSV of failed rows to the uploader; then the job is closed. */
   private async finish(stopReason?: string, cause?: unknown): Promise<void> {
     const j = this.job;
     if (cause !== undefined) this.logger.warn({ err: errorSummary(cause) }, 'upload stopped');
-    const rejected = this.pass?.rejected ?? [];
-    const failures: FailureReportRow[] = [
-      ...rejected.map((r) => ({ rowNumber: r.rowNumber, original: r.original, reason: r.reason })),
-      ...j.serviceFailures,
-    ].sort((a, b) => a.rowNumber - b.rowNumber);
+    if (!stopReason && this.pass?.truncated) stopReason = this.truncatedReason(this.pass.truncated);
+    const rejected = this.pass?.rejected ?? noRejections();
     if (this.pass) {
       j.rowsRead = this.pass.rowsRead;
-      j.rejected = rejected.length;
+      j.rejected = totalRejected(rejected);
     }
-    let report: 'attached' | 'none' | 'failed' = failures.length ? 'failed' : 'none';
-    if (failures.length && j.reportFileId) report = 'attached';
-    else if (failures.length && j.messageTs) {
-      try {
-        const name = failureReportFileName(j.fileName);
-        const res = await this.client.filesUploadV2({
-          channel_id: j.channelId,
-          thread_ts: j.messageTs,
-          file: Buffer.from(failureReportCsv(failures, { bom: true }), 'utf8'),
-          filename: name,
-          title: name,
-          initial_comment: failureReportComment(j.fileName, failures.length),
-        });
-        const uploaded = (res.files as Array<{ files?: Array<{ id?: string }> }> | undefined)?.[0]?.files?.[0]?.id;
-        j.reportFileId = uploaded ?? 'uploaded';
-        await this.save();
-        report = 'attached';
-      } catch (err) {
-        this.logger.warn({ err: errorSummary(err) }, 'could not upload the failed-rows report');
-      }
-    }
+    const total = (this.pass ? totalRejected(rejected) : 0) + j.counts.failed;
+    const { report, to } = await this.sendReport(total);
     const summary = uploadSummaryMessage({
       ...this.heading(),
       stats: this.stats(),
       ...(stopReason ? { stopReason } : {}),
-      failureGroups: failureGroups(rejected, j.counts.failed),
+      failureGroups: failureGroupsOf(rejected, j.counts.failed),
       report,
+      reportTo: to,
       ...(j.resumedAfterRow !== undefined ? { resumedAfterRow: j.resumedAfterRow } : {}),
       elapsedMs: Date.now() - Date.parse(j.createdAt),
     });
@@ -538,6 +715,7 @@ export class UploadRun {
     if (stopReason) j.stopReason = stopReason;
     j.finishedAt = new Date().toISOString();
     await this.save();
+    if (cause instanceof StalledError && stopReason) await this.tellUploader(stopReason);
     // The start was audited when the person submitted; the result is audited here, when it is known.
     const c = j.counts;
     await this.deps.audit.record(

@@ -1,15 +1,18 @@
 /**
  * The uploads running in this process: started by a view submission, resumed at start-up (every job the store
- * still has as running), stopped (not finished: resumable) when the app stops. One per AppDeps, created with the
- * Bolt app's client by `registerUpload` (src/slack/actions/upload.ts); src/main.ts calls `startUploads` /
- * `stopUploads`.
+ * still has as running, oldest first), stopped (not finished: resumable) when the app stops. At most
+ * UPLOAD_CONCURRENCY read and send at once, one per campaign (UploadQueue); the others wait and say so. One per
+ * AppDeps, created with the Bolt app's client by `registerUpload` (src/slack/actions/upload.ts); src/main.ts calls
+ * `startUploads` / `stopUploads`.
  */
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { emptyCounts, jobsOf, uploadJobId, type UploadJob } from './jobs.js';
+import { UploadQueue } from './queue.js';
 import { DEFAULT_UPLOAD_TUNING, UploadRun, type UploadTuning } from './runner.js';
-import type { OpenedFile } from './source.js';
+import { closeOpenedFile, type OpenedFile } from './source.js';
+import { sweepDeadWorkspaces } from './workspace.js';
 
 /** What a new job needs beyond the defaults. */
 export interface NewUploadJob {
@@ -36,11 +39,14 @@ export class UploadService {
   /** Job ids a submission is checking right now (the file is being opened), so a double submit starts one job. */
   private readonly reserved = new Set<string>();
   private stopped = false;
+  readonly queue: UploadQueue;
 
   constructor(
     readonly deps: AppDeps,
     readonly client: WebClient,
-  ) {}
+  ) {
+    this.queue = new UploadQueue(deps.config.uploadConcurrency);
+  }
 
   /**
    * Applies tuning, resumes every job the store has as running (the app stopped in the middle of them), and forgets
@@ -49,8 +55,13 @@ export class UploadService {
   async start(tuning: Partial<UploadTuning> = {}, now = Date.now()): Promise<void> {
     this.stopped = false;
     this.tuning = { ...DEFAULT_UPLOAD_TUNING, ...tuning };
+    // Temp directories of a process that died in the middle of uploads (killed, out of memory).
+    const swept = await sweepDeadWorkspaces();
+    if (swept > 0) this.deps.logger.info({ swept }, 'removed the temp files of uploads of a process that ended');
     const jobs = jobsOf(this.deps.store);
-    for (const job of jobs.values()) {
+    // Oldest first: they take their turns in the order they were submitted.
+    const all = [...jobs.values()].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    for (const job of all) {
       if (job.status === 'running' && !this.running.has(job.id)) this.run(job, { resumed: true });
       else if (job.status !== 'running' && now - Date.parse(job.finishedAt ?? job.updatedAt) > FINISHED_JOB_KEEP_MS) {
         void jobs.delete(job.id).catch(() => undefined);
@@ -110,7 +121,7 @@ export class UploadService {
     try {
       await jobsOf(this.deps.store).set(job.id, job);
     } catch (err) {
-      await opened.table.close().catch(() => undefined);
+      await closeOpenedFile(opened);
       throw err;
     } finally {
       this.reserved.delete(job.id);
@@ -126,7 +137,7 @@ export class UploadService {
 
   private run(job: UploadJob, opts: { opened?: OpenedFile; resumed?: boolean }): void {
     if (this.stopped) {
-      void opts.opened?.table.close().catch(() => undefined);
+      void closeOpenedFile(opts.opened);
       return;
     }
     const controller = new AbortController();
@@ -135,6 +146,8 @@ export class UploadService {
       client: this.client,
       tuning: this.tuning,
       signal: controller.signal,
+      takeTurn: (onWait, signal) =>
+        this.queue.take({ id: job.id, campaignId: job.campaignId, fileName: job.fileName }, onWait, signal),
       ...opts,
     });
     const done = run

@@ -1,17 +1,27 @@
 /**
- * A Slack file opened as a contacts table: files.info, the download started, and the contacts pipeline reading the
- * header (so an empty file, a header-only file, an unreadable one or one without a phone column is known before
- * anything is sent). The body is never held whole: the parser pulls it from the download as it goes.
+ * A Slack file opened as a contacts table: files.info, the bytes downloaded into the upload's own temp directory
+ * (streamed to disk, counted against UPLOAD_MAX_BYTES), then read by the contacts pipeline in a worker thread up to
+ * the header (so an empty file, a header-only file, an unreadable one or one without a phone column is known before
+ * anything is sent). The main thread never parses the file: it only receives batches.
  */
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { WebClient } from '@slack/web-api';
-import { readTable, requirePhoneColumn, type HeaderMapping, type Table } from '../../contacts/index.js';
-import { downloadSlackFile, slackFileInfo, type Download, type SlackFileInfo } from './download.js';
+import type { CountryCode, FileLimits, HeaderMapping } from '../../contacts/index.js';
+import { openIsolatedContactFile, type IsolatedContactFile } from '../../contacts/isolated-reader.js';
+import { downloadSlackFile, slackFileInfo, type SlackFileInfo } from './download.js';
+import { createWorkspace, type UploadWorkspace } from './workspace.js';
 
-export interface OpenedFile {
-  info: SlackFileInfo;
-  download: Download;
-  table: Table;
-  mapping: HeaderMapping;
+/** How the worker reads the file: the job's own settings (a resumed job keeps its batch size and country). */
+export interface ReaderSettings {
+  defaultCountry: CountryCode;
+  batchSize: number;
+  limits: FileLimits;
+  /** Rows the failure report lists at most (the rejected rows spooled beyond that are not kept). */
+  reportMaxRows: number;
+  resourceLimits?: ResourceLimits;
 }
 
 export interface OpenFileOptions {
@@ -19,9 +29,44 @@ export interface OpenFileOptions {
   slackApiUrl: string;
   maxBytes: number;
   signal?: AbortSignal;
+  reader: ReaderSettings;
 }
 
-/** Throws SlackFileError (Slack side) or FileFormatError (content). */
+export interface OpenedFile {
+  info: SlackFileInfo;
+  workspace: UploadWorkspace;
+  /** The downloaded file. */
+  path: string;
+  size: number;
+  /** Where the reader spools the rejected rows. */
+  rejectedPath: string;
+  /** The worker reading the file, header read; undefined once let go (a job waiting for its turn). */
+  reader: IsolatedContactFile | undefined;
+  mapping: HeaderMapping;
+}
+
+const SOURCE = 'source';
+const REJECTED = 'rejected.ndjson';
+
+/** Starts a reader on the downloaded file: resolves once the header is read and mapped. */
+export async function startReader(
+  f: Pick<OpenedFile, 'info' | 'path' | 'rejectedPath'>,
+  settings: ReaderSettings,
+): Promise<IsolatedContactFile> {
+  return openIsolatedContactFile({
+    path: f.path,
+    fileName: f.info.name,
+    ...(f.info.mimetype ? { mimeType: f.info.mimetype } : {}),
+    defaultCountry: settings.defaultCountry,
+    batchSize: settings.batchSize,
+    limits: settings.limits,
+    rejectedPath: f.rejectedPath,
+    rejectedKept: settings.reportMaxRows,
+    ...(settings.resourceLimits ? { resourceLimits: settings.resourceLimits } : {}),
+  });
+}
+
+/** Throws SlackFileError (Slack side) or FileFormatError (content); leaves nothing on disk when it throws. */
 export async function openSlackContactsFile(
   client: WebClient,
   fileId: string,
@@ -33,26 +78,27 @@ export async function openSlackContactsFile(
     maxBytes: opts.maxBytes,
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  let table: Table;
+  let workspace: UploadWorkspace | undefined;
   try {
-    table = await readTable(download.body, {
-      fileName: info.name,
-      ...(info.mimetype ? { mimeType: info.mimetype } : {}),
-    });
+    workspace = await createWorkspace();
+    const path = workspace.path(SOURCE);
+    await pipeline(download.body, createWriteStream(path, { flags: 'wx' }));
+    const size = (await stat(path)).size;
+    const rejectedPath = workspace.path(REJECTED);
+    const reader = await startReader({ info, path, rejectedPath }, opts.reader);
+    return { info, workspace, path, size, rejectedPath, reader, mapping: reader.mapping };
   } catch (err) {
-    // readTable released the input; make sure the connection is closed too.
+    // Ends the download if it is still going (a failure on our side), then removes what was written.
     await (download.body as AsyncGenerator<Buffer>).return?.(undefined);
-    throw err;
-  }
-  try {
-    return { info, download, table, mapping: requirePhoneColumn(table.headers, info.name) };
-  } catch (err) {
-    await table.close();
+    await workspace?.remove();
     throw err;
   }
 }
 
-/** Total size for the progress estimate: files.info's, else the download's Content-Length. */
-export function fileSize(f: OpenedFile): number | undefined {
-  return f.info.size ?? f.download.length;
+/** Ends the file's reader and removes its temp directory. */
+export async function closeOpenedFile(f: OpenedFile | undefined): Promise<void> {
+  if (!f) return;
+  await f.reader?.close().catch(() => undefined);
+  f.reader = undefined;
+  await f.workspace.remove().catch(() => undefined);
 }

@@ -32,6 +32,7 @@ import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import type { Reply } from '../reply.js';
 import { FILE_ID, formatBytes, SlackFileError } from '../upload/download.js';
+import { readerSettings } from '../upload/runner.js';
 import { uploadService, type UploadService } from '../upload/service.js';
 import { openSlackContactsFile, type OpenedFile } from '../upload/source.js';
 import { serviceErrorMessage } from './feedback.js';
@@ -236,6 +237,11 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
         botToken: config.slackBotToken,
         slackApiUrl: config.slackApiUrl,
         maxBytes: config.uploadMaxBytes,
+        // What the job will be saved with (launch): the reader opened here is the job's.
+        reader: readerSettings(deps, svc.tuning, {
+          defaultCountry: choices.defaultCountry,
+          batchSize: svc.tuning.batchSize,
+        }),
       });
       return { campaign, opened };
     } catch (err) {
