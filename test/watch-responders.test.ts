@@ -8,6 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AuditEntry } from '../src/slack/audit.js';
+import type { WatchTuning } from '../src/watch/service.js';
 import type { FakeMessage } from './support/fakeSlack.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from './support/watchHarness.js';
 
@@ -32,9 +33,7 @@ const noneSent = async (h: WatchHarness) => {
 };
 
 /** A harness whose admin watches a phone campaign in CH; one call with its thread posted. */
-async function watchedCall(
-  opts: { responders?: string[]; tuning?: Parameters<typeof startWatchHarness>[0]['tuning'] } = {},
-) {
+async function watchedCall(opts: { responders?: string[]; tuning?: Partial<WatchTuning> } = {}) {
   const h = await startWatchHarness({
     admins: [ADMIN],
     responders: opts.responders ?? [RESPONDER, GUEST, OUTSIDER],

@@ -7,11 +7,24 @@ import type { CampaignDetail } from '../outreach/schemas.js';
 import { context, escapeMrkdwn, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
 import { channelLabel, formatDateTime, plural } from '../slack/blocks/format.js';
 import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
+import {
+  audienceOf,
+  confirmExternalMessage,
+  externalChannelSentence,
+  needsConfirmation,
+  publicChannelSentence,
+  type ChannelAudience,
+  type ChannelInfoFacts,
+} from './channelPrivacy.js';
 import { subKey, type Subscription } from './state.js';
 import { CAMPAIGN_GONE } from './suspensions.js';
 import type { WatchService } from './service.js';
 
-export type ChannelAccess = { ok: true; joined: boolean } | { ok: false; sentence: string };
+export type ChannelAccess =
+  | { ok: true; joined: boolean; audience: ChannelAudience }
+  | { ok: false; sentence: string }
+  /** A Slack Connect channel (or one whose sharing is unknown) not confirmed yet: not joined, nothing started. */
+  | { ok: false; confirm: ChannelAudience };
 
 function slackCode(err: unknown): string | undefined {
   const e = err as { data?: { error?: unknown } };
@@ -21,28 +34,39 @@ function slackCode(err: unknown): string | undefined {
 const invite = (channelId: string) =>
   `I can't post in <#${channelId}>: it is private (or I can't see it). Invite me there with \`/invite @Outreach\` in that channel, then run the command again.`;
 
-/** Makes sure the bot can post in the channel: joins a public one by itself, explains how to invite it otherwise. */
-export async function ensureBotInChannel(client: WebClient, channelId: string): Promise<ChannelAccess> {
-  if (channelId.startsWith('D')) return { ok: true, joined: false };
+/**
+ * Makes sure the bot can post in the channel: joins a public one by itself, explains how to invite it otherwise.
+ * A Slack Connect channel (or one whose sharing Slack would not tell) is neither joined nor watched until the person
+ * confirmed it (`externalConfirmed`, from the confirmation button).
+ */
+export async function ensureBotInChannel(
+  client: WebClient,
+  channelId: string,
+  opts: { externalConfirmed?: boolean } = {},
+): Promise<ChannelAccess> {
+  if (channelId.startsWith('D')) return { ok: true, joined: false, audience: { kind: 'dm', external: false } };
   let info;
   try {
     info = await client.conversations.info({ channel: channelId });
   } catch (err) {
     const code = slackCode(err);
     if (code === 'channel_not_found') return { ok: false, sentence: invite(channelId) };
-    if (code === 'missing_scope') return { ok: true, joined: false };
-    throw err;
+    if (code !== 'missing_scope') throw err;
   }
-  const ch = info.channel as
-    { is_member?: boolean; is_private?: boolean; is_archived?: boolean; is_im?: boolean } | undefined;
+  const ch = info?.channel as
+    | ({ is_member?: boolean; is_private?: boolean; is_archived?: boolean; is_im?: boolean } & ChannelInfoFacts)
+    | undefined;
   if (ch?.is_archived) {
     return { ok: false, sentence: `<#${channelId}> is archived. Unarchive it or pick another channel.` };
   }
-  if (ch?.is_member || ch?.is_im) return { ok: true, joined: false };
-  if (ch?.is_private) return { ok: false, sentence: invite(channelId) };
+  const audience = audienceOf(ch);
+  if (needsConfirmation(audience) && !opts.externalConfirmed) return { ok: false, confirm: audience };
+  // conversations.info refused for a scope (confirmed above): post and hope, as before.
+  if (!ch || ch.is_member || ch.is_im) return { ok: true, joined: false, audience };
+  if (ch.is_private) return { ok: false, sentence: invite(channelId) };
   try {
     await client.conversations.join({ channel: channelId });
-    return { ok: true, joined: true };
+    return { ok: true, joined: true, audience };
   } catch (err) {
     const code = slackCode(err) ?? 'unknown error';
     return {
@@ -62,17 +86,22 @@ export interface WatchOutcome {
   changed: boolean;
   /** Set when the channel could not be watched: why, for the audit trail. */
   failure?: string;
+  /** Set when the watch started in a channel people of another organization can read (for the audit trail). */
+  external?: string;
 }
 
 /** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
 export async function watchCampaign(
   svc: WatchService,
   client: WebClient,
-  req: { userId: string; campaignId: number; channelId: string },
+  req: { userId: string; campaignId: number; channelId: string; externalConfirmed?: boolean },
 ): Promise<WatchOutcome> {
   const { state } = svc;
   const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
-  const access = await ensureBotInChannel(client, req.channelId);
+  const access = await ensureBotInChannel(client, req.channelId, { externalConfirmed: req.externalConfirmed ?? false });
+  if (!access.ok && 'confirm' in access) {
+    return { reply: confirmExternalMessage(campaign, req.channelId, access.confirm), changed: false };
+  }
   if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false, failure: access.sentence };
 
   const key = subKey(req.campaignId, req.channelId);
@@ -112,9 +141,17 @@ export async function watchCampaign(
     svc.deps.logger.warn({ channel: req.channelId, err: String(err) }, 'could not post the watch confirmation');
   }
   const resumed = existing ? ' again (it had been suspended)' : '';
+  const done = `✅ <#${req.channelId}> now watches ${name}${resumed}. Calls from now on appear there.`;
+  // Only reached for a shared channel (or one of unknown sharing) after the confirmation button.
+  const external = access.audience.kind !== 'dm' && access.audience.external !== false;
+  const warnings = [
+    ...(access.audience.kind === 'public' ? [publicChannelSentence(req.channelId)] : []),
+    ...(external ? [externalChannelSentence(req.channelId)] : []),
+  ];
   return {
-    reply: note(`✅ <#${req.channelId}> now watches ${name}${resumed}. Calls from now on appear there.`),
+    reply: { text: fallback(done), blocks: [mrkdwnSection(done), ...warnings.map((w) => mrkdwnSection(w))] },
     changed: true,
+    ...(external ? { external: 'shared with another organization (or sharing unknown), confirmed by the button' } : {}),
   };
 }
 

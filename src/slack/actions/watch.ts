@@ -24,6 +24,7 @@ import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
 import { watchService } from '../../watch/service.js';
+import { decodeConfirmValue, WATCH_CONFIRM_EXTERNAL_ACTION } from '../../watch/channelPrivacy.js';
 import { TRY_AGENT_ACTION } from '../../watch/tryAgent.js';
 import { tryFromButton } from '../commands/try.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
@@ -48,6 +49,21 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     if (!svc) return reply.ephemeral(notRunning);
     const req = { userId: body.user.id, campaignId: id, channelId };
     await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), { campaignId: id });
+  });
+
+  // "Watch it there anyway" (channelPrivacy.ts): the watch into a Slack Connect channel starts here, checked and
+  // audited like any watch.
+  app.action<BlockAction>(WATCH_CONFIRM_EXTERNAL_ACTION, async ({ ack, body, respond, client }) => {
+    await ack();
+    const reply = actionReply(body, respond, client);
+    const v = decodeConfirmValue(buttonValue(body));
+    if (!v) return reply.ephemeral(staleButtonMessage);
+    const svc = watchService(deps);
+    if (!svc) return reply.ephemeral(notRunning);
+    const req = { userId: body.user.id, ...v, externalConfirmed: true };
+    await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), {
+      campaignId: v.campaignId,
+    });
   });
 
   readButton(

@@ -18,13 +18,24 @@ export const watch: CommandHandler<'watch'> = async ({ command, client, reply, d
   await watchInChannel(svc, deps, client, reply, { userId, campaignId: command.id, channelId: target });
 };
 
-/** A permitted person sets a channel to watch a campaign (audited) and is told how it went: command and button. */
+/** What a watch request names; `externalConfirmed`: the Slack Connect confirmation button was pressed. */
+export interface WatchRequest {
+  userId: string;
+  campaignId: number;
+  channelId: string;
+  externalConfirmed?: boolean;
+}
+
+/**
+ * A permitted person sets a channel to watch a campaign (audited) and is told how it went: the command and the
+ * buttons ("Watch here", and the Slack Connect confirmation).
+ */
 export async function watchInChannel(
   svc: WatchService,
   deps: AppDeps,
   client: WebClient,
   reply: Reply,
-  req: { userId: string; campaignId: number; channelId: string },
+  req: WatchRequest,
 ): Promise<void> {
   if (await refuseIfReadOnly(deps, client, reply, req.userId, 'watch', req.campaignId)) return;
   await watchAndAudit(svc, deps, client, reply, req);
@@ -36,7 +47,7 @@ export async function watchAndAudit(
   deps: AppDeps,
   client: WebClient,
   reply: Reply,
-  req: { userId: string; campaignId: number; channelId: string },
+  req: WatchRequest,
 ): Promise<void> {
   const { userId, campaignId, channelId } = req;
   const action = `watch in ${channelId}`;
@@ -47,7 +58,10 @@ export async function watchAndAudit(
     await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: humanMessage(err) }, client);
     throw err;
   }
-  if (outcome.changed) await deps.audit.record({ userId, action, campaignId, result: 'ok' }, client);
+  if (outcome.changed) {
+    const detail = outcome.external ? { detail: outcome.external } : {};
+    await deps.audit.record({ userId, action, campaignId, result: 'ok', ...detail }, client);
+  }
   if (outcome.failure) {
     await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: outcome.failure }, client);
   }
