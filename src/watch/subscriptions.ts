@@ -134,7 +134,7 @@ export async function watchCampaign(
       : "each call (one message, updated as it goes) with its conversation in the message's thread";
   const intro =
     md`👀 <@${raw(req.userId)}> set this channel to watch ${raw(name)} · ${channelLabel(kind)}.\n` +
-    md`I'll post ${what}. Reply in a call's thread to write to the agent; start with \`note:\` or \`//\` to keep it internal.`;
+    md`I'll post ${what}. A responder's reply in a call's thread goes to the agent for the contact; start with \`note:\` or \`//\` to keep it internal (other people's replies stay internal too).`;
   try {
     await svc.poster.post(req.channelId, { text: fallback(intro), blocks: [mrkdwnSection(intro)] });
   } catch (err) {
