@@ -1,6 +1,7 @@
 import {
   actions,
   button,
+  cleanLabel,
   CUT_NOTE,
   context,
   escapeMrkdwn,
@@ -10,8 +11,11 @@ import {
   md,
   mrkdwnSection,
   mrkdwnText,
+  oneLine,
+  plainLabel,
   plainText,
   raw,
+  stripInvisible,
   truncate,
   truncateMrkdwn,
 } from '../src/slack/blocks/mrkdwn.js';
@@ -25,6 +29,71 @@ describe('escapeMrkdwn', () => {
   });
   it('escapes an ampersand once, so an entity typed by a person reads as typed', () => {
     expect(escapeMrkdwn('&lt;')).toBe('&amp;lt;');
+  });
+});
+
+describe('stripInvisible', () => {
+  it('removes bidi controls, zero-width characters and other invisible format characters', () => {
+    const bidi = 'a\u202Eb\u202Dc\u202Ad\u202Be\u202Cf\u2066g\u2067h\u2068i\u2069j\u200Ek\u200Fl\u061Cm';
+    expect(stripInvisible(bidi)).toBe('abcdefghijklm');
+    expect(stripInvisible('ad\u200Bmin\u2060\uFEFF\u00AD\u180E')).toBe('admin');
+    expect(stripInvisible('ad\u200Dmin ad\u200Cmin')).toBe('admin admin');
+    expect(stripInvisible('\u3164\u115F\uFFA0')).toBe('');
+    expect(stripInvisible('hid\u{E0041}\u{E0042}den\u{E0100}')).toBe('hidden');
+  });
+  it('removes control characters, keeps tabs and turns every line break into \\n', () => {
+    expect(stripInvisible('a\u0000b\u0007c\u001Bd\u007Fe\u0085f')).toBe('abcde\nf');
+    expect(stripInvisible('1\r\n2\r3\u20284\u20295\t6')).toBe('1\n2\n3\n4\n5\t6');
+  });
+  it('keeps what scripts and emoji need: joiners between non-ASCII letters or emoji, flag tag sequences', () => {
+    const family = '👩\u200D👩\u200D👧';
+    const persian = 'می\u200Cخواهم';
+    const devanagari = 'क्\u200Dष';
+    const england = '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}';
+    for (const s of [family, persian, devanagari, england, '👋🏽', 'café ❤️']) expect(stripInvisible(s)).toBe(s);
+  });
+});
+
+describe('cleanLabel', () => {
+  it('makes one line of a name: newlines and runs of whitespace become one space', () => {
+    expect(cleanLabel('  Ana\n\n*Status:* paid\t\u00A0 ok \u2028x ')).toBe('Ana ∗Status:∗ paid ok x');
+  });
+  it('neutralises bold, italic, strike and code at word edges with look-alikes; keeps them inside words', () => {
+    expect(cleanLabel('*bold* _it_ ~gone~ `code`')).toBe('∗bold∗ ˍitˍ ∼gone∼ ˋcodeˋ');
+    expect(cleanLabel('john_doe@example.com a*b 2~3 :white_check_mark:')).toBe(
+      'john_doe@example.com a*b 2~3 :white_check_mark:',
+    );
+  });
+  it('turns a leading quote into a harmless sign and removes invisible characters', () => {
+    expect(cleanLabel('> CEO')).toBe('› CEO');
+    expect(cleanLabel('Ana\u202E\u200B')).toBe('Ana');
+  });
+  it('leaves mentions to escaping, and cuts after cleaning', () => {
+    expect(md`*${cleanLabel('<!channel> & <@U0HOSTILE>')}*`).toBe('*&lt;!channel&gt; &amp; &lt;@U0HOSTILE&gt;*');
+    expect(cleanLabel('a\n'.repeat(100), 10)).toBe('a a a a a…');
+  });
+});
+
+describe('plainLabel and plainText', () => {
+  it('plainLabel: a clean label, escaped, cut without splitting an entity', () => {
+    expect(plainLabel('Ana <!here>\n*& co*\u202E', 75)).toBe('Ana &lt;!here&gt; ∗&amp; co∗');
+    const cut = plainLabel('x'.repeat(8) + '&&&&', 12);
+    expect(cut.length).toBeLessThanOrEqual(12);
+    expect(cut.replace(/&(amp|lt|gt);/g, '')).not.toMatch(/&/);
+  });
+  it('plainText drops invisible characters (a blank-looking label gets the fallback)', () => {
+    expect(plainText('Ana\u202E\u200B').text).toBe('Ana');
+    expect(plainText('\u3164\u200B').text).toBe('—');
+  });
+  it('oneLine keeps formatting characters (they show as typed in plain text)', () => {
+    expect(oneLine(' *a*\n_b_ ')).toBe('*a* _b_');
+  });
+});
+
+describe('escapeMrkdwn and md remove invisible characters', () => {
+  it('strips bidi and zero-width characters from what they escape', () => {
+    expect(escapeMrkdwn('<!chan\u200Bnel>\u202E')).toBe('&lt;!channel&gt;');
+    expect(md`*${'Ana\u2066'}*`).toBe('*Ana*');
   });
 });
 

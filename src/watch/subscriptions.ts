@@ -4,7 +4,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { CampaignDetail } from '../outreach/schemas.js';
-import { context, escapeMrkdwn, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
+import { cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from '../slack/blocks/mrkdwn.js';
 import { channelLabel, formatDateTime, plural } from '../slack/blocks/format.js';
 import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
 import {
@@ -106,7 +106,7 @@ export async function watchCampaign(
 
   const key = subKey(req.campaignId, req.channelId);
   const existing = state.subscriptions.get(key);
-  const name = md`*${truncate(campaign.name, 120)}* (#${campaign.id})`;
+  const name = md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
   if (existing && !existing.suspended) {
     return { reply: note(`👀 <#${req.channelId}> already watches ${name}.`), changed: false };
   }
@@ -170,7 +170,7 @@ export async function unwatchCampaign(
   await svc.state.subscriptions.delete(key);
   return {
     reply: note(
-      md`✅ <#${raw(req.channelId)}> no longer watches campaign #${req.campaignId}${raw(sub.campaignName ? md` (${truncate(sub.campaignName, 120)})` : '')}. Messages already posted stay.`,
+      md`✅ <#${raw(req.channelId)}> no longer watches campaign #${req.campaignId}${raw(sub.campaignName ? md` (${cleanLabel(sub.campaignName, 120)})` : '')}. Messages already posted stay.`,
     ),
     changed: true,
   };
@@ -187,7 +187,7 @@ export function watchingMessage(subs: Subscription[]): SlackMessage {
     const lines = list
       .sort((a, b) => a.campaignId - b.campaignId)
       .map((s) => {
-        const name = s.campaignName ? md` ${truncate(s.campaignName, 80)}` : '';
+        const name = s.campaignName ? md` ${cleanLabel(s.campaignName, 80)}` : '';
         const state = !s.suspended
           ? ''
           : s.suspended.error === CAMPAIGN_GONE

@@ -12,7 +12,7 @@
  * A watch suspended again for the same reason within a day of the last DM about it does not DM again (a cause that
  * `conversations.info` cannot see, such as `no_permission` while still a member, may resume and stop again).
  */
-import { md, raw, truncate } from '../slack/blocks/mrkdwn.js';
+import { cleanLabel, md, raw } from '../slack/blocks/mrkdwn.js';
 import type { PermanentSlackError } from './slackPoster.js';
 import { TOKEN_ERRORS } from './slackPoster.js';
 import { subKey, type Subscription } from './state.js';
@@ -59,7 +59,7 @@ const isCampaignGone = (s: Subscription) => s.suspended?.error === CAMPAIGN_GONE
 
 /** `#12 (Spring promo)`, escaped. */
 function campaignLabel(s: Subscription): string {
-  return md`#${s.campaignId}${raw(s.campaignName ? md` (${truncate(s.campaignName, 120)})` : '')}`;
+  return md`#${s.campaignId}${raw(s.campaignName ? md` (${cleanLabel(s.campaignName, 120)})` : '')}`;
 }
 
 function listOf(subs: Subscription[]): string {

@@ -29,6 +29,7 @@ import {
 import {
   actions,
   button,
+  cleanLabel,
   context,
   CUT_NOTE,
   escapeMrkdwn,
@@ -75,8 +76,9 @@ export function callMetadata(campaignId: number, callId: string, threadId: strin
 /** Statuses after which a call no longer changes (its outcome is known). */
 export const FINAL_CALL_STATUSES: readonly string[] = ['ended', 'busy', 'no-answer', 'failed'];
 
+/** The contact's name as one clean line (cleanLabel), or "Contact #id" / "Unknown contact". Plain text. */
 export function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
-  const name = call.contact?.name?.trim();
+  const name = cleanLabel(call.contact?.name ?? '');
   if (name) return name;
   return call.contact ? `Contact #${call.contact.id}` : 'Unknown contact';
 }
@@ -113,14 +115,20 @@ function policyScore(call: Pick<Call, 'policy_evaluation'>): string | undefined 
 
 /** The first section of a call's or a contact's message: name and number, the status below. */
 function whoSection(who: string, phone: string, status: string): SectionBlock {
-  return mrkdwnSection(md`*${truncate(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`);
+  return mrkdwnSection(md`*${cleanLabel(who, 200)}*${raw(phone ? md` · ${phone}` : '')}\n${status}`);
 }
 
-/** "• *key:* value" per extracted item (escaped, cut); empty when there is none. */
+/** "• *key:* value" per extracted item (one clean line each, escaped, cut); empty when there is none. */
 function extractedDataLines(data: Record<string, unknown> | null | undefined): string {
   return Object.entries(data ?? {})
-    .map(([k, v]) => md`• *${truncate(k, 100)}:* ${truncate(String(v), 500)}`)
+    .map(([k, v]) => md`• *${cleanLabel(k, 100)}:* ${cleanLabel(String(v), 500)}`)
     .join('\n');
+}
+
+/** "🏷 a, b" of the tags (each one clean line), or undefined without tags. */
+function tagsLine(tags: readonly string[] | null | undefined): string | undefined {
+  const clean = (tags ?? []).map((t) => cleanLabel(t)).filter((t) => t !== '');
+  return clean.length ? md`🏷 ${truncate(clean.join(', '), 1000)}` : undefined;
 }
 
 export interface CallMessageInput {
@@ -142,7 +150,7 @@ export function callMessage(input: CallMessageInput): SlackMessage {
   const who = contactName(call);
   const phone = call.contact?.phone_number ? formatPhone(call.contact.phone_number) : '';
   const status = callStatusLabel(call.status);
-  const campaign = input.campaignName ? md`${truncate(input.campaignName, 80)} (#${campaignId})` : `#${campaignId}`;
+  const campaign = input.campaignName ? md`${cleanLabel(input.campaignName, 80)} (#${campaignId})` : `#${campaignId}`;
 
   const blocks: KnownBlock[] = [whoSection(who, phone, status)];
   const fields = [
@@ -158,9 +166,9 @@ export function callMessage(input: CallMessageInput): SlackMessage {
 
   const data = extractedDataLines(call.extracted_data);
   if (data) blocks.push(mrkdwnSection(`*Extracted data*\n${data}`));
-  const tags = (call.tags ?? []).filter((t) => t.trim() !== '');
   const ctx = [md`Campaign ${raw(campaign)} · call \`${truncate(call.id, 80)}\``];
-  if (tags.length) ctx.push(md`🏷 ${truncate(tags.join(', '), 1000)}`);
+  const tags = tagsLine(call.tags);
+  if (tags) ctx.push(tags);
   blocks.push(context(...ctx));
 
   const buttons = [button({ text: 'Details', actionId: WATCH_ACTION_IDS.callDetails, value: truncate(call.id, 1000) })];
@@ -184,7 +192,8 @@ export const SENDER_LABELS: Record<string, string> = { AI: '🤖 Agent', EU: '�
 export const REPLY_MAX = 3500;
 
 export function senderLabel(sentBy: string, endUserName?: string): string {
-  if (sentBy === 'EU' && endUserName?.trim()) return `👤 ${truncate(endUserName.trim(), 80)}`;
+  const name = cleanLabel(endUserName ?? '', 80);
+  if (sentBy === 'EU' && name) return `👤 ${name}`;
   return SENDER_LABELS[sentBy] ?? `❔ ${sentBy}`;
 }
 
@@ -235,7 +244,7 @@ export function digestLine(call: CampaignCallItem, campaignId: number): DigestLi
 function digestLineText(l: DigestLine): string {
   const phone = l.phone ? md` ${formatPhone(l.phone)}` : '';
   const dur = l.duration ? md` · ${formatDuration(l.duration)}` : '';
-  const text = md`${callStatusLabel(l.status)} · *${truncate(l.name, 80)}*${raw(phone)}${raw(dur)} · #${l.campaignId} · \`${truncate(l.callId, 60)}\``;
+  const text = md`${callStatusLabel(l.status)} · *${cleanLabel(l.name, 80)}*${raw(phone)}${raw(dur)} · #${l.campaignId} · \`${truncate(l.callId, 60)}\``;
   return truncateMrkdwn(text, 250, '…');
 }
 
@@ -278,7 +287,7 @@ export function whatsappDigestMessage(input: {
   updatedAt: Date;
 }): SlackMessage {
   const name = input.campaignName
-    ? md`${truncate(input.campaignName, 120)} (#${input.campaignId})`
+    ? md`${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
     : `#${input.campaignId}`;
   const entries = Object.entries(input.counts).filter(([, n]) => n > 0);
   const total = entries.reduce((s, [, n]) => s + n, 0);
@@ -296,14 +305,15 @@ export const WHATSAPP_NOTABLE_STATUSES = ['converted', 'rejected', 'failed'] as 
 
 export function whatsappContactMessage(input: { campaignId: number; contact: CampaignContact }): SlackMessage {
   const c = input.contact;
-  const who = c.name?.trim() ? c.name : `Contact #${c.id}`;
+  const who = cleanLabel(c.name ?? '', 200) || `Contact #${c.id}`;
   const phone = c.contact ? formatPhone(c.contact) : '';
   const status = contactStatusLabel(c.status);
   const blocks: KnownBlock[] = [whoSection(who, phone, status)];
   const data = extractedDataLines(c.extracted_data);
   if (data) blocks.push(mrkdwnSection(data));
   const ctx = [md`Campaign #${input.campaignId} · contact ${c.id}`];
-  if (c.tags?.length) ctx.push(md`🏷 ${truncate(c.tags.join(', '), 1000)}`);
+  const tags = tagsLine(c.tags);
+  if (tags) ctx.push(tags);
   blocks.push(context(...ctx));
   return { text: fallback(md`${who}: ${status}`), blocks };
 }
@@ -320,18 +330,19 @@ function policyIcon(result: string): string {
 }
 
 function policyLine(p: PolicyResult): string {
-  const name = p.policy_name?.trim() || p.policy_id;
-  const why = p.explanation?.trim() ? md`\n_${truncate(p.explanation.trim(), 600)}_` : '';
-  return md`${policyIcon(p.result)} *${truncate(name, 150)}* — ${truncate(p.result, 60)}${raw(why)}`;
+  const name = cleanLabel(p.policy_name ?? '', 150) || cleanLabel(p.policy_id, 150);
+  const explanation = cleanLabel(p.explanation ?? '', 600);
+  const why = explanation ? md`\n_${explanation}_` : '';
+  return md`${policyIcon(p.result)} *${name}* — ${cleanLabel(p.result, 60)}${raw(why)}`;
 }
 
 /** The full call (GET /call/{id}), with each policy's result and explanation: an ephemeral answer to "Details". */
 export function callDetailsMessage(call: Call, opts: { timezone?: string | null } = {}): SlackMessage {
   const endUser = call.thread?.end_user;
-  const who = endUser?.display_name?.trim() || 'Call';
+  const who = cleanLabel(endUser?.display_name ?? '') || 'Call';
   const blocks: KnownBlock[] = [header(`Call details`)];
   blocks.push(
-    mrkdwnSection(md`*${truncate(who, 200)}* · ${callStatusLabel(call.status)}\ncall \`${truncate(call.id, 80)}\``),
+    mrkdwnSection(md`*${cleanLabel(who, 200)}* · ${callStatusLabel(call.status)}\ncall \`${truncate(call.id, 80)}\``),
   );
   const fields = [
     md`*Type*\n${call.type ?? NONE}`,
@@ -345,7 +356,7 @@ export function callDetailsMessage(call: Call, opts: { timezone?: string | null 
   ];
   const score = policyScore(call);
   if (score) fields.push(md`*Policy score*\n${score}`);
-  if (call.thread?.agent) fields.push(md`*Agent*\n${truncate(call.thread.agent.name ?? call.thread.agent.id, 150)}`);
+  if (call.thread?.agent) fields.push(md`*Agent*\n${cleanLabel(call.thread.agent.name ?? call.thread.agent.id, 150)}`);
   blocks.push(...fieldSections(fields));
   const policies = call.policy_evaluation?.policies ?? [];
   if (policies.length) {
@@ -368,14 +379,14 @@ export function callDetailsMessage(call: Call, opts: { timezone?: string | null 
 export function endUserSummary(endUser: EndUser, opts: { note?: string } = {}): SlackMessage {
   const blocks: KnownBlock[] = [
     mrkdwnSection(
-      md`*👤 ${truncate(endUser.display_name?.trim() || 'End user', 200)}*\n${truncate(endUser.info?.trim() || NONE, 2000)}`,
+      md`*👤 ${cleanLabel(endUser.display_name ?? '', 200) || 'End user'}*\n${truncate(endUser.info?.trim() || NONE, 2000)}`,
     ),
     context(
       md`End user \`${truncate(endUser.id, 80)}\`${raw(endUser.integration_type ? md` · ${endUser.integration_type}` : '')}`,
     ),
   ];
   if (opts.note) blocks.push(context(opts.note));
-  return { text: fallback(md`End user ${endUser.display_name ?? endUser.id}`), blocks };
+  return { text: fallback(md`End user ${cleanLabel(endUser.display_name ?? '') || endUser.id}`), blocks };
 }
 
 export interface EndUserModalMeta {

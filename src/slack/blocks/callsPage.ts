@@ -12,7 +12,7 @@ import {
   NONE,
   plural,
 } from './format.js';
-import { actions, context, fallback, fitGroups, header, LIMITS, md, mrkdwnSection, raw } from './mrkdwn.js';
+import { actions, cleanLabel, context, fallback, fitGroups, header, LIMITS, md, mrkdwnSection, raw } from './mrkdwn.js';
 import { pageButtons } from './paging.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
@@ -37,11 +37,8 @@ export interface CallsPageInput {
  *  Started 2026-03-05 08:07 CST · call `abc`"
  */
 function callText(call: CampaignCallItem, tz: string | null | undefined): string {
-  const who = call.contact?.name?.trim()
-    ? call.contact.name
-    : call.contact
-      ? `Contact #${call.contact.id}`
-      : 'Unknown contact';
+  const name = cleanLabel(call.contact?.name ?? '', 200);
+  const who = name || (call.contact ? `Contact #${call.contact.id}` : 'Unknown contact');
   const phone = call.contact?.phone_number ? md` · ${formatPhone(call.contact.phone_number)}` : '';
   let text = md`*${who}*${raw(phone)}\n${callStatusLabel(call.status)}`;
   if (call.answered_by) text += md` · answered by ${answeredByLabel(call.answered_by)}`;

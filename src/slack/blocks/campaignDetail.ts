@@ -14,7 +14,18 @@ import {
   yesNo,
 } from './format.js';
 import { lifecycleButtons, validActions } from './lifecycle.js';
-import { actions, button, context, fallback, fieldSections, header, md, mrkdwnSection, truncate } from './mrkdwn.js';
+import {
+  actions,
+  button,
+  cleanLabel,
+  context,
+  fallback,
+  fieldSections,
+  header,
+  md,
+  mrkdwnSection,
+  truncate,
+} from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
@@ -72,7 +83,7 @@ export function analyticsFields(analytics: Analytics, channel: string | null | u
     if (key in analytics) entries.push([label, analyticsValue(key, analytics[key], scale)]);
   }
   for (const [key, v] of Object.entries(analytics)) {
-    if (!knownKeys.has(key)) entries.push([truncate(humanizeKey(key), 100), analyticsValue(key, v, scale)]);
+    if (!knownKeys.has(key)) entries.push([cleanLabel(humanizeKey(key), 100), analyticsValue(key, v, scale)]);
   }
   return entries.map(([label, value]) => md`*${label}*\n${value}`);
 }
@@ -98,7 +109,8 @@ export function campaignDetailMessage(c: CampaignDetail): SlackMessage {
   const tz = c.timezone ?? null;
   const channel = c.integration?.type ?? null;
   const state = campaignStateLabel(c.status, c.archived);
-  const agent = c.agent.name ? md`${c.agent.name}\n\`${c.agent.id}\`` : md`\`${c.agent.id}\``;
+  const agentName = cleanLabel(c.agent.name ?? '', 150);
+  const agent = agentName ? md`${agentName}\n\`${c.agent.id}\`` : md`\`${c.agent.id}\``;
 
   const fields = [
     '*Agent*\n' + agent,
@@ -115,7 +127,7 @@ export function campaignDetailMessage(c: CampaignDetail): SlackMessage {
 
   const blocks: KnownBlock[] = [
     header(`Campaign #${c.id}`),
-    mrkdwnSection(md`*${c.name}*\n${state} · ${channelLabel(channel)}`),
+    mrkdwnSection(md`*${cleanLabel(c.name, 200)}*\n${state} · ${channelLabel(channel)}`),
     ...fieldSections(fields),
     mrkdwnSection(md`*Weekly schedule*\n🗓 ${scheduleInWords(c.scheduling)}\n*Cycles*\n🔁 ${cyclesInWords(c.cycles)}`),
     ...analyticsBlocks(c),
@@ -141,5 +153,5 @@ export function campaignDetailMessage(c: CampaignDetail): SlackMessage {
   );
   blocks.push(actions(buttons));
 
-  return { text: fallback(md`Campaign ${c.name} (#${c.id}): ${state}`), blocks };
+  return { text: fallback(md`Campaign ${cleanLabel(c.name, 200)} (#${c.id}): ${state}`), blocks };
 }

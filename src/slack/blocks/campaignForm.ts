@@ -26,6 +26,7 @@ import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
   button,
+  cleanLabel,
   confirmDialog,
   context,
   fallback,
@@ -34,6 +35,7 @@ import {
   LIMITS,
   md,
   mrkdwnSection,
+  plainLabel,
   plainText,
   truncate,
   type RawMrkdwn,
@@ -401,7 +403,8 @@ function zoneShort(z: string): string {
 
 function agentLabel(a: KnownAgent): string {
   const short = a.id.slice(0, 8);
-  return a.name ? `${truncate(a.name, OPTION_TEXT_MAX - 12)} · ${short}` : a.id;
+  const name = plainLabel(a.name ?? '', OPTION_TEXT_MAX - 12);
+  return name ? `${name} · ${short}` : a.id;
 }
 
 const CHANNEL_SHORT: Record<ChannelType, string> = { phone_call: 'phone', whatsapp: 'WhatsApp' };
@@ -438,7 +441,7 @@ export function integrationChoices(
   }
   const groups = dir.agents
     .map((a) => ({
-      label: plainText(a.name ? a.name : a.id, 75),
+      label: plainText(plainLabel(a.name ?? '', 75) || a.id, 75),
       options: a.integrations
         .filter(fits)
         .slice(0, MAX_OPTIONS)
@@ -700,7 +703,8 @@ function editCyclesBlocks(v: FormValues, fixed: FixedSettings): KnownBlock[] {
 }
 
 function fixedSettingsBlocks(c: CampaignDetail | undefined, fixed: FixedSettings): KnownBlock[] {
-  const agent = c ? (c.agent.name ? md`${c.agent.name} (\`${c.agent.id}\`)` : md`\`${c.agent.id}\``) : NONE;
+  const agentName = cleanLabel(c?.agent.name ?? '', 150);
+  const agent = c ? (agentName ? md`${agentName} (\`${c.agent.id}\`)` : md`\`${c.agent.id}\``) : NONE;
   const cycles = fixed.cyclesEnabled ? `On (${fixed.cyclesMode ?? 'cooldown'})` : 'Off';
   return [
     ...fieldSections([
@@ -826,7 +830,7 @@ export function formProblemView(title: string, sentence: string): View {
 export function finishedReadOnlyView(c: CampaignDetail): View {
   return infoView(editTitle(c.id), [
     mrkdwnSection(
-      md`🏁 *${truncate(c.name, 200)}* (#${c.id}) is finished. Finished campaigns are read-only, so there is nothing to edit.`,
+      md`🏁 *${cleanLabel(c.name, 200)}* (#${c.id}) is finished. Finished campaigns are read-only, so there is nothing to edit.`,
     ),
     context(md`${campaignStateLabel(c.status, c.archived)} · ${channelLabel(c.integration?.type)}`),
   ]);
@@ -871,7 +875,8 @@ export function noChangesView(id: number): View {
 // Messages posted after a change
 
 function summaryFields(c: CampaignDetail): string[] {
-  const agent = c.agent.name ? md`${c.agent.name}` : md`\`${c.agent.id}\``;
+  const agentName = cleanLabel(c.agent.name ?? '', 150);
+  const agent = agentName ? md`${agentName}` : md`\`${c.agent.id}\``;
   const fields = [
     md`*Status*\n${campaignStateLabel(c.status, c.archived)}`,
     md`*Channel*\n${channelLabel(c.integration?.type)}`,
@@ -891,7 +896,7 @@ function summaryFields(c: CampaignDetail): string[] {
 
 /** Posted where the command was typed: the new campaign, and what to do next. */
 export function campaignCreatedMessage(c: CampaignDetail, userId: string): SlackMessage {
-  const name = truncate(c.name, 200);
+  const name = cleanLabel(c.name, 200);
   const blocks: KnownBlock[] = [
     mrkdwnSection(md`✅ <@${userId}> created campaign *${name}* (#${c.id}).`),
     ...fieldSections(summaryFields(c)),
@@ -904,7 +909,7 @@ export function campaignCreatedMessage(c: CampaignDetail, userId: string): Slack
         value: encodeCampaignId(c.id),
         confirm: confirmDialog({
           title: 'Watch in this channel?',
-          text: md`Progress of *${truncate(c.name, 80)}* (#${c.id}) will be posted in this channel until it finishes or someone unwatches it.`,
+          text: md`Progress of *${cleanLabel(c.name, 80)}* (#${c.id}) will be posted in this channel until it finishes or someone unwatches it.`,
           confirm: 'Watch here',
         }),
       }),
@@ -916,7 +921,7 @@ export function campaignCreatedMessage(c: CampaignDetail, userId: string): Slack
 
 /** Posted after an edit: who changed which fields. */
 export function campaignUpdatedMessage(c: CampaignDetail, userId: string, changed: string[]): SlackMessage {
-  const name = truncate(c.name, 200);
+  const name = cleanLabel(c.name, 200);
   const what = changed.length ? changed.map((f) => `\`${f}\``).join(', ') : 'nothing';
   const blocks: KnownBlock[] = [
     mrkdwnSection(md`✏️ <@${userId}> updated campaign *${name}* (#${c.id}): ` + truncate(what, 1500)),

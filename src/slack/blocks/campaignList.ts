@@ -11,6 +11,7 @@ import { lifecycleButtons, validActions } from './lifecycle.js';
 import {
   actions,
   button,
+  cleanLabel,
   context,
   fallback,
   fitGroups,
@@ -51,9 +52,9 @@ export function listItemCycles(c: CampaignListItem): Cycles | null {
 
 /** "*Name* · #12\n🟢 Active · Agent: Ana\n🗓 Mon-Fri 09:00-18:00 (America/Mexico_City)". */
 function campaignText(c: CampaignListItem): string {
-  const agent = c.agent ? (c.agent.name ?? c.agent.id) : NONE;
+  const agent = c.agent ? cleanLabel(c.agent.name ?? '', 100) || c.agent.id : NONE;
   const tz = c.timezone ? md` (${c.timezone})` : '';
-  let text = md`*${c.name}* · #${c.id}\n${campaignStateLabel(c.status, c.archived)} · Agent: ${agent}\n`;
+  let text = md`*${cleanLabel(c.name, 200)}* · #${c.id}\n${campaignStateLabel(c.status, c.archived)} · Agent: ${agent}\n`;
   text += md`🗓 ${scheduleInWords(c.scheduling)}${raw(tz)}`;
   const cycles = listItemCycles(c);
   if (cycles) text += md`\n🔁 Cycles: ${cyclesInWords(cycles, { currentIteration: c.cycle_current_iteration })}`;
@@ -135,7 +136,7 @@ export function campaignListMessage(input: CampaignListMessageInput): SlackMessa
   });
   const names = campaigns
     .slice(0, 5)
-    .map((c) => md`${c.name} (#${c.id})`)
+    .map((c) => md`${cleanLabel(c.name, 80)} (#${c.id})`)
     .join(', ');
   return {
     text: fallback(`${counted}${filterNote}: ${names}${campaigns.length > 5 ? ', …' : ''}`),

@@ -18,6 +18,7 @@ import {
 import {
   actions,
   button,
+  cleanLabel,
   confirmDialog,
   context,
   fallback,
@@ -52,8 +53,9 @@ export interface ContactsPageInput {
   timezone?: string | null;
 }
 
+/** The contact's name as one clean line (cleanLabel, at most 200 characters), or "Contact #id". Plain text. */
 export function contactName(c: { name?: string | null; id: number }): string {
-  return c.name?.trim() ? c.name : `Contact #${c.id}`;
+  return cleanLabel(c.name ?? '', 200) || `Contact #${c.id}`;
 }
 
 export function isDeletable(status: string): boolean {
@@ -92,7 +94,8 @@ function contactGroup(campaignId: number, c: CampaignContact, tz: string | null 
 
 export function contactsPageMessage(input: ContactsPageInput): SlackMessage {
   const { campaignId, contacts, page, pagination, status } = input;
-  const of = input.campaignName ? md`*${input.campaignName}* (#${campaignId})` : `campaign #${campaignId}`;
+  const name = cleanLabel(input.campaignName ?? '', 200);
+  const of = name ? md`*${name}* (#${campaignId})` : `campaign #${campaignId}`;
   const filter = status ? md` with status ${contactStatusLabel(status)}` : '';
   const nav = pageButtons(ACTION_IDS.contactsPage, page, pagination, (p) =>
     encodeContactsPage({ campaignId, page: p, status }),
@@ -147,7 +150,7 @@ export function contactDetailMessage(
     md`*Last call*\n${formatLastCallAt(c.last_call_at, opts.timezone)}`,
     md`*Follow-up*\n${yesNo(c.has_follow_up)}`,
   ];
-  if (c.f_id) fields.push(md`*External id*\n${truncate(c.f_id, 200)}`);
+  if (c.f_id) fields.push(md`*External id*\n${cleanLabel(c.f_id, 200)}`);
 
   const blocks: KnownBlock[] = [
     header(`Contact #${c.id} · campaign #${campaignId}`),
@@ -160,12 +163,12 @@ export function contactDetailMessage(
   if (data.length) {
     blocks.push(mrkdwnSection('*Extracted data*'));
     const shown = data.slice(0, MAX_EXTRACTED_FIELDS);
-    blocks.push(...fieldSections(shown.map(([k, v]) => md`*${truncate(k, 100)}*\n${v}`)));
+    blocks.push(...fieldSections(shown.map(([k, v]) => md`*${cleanLabel(k, 100)}*\n${cleanLabel(String(v))}`)));
     if (data.length > shown.length) {
       blocks.push(context(`…and ${plural(data.length - shown.length, 'more field')} not shown.`));
     }
   }
-  const tags = (c.tags ?? []).filter((t) => t.trim() !== '');
+  const tags = (c.tags ?? []).map((t) => cleanLabel(t)).filter((t) => t !== '');
   if (tags.length) blocks.push(context(md`🏷 ${truncate(tags.join(', '), 1000)}`));
 
   const buttons: Button[] = [

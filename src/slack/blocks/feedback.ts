@@ -8,7 +8,7 @@ import { CAMPAIGN_STATUSES } from '../../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
 import { campaignStateLabel, statusLabel } from './format.js';
 import { ACTION_PAST, actionForTarget, lifecycleButtons } from './lifecycle.js';
-import { actions, button, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
+import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
 
 export interface ErrorMessageInput {
@@ -73,7 +73,7 @@ export interface LifecycleResultInput {
  */
 export function lifecycleResultMessage({ userId, action, campaign }: LifecycleResultInput): SlackMessage {
   const who = mentionUser(userId);
-  const what = md`${raw(who)} ${ACTION_PAST[action]} *${campaign.name}* (#${campaign.id}).`;
+  const what = md`${raw(who)} ${ACTION_PAST[action]} *${cleanLabel(campaign.name, 200)}* (#${campaign.id}).`;
   const after =
     action === 'archive'
       ? ` Its status stays ${statusLabel(campaign.status)}.`

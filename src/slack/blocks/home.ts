@@ -29,6 +29,7 @@ import { lifecycleButtons, validActions } from './lifecycle.js';
 import {
   actions,
   button,
+  cleanLabel,
   context,
   divider,
   fieldSections,
@@ -37,9 +38,10 @@ import {
   LIMITS,
   md,
   mrkdwnSection,
+  oneLine,
+  plainLabel,
   plainText,
   raw,
-  truncate,
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { ActionsBlock, Button, KnownBlock, View } from './types.js';
@@ -164,10 +166,10 @@ function option(text: string, value: string): Opt {
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 
-/** "Ana" / the id when the agent has no name. */
+/** "Ana" / the id when the agent has no name (plain text, one line: clean it for mrkdwn, escape it for options). */
 function agentName(a: { id: string; name?: string | null } | null | undefined): string {
   if (!a) return '—';
-  return a.name?.trim() ? a.name : a.id;
+  return oneLine(a.name ?? '') || a.id;
 }
 
 function statusFilterOptions(): Opt[] {
@@ -192,7 +194,7 @@ function agentFilterOptions(model: HomeModel): Opt[] {
   if (selected && !shown.some((a) => a.id === selected)) {
     shown.push(agents.find((a) => a.id === selected) ?? { id: selected });
   }
-  return [option('All agents', ALL), ...shown.map((a) => option(agentName(a), a.id))];
+  return [option('All agents', ALL), ...shown.map((a) => option(plainLabel(agentName(a), LIMITS.optionText), a.id))];
 }
 
 function select(which: 'status' | 'channel' | 'agent', placeholder: string, options: Opt[], value?: string) {
@@ -230,8 +232,8 @@ function campaignText(c: HomeCampaign): string {
   const channel = detail?.integration?.type ?? null;
   const tz = item.timezone ?? detail?.timezone;
   const agent = agentName(item.agent ?? detail?.agent);
-  let text = md`*${truncate(item.name, 200)}* · #${item.id}\n`;
-  text += md`${campaignStateLabel(item.status, item.archived)} · ${channel ? channelLabel(channel) : 'Channel unknown'} · Agent: ${truncate(agent, 100)}\n`;
+  let text = md`*${cleanLabel(item.name, 200)}* · #${item.id}\n`;
+  text += md`${campaignStateLabel(item.status, item.archived)} · ${channel ? channelLabel(channel) : 'Channel unknown'} · Agent: ${cleanLabel(agent, 100)}\n`;
   text += md`🗓 ${scheduleInWords(item.scheduling ?? detail?.scheduling)}${tz ? ` (${tz})` : ''}`;
   const cycles = listItemCycles(item);
   if (cycles) text += md`\n🔁 Cycles: ${cyclesInWords(cycles, { currentIteration: item.cycle_current_iteration })}`;
@@ -309,7 +311,9 @@ function filterWords(f: HomeFilters, agents: HomeModel['agents']): string {
   const parts: string[] = [];
   if (f.status) parts.push(f.status === 'archived' ? 'archived' : f.status);
   if (f.channel) parts.push(f.channel === 'phone_call' ? 'phone calls' : 'WhatsApp');
-  if (f.agentId) parts.push(`agent ${agentName(agents.find((a) => a.id === f.agentId) ?? { id: f.agentId })}`);
+  if (f.agentId) {
+    parts.push(`agent ${cleanLabel(agentName(agents.find((a) => a.id === f.agentId) ?? { id: f.agentId }), 100)}`);
+  }
   return parts.join(', ');
 }
 
@@ -395,7 +399,8 @@ export function decodeWatchMetadata(meta: string | undefined): number | null {
 }
 
 export function homeWatchModal(campaign: { id: number; name?: string | null }): View {
-  const which = campaign.name ? md`*${truncate(campaign.name, 200)}* (#${campaign.id})` : `campaign #${campaign.id}`;
+  const name = cleanLabel(campaign.name ?? '', 200);
+  const which = name ? md`*${name}* (#${campaign.id})` : `campaign #${campaign.id}`;
   return {
     type: 'modal',
     callback_id: HOME_WATCH_VIEW_ID,

@@ -5,7 +5,7 @@
 import { actionForTarget as unspecifiedActionForTarget } from '../../outreach/unspecified.js';
 import type { CampaignStatus, LifecycleAction } from '../../outreach/schemas.js';
 import { ACTION_IDS, actionId, encodeCampaignAction } from './actionValues.js';
-import { button, confirmDialog, md, truncate } from './mrkdwn.js';
+import { button, cleanLabel, confirmDialog, md } from './mrkdwn.js';
 import type { Button } from './types.js';
 
 /** Button labels. */
@@ -63,7 +63,8 @@ export function lifecycleButtons(
 
 function confirmFor(action: LifecycleAction, c: { id: number; name?: string | null }) {
   // The dialog text holds 300 characters: shorten the name so the sentence stays whole.
-  const which = c.name ? md`*${truncate(c.name, 80)}* (#${c.id})` : `Campaign #${c.id}`;
+  const name = cleanLabel(c.name ?? '', 80);
+  const which = name ? md`*${name}* (#${c.id})` : `Campaign #${c.id}`;
   if (action === 'activate') {
     return confirmDialog({
       title: 'Activate campaign?',

@@ -4,7 +4,10 @@
  * oversize field, so every builder goes through these helpers instead of writing raw objects.
  *
  * Rule: text from outside (service data, files, people) enters mrkdwn only through `escapeMrkdwn` — most simply via
- * the `md` template tag, which escapes every interpolated value unless it is wrapped in `raw()`.
+ * the `md` template tag, which escapes every interpolated value unless it is wrapped in `raw()`. Escaping also removes
+ * invisible characters (bidi controls, zero-width characters: `stripInvisible`). A name or label from outside (a
+ * contact, an end user, a campaign, a file, a tag, a key) goes through `cleanLabel` first, so it stays one line
+ * and cannot make its surroundings bold, italic, struck or code.
  */
 import type {
   ActionsBlock,
@@ -47,9 +50,76 @@ export const LIMITS = {
 /** The default note appended where text was cut. */
 export const CUT_NOTE = '… _(shortened to fit Slack)_';
 
-/** Escapes the three characters Slack treats as control characters in mrkdwn; nothing else. */
+/**
+ * Invisible characters that text from outside may carry to disguise itself: bidi controls (U+202E shows
+ * "invoice<U+202E>fdp.exe" as "invoiceexe.pdf"), zero-width and other format characters, Hangul fillers (names that
+ * look blank), tag characters and variation selectors (hidden text), and C0/C1 control characters. Tab and newline
+ * stay.
+ * An emoji flag's tag sequence (🏴 + tags) is kept whole; ZWJ and ZWNJ are kept between two non-ASCII letters, marks
+ * or emoji, where scripts and emoji sequences need them.
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- matching these characters is the point
+  /(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{1D173}-\u{1D17A}\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+const JOINABLE = /^[\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]$/u;
+
+function charBefore(s: string, i: number): string {
+  const low = s.charCodeAt(i - 1);
+  return low >= 0xdc00 && low <= 0xdfff && i >= 2 ? s.slice(i - 2, i) : s.slice(i - 1, i);
+}
+
+function charAfter(s: string, i: number): string {
+  const cp = s.codePointAt(i);
+  return cp === undefined ? '' : String.fromCodePoint(cp);
+}
+
+/** A joiner is kept only between two non-ASCII letters, marks or emoji (Persian, Indic scripts, emoji sequences). */
+function joins(s: string, at: number, length: number): boolean {
+  const before = charBefore(s, at);
+  const after = charAfter(s, at + length);
+  return [before, after].every((c) => c !== '' && c.charCodeAt(0) > 0x7f && JOINABLE.test(c));
+}
+
+/** Removes invisible characters (see INVISIBLE); line breaks become `\n`. Plain text in, plain text out. */
+export function stripInvisible(s: string): string {
+  return s
+    .replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n')
+    .replace(INVISIBLE, (m: string, flag: string | undefined, at: number, all: string) =>
+      flag !== undefined || ((m === '\u200C' || m === '\u200D') && joins(all, at, m.length)) ? m : '',
+    );
+}
+
+/** Look-alikes for mrkdwn's formatting characters: shown the same, formatting nothing. */
+const FORMATTING_LOOKALIKE: Record<string, string> = { '*': '∗', _: 'ˍ', '~': '∼', '`': 'ˋ' };
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Text from outside as one line: invisible characters removed, every run of whitespace (newlines too) one space. */
+export function oneLine(s: string): string {
+  return stripInvisible(s).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A name or label from outside, made safe to put inside our own mrkdwn (still to be escaped: use it through `md`):
+ * one line (`oneLine`), and the formatting characters that could open or close bold, italic, strike or code
+ * replaced by look-alikes (`*` → `∗`, `_` → `ˍ`, `~` → `∼`, `` ` `` → `ˋ`). One inside a word (`john_doe`, `a*b`)
+ * formats nothing in Slack and is kept. A leading `>` (a quote at the start of a line) becomes `›`. Cut to `max`
+ * characters when given.
+ */
+export function cleanLabel(s: string, max?: number): string {
+  let t = oneLine(s).replace(/[*_~`]/g, (c: string, at: number, all: string) => {
+    const inWord = c !== '`' && WORD_CHAR.test(charBefore(all, at)) && WORD_CHAR.test(charAfter(all, at + 1));
+    return inWord ? c : (FORMATTING_LOOKALIKE[c] ?? c);
+  });
+  if (t.startsWith('>')) t = `›${t.slice(1)}`;
+  return max === undefined ? t : truncate(t, max);
+}
+
+/**
+ * Escapes the three characters Slack treats as control characters in mrkdwn (and nothing else that shows), after
+ * removing invisible characters (`stripInvisible`).
+ */
 export function escapeMrkdwn(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripInvisible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A string that is already safe mrkdwn (built by us); `md` inserts it as is. */
@@ -117,8 +187,19 @@ export function truncateMrkdwn(s: string, max: number, note = CUT_NOTE): string 
 
 /** A plain_text object that Slack accepts: never empty or blank, at most `max` characters. For our own labels. */
 export function plainText(s: string, max: number = LIMITS.text, fallback = '—'): PlainTextElement {
-  const text = s.trim() === '' ? fallback : s;
+  const visible = stripInvisible(s);
+  const text = visible.trim() === '' ? fallback : visible;
   return { type: 'plain_text', text: truncate(text, max), emoji: true };
+}
+
+/**
+ * The text of a plain_text object that shows a name from outside (an option, an option group's label): cleaned like
+ * every name (`cleanLabel`, so it reads the same as in messages), escaped like mrkdwn (Slack reads the same three
+ * entities in plain_text; whether plain_text could ever mention someone is not documented, so `<` never gets there
+ * raw), cut to `max` without splitting an entity.
+ */
+export function plainLabel(s: string, max: number): string {
+  return truncateMrkdwn(escapeMrkdwn(cleanLabel(s)), max, '…');
 }
 
 /** A mrkdwn text object (text already escaped), never empty, cut to `max` with a note. */

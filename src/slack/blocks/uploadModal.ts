@@ -8,7 +8,7 @@
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from '../../contacts/libphonenumber.js';
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
 import { campaignStateLabel } from './format.js';
-import { context, md, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import { cleanLabel, context, md, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
 import type { KnownBlock, View } from './types.js';
 
 export const UPLOAD_CALLBACK_ID = 'campaign_upload';
@@ -143,7 +143,7 @@ export function uploadModalView(input: UploadModalInput): View {
   const { campaign } = input;
   const blocks: KnownBlock[] = [
     mrkdwnSection(
-      md`Add contacts to *${truncate(campaign.name, 200)}* (#${campaign.id}), now ${campaignStateLabel(campaign.status, campaign.archived)}.`,
+      md`Add contacts to *${cleanLabel(campaign.name, 200)}* (#${campaign.id}), now ${campaignStateLabel(campaign.status, campaign.archived)}.`,
     ),
     {
       type: 'input',
@@ -232,7 +232,7 @@ export function uploadProblemViewMrkdwn(mrkdwn: string): View {
 export function uploadCheckingView(externalId: string, fileName: string): View {
   return infoView(
     [
-      mrkdwnSection(md`⏳ Checking *${truncate(fileName, 200)}* and the campaign…`),
+      mrkdwnSection(md`⏳ Checking *${cleanLabel(fileName, 200)}* and the campaign…`),
       context('This view updates itself in a moment.'),
     ],
     { externalId, clearOnClose: true },
@@ -244,7 +244,7 @@ export function uploadStartedView(externalId: string | undefined, fileName: stri
   return infoView(
     [
       mrkdwnSection(
-        md`✅ Uploading *${truncate(fileName, 200)}*. Follow its progress in the message in ${raw(where)}.`,
+        md`✅ Uploading *${cleanLabel(fileName, 200)}*. Follow its progress in the message in ${raw(where)}.`,
       ),
     ],
     { clearOnClose: true, ...(externalId ? { externalId } : {}) },

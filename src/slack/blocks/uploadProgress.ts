@@ -6,7 +6,7 @@
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
 import { formatCount, formatDuration, plural } from './format.js';
 import { mentionUser } from './feedback.js';
-import { context, fallback, fieldSections, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
+import { cleanLabel, context, fallback, fieldSections, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
 export interface UploadStats {
@@ -90,7 +90,7 @@ const POLICY_LABEL: Record<DuplicatePolicy, string> = {
 };
 
 function what(h: UploadHeading): string {
-  return md`*${truncate(h.fileName, 120)}* into *${truncate(h.campaignName, 120)}* (#${h.campaignId})`;
+  return md`*${cleanLabel(h.fileName, 120)}* into *${cleanLabel(h.campaignName, 120)}* (#${h.campaignId})`;
 }
 
 function failed(s: UploadStats): number {
@@ -117,7 +117,7 @@ function resumedNote(row: number | undefined): string | undefined {
 
 function waitingLine(w: UploadWaiting): string {
   if (w.reason === 'campaign') {
-    return md`⏳ Waiting: the upload of *${truncate(w.fileName, 120)}* into this campaign has to finish first (one upload per campaign at a time). This one starts by itself.`;
+    return md`⏳ Waiting: the upload of *${cleanLabel(w.fileName, 120)}* into this campaign has to finish first (one upload per campaign at a time). This one starts by itself.`;
   }
   const ahead =
     w.ahead > 0 ? ` and ${plural(w.ahead, 'upload')} ${w.ahead === 1 ? 'is' : 'are'} ahead of this one` : '';
@@ -191,7 +191,10 @@ export function uploadSummaryMessage(input: UploadSummaryInput): SlackMessage {
   return { text: fallback(text), blocks };
 }
 
-/** The comment posted with the failed-rows CSV (plain text: Slack shows initial_comment as a message). */
+/**
+ * The comment posted with the failed-rows CSV. mrkdwn: Slack shows initial_comment as a message, so the file's name
+ * (chosen by whoever made the file) is cleaned and escaped like any outside text.
+ */
 export function failureReportComment(
   fileName: string,
   rows: number,
@@ -199,7 +202,7 @@ export function failureReportComment(
 ): string {
   const into =
     opts.campaignName !== undefined
-      ? md` into *${truncate(opts.campaignName, 120)}*${opts.campaignId !== undefined ? ` (#${opts.campaignId})` : ''}`
+      ? md` into *${cleanLabel(opts.campaignName, 120)}*${opts.campaignId !== undefined ? ` (#${opts.campaignId})` : ''}`
       : '';
   const capped =
     opts.listed !== undefined && opts.listed < rows
@@ -207,7 +210,7 @@ export function failureReportComment(
         'are not listed (fix the rows listed, then upload the file again to see the next ones).'
       : '';
   return (
-    md`${plural(rows, 'row')} of *${truncate(fileName, 120)}*` +
+    md`${plural(rows, 'row')} of *${cleanLabel(fileName, 120)}*` +
     into +
     ` ${rows === 1 ? 'was' : 'were'} not added: row number, the phone value as written, and why. ` +
     'Fix them and upload just those rows again.' +

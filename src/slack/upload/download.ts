@@ -19,6 +19,7 @@
  */
 import { fetch } from 'undici';
 import type { WebClient } from '@slack/web-api';
+import { cleanLabel } from '../blocks/mrkdwn.js';
 
 export type SlackFileErrorCode =
   /** files.info does not know the file (deleted, or not shared with the app). */
@@ -72,7 +73,7 @@ export function tooLargeError(name: string, size: number | undefined, maxBytes: 
   const what = size !== undefined ? ` is ${formatBytes(size)};` : ' is larger than allowed;';
   return new SlackFileError(
     'TOO_LARGE',
-    `"${name}"${what} files of up to ${formatBytes(maxBytes)} can be uploaded. Split it into smaller files ` +
+    `"${cleanLabel(name, 120)}"${what} files of up to ${formatBytes(maxBytes)} can be uploaded. Split it into smaller files ` +
       '(or remove columns you do not need) and upload each one.',
   );
 }
@@ -154,7 +155,7 @@ function externalFileError(name: string, f: Record<string, unknown>): SlackFileE
   const where = kind === 'gdrive' ? 'Google Drive' : kind && kind !== 'app' ? kind : 'another service';
   return new SlackFileError(
     'NOT_ON_SLACK',
-    `"${name}" is a link to a file kept outside Slack (in ${where}), not a file uploaded to Slack; the app does not ` +
+    `"${cleanLabel(name, 120)}" is a link to a file kept outside Slack (in ${where}), not a file uploaded to Slack; the app does not ` +
       `open it. ${UPLOAD_ITSELF}`,
   );
 }

@@ -43,7 +43,7 @@ import {
   type FormValues,
   type KnownAgent,
 } from '../blocks/campaignForm.js';
-import { context, md, raw } from '../blocks/mrkdwn.js';
+import { cleanLabel, context, md, raw } from '../blocks/mrkdwn.js';
 import type { View } from '../blocks/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
@@ -573,8 +573,8 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
     const o = await work;
     const text =
       meta.mode === 'create'
-        ? md`✅ Campaign *${o.campaign.name}* (#${o.campaign.id}) was created.`
-        : md`✅ Campaign *${o.campaign.name}* (#${o.campaign.id}) was saved.`;
+        ? md`✅ Campaign *${cleanLabel(o.campaign.name, 200)}* (#${o.campaign.id}) was created.`
+        : md`✅ Campaign *${cleanLabel(o.campaign.name, 200)}* (#${o.campaign.id}) was saved.`;
     await updateByExternalId(deps, client, externalId, doneView(externalId, text));
     await finish(o);
   } catch (err) {

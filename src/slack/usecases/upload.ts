@@ -15,7 +15,7 @@ import { FileFormatError } from '../../contacts/index.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, DuplicatePolicy } from '../../outreach/schemas.js';
 import { errorMessage } from '../blocks/feedback.js';
-import { truncate } from '../blocks/mrkdwn.js';
+import { cleanLabel, escapeMrkdwn, truncateMrkdwn } from '../blocks/mrkdwn.js';
 import type { View } from '../blocks/types.js';
 import {
   decodeUploadMetadata,
@@ -43,7 +43,7 @@ export const OPEN_BUDGET_MS = 1500;
 
 export function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string {
   return (
-    `Campaign "${truncate(c.name, 120)}" (#${c.id}) is finished, and contacts can't be added to a finished ` +
+    `Campaign "${cleanLabel(c.name, 120)}" (#${c.id}) is finished, and contacts can't be added to a finished ` +
     'campaign. Create a new campaign for these contacts.'
   );
 }
@@ -183,6 +183,14 @@ function refusalOf(err: unknown, deps: AppDeps): Refusal {
 const ERROR_TEXT_MAX = 1500;
 
 /**
+ * The text under the file input. The sentence can quote the file (its name, its headers), so it is escaped like
+ * mrkdwn: Slack reads the same three entities there, and no `<…>` from the file reaches Slack raw.
+ */
+function fileErrorText(sentence: string): string {
+  return truncateMrkdwn(escapeMrkdwn(sentence), ERROR_TEXT_MAX, '…');
+}
+
+/**
  * The modal's submission: the person's permission, the choices, the campaign and the file checked (see the top of
  * the file), then the job launched and the modal closed. The ack is sent within `budgetMs`.
  */
@@ -279,7 +287,7 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
     if ('sentence' in first) {
       await req.ack(
         first.on === 'file'
-          ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: truncate(first.sentence, ERROR_TEXT_MAX) } }
+          ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: fileErrorText(first.sentence) } }
           : { response_action: 'update', view: uploadProblemView(first.sentence) },
       );
       await audited(first);
