@@ -20,7 +20,7 @@ let phoneB: string;
 const savedTuning = { ...homeTuning };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ADMIN_USER_IDS: `${ADMIN},U0ONE` } });
+  t = await startTestApp({ env: { ADMIN_USER_IDS: `${ADMIN},U0ONE,U0TWO` } });
   const c = t.sim.control;
   agentA = c.addAgent({ name: 'Sofía' });
   agentB = c.addAgent({ name: 'Max' });
@@ -87,6 +87,16 @@ async function click(userId: string, opts: Omit<Parameters<TestApp['driver']['bl
 
 const listRequests = () => t.sim.control.requests().filter((r) => r.route === 'listCampaigns');
 const detailRequests = () => t.sim.control.requests().filter((r) => r.route === 'getCampaign');
+/**
+ * Campaigns seeded straight into the simulator are a change the app cannot know of until the shared list's TTL
+ * (30 s); tell it, as the audit trail does for changes made through the app.
+ */
+const changedOutsideTheApp = () => homeService(t.app.deps).changed();
+/** Active campaigns not archived, from the simulator's own state. */
+const activeCount = () =>
+  [...Array(1000).keys()]
+    .map((n) => t.sim.control.getCampaignState(n)?.record)
+    .filter((r) => r && r.status === 'active' && !r.archived).length;
 
 describe('sizes: 0, 1 and 300 campaigns', () => {
   it('0 campaigns: a loading view first, then zero counts and a way to start, not an empty page', async () => {
@@ -118,6 +128,7 @@ describe('sizes: 0, 1 and 300 campaigns', () => {
       }).id,
     );
     t.sim.control.createCall(id, { status: 'ended', answered_by: 'human' });
+    changedOutsideTheApp();
     const view = await openHome('U0ONE');
     expect(shownIds(view)).toEqual([id]);
     const s = textOf(view);
@@ -156,6 +167,7 @@ describe('sizes: 0, 1 and 300 campaigns', () => {
         created_at: new Date(start + i * 3600_000).toISOString(),
       });
     }
+    changedOutsideTheApp();
     const user = 'U0MANY';
     let view = await openHome(user);
     expect(blocksOf(view).length).toBeLessThanOrEqual(100);
@@ -285,18 +297,21 @@ describe('caching and failures', () => {
 
   it('the service failing: a clear notice, not an empty page; with an older list, that list marked as old', async () => {
     t.sim.control.injectFaults({ status: 500, count: 1000, match: /^GET .*\/campaigns$/ });
-    const fresh = await openHome('U0DOWN');
-    const s = textOf(fresh);
-    expect(s).toContain("I couldn't read the campaigns from the outreach service");
-    expect(s).toContain('home_refresh');
-    expect(s).not.toContain('No campaigns');
-
-    // U0CACHE has a list: it stays, marked as possibly out of date.
+    // The shared list read before stays, marked as possibly out of date.
     const since = await click('U0CACHE', { actionId: 'home_refresh' });
     const old = await homeAfter('U0CACHE', since);
     expect(textOf(old)).toContain("I couldn't read the campaigns");
     expect(textOf(old)).toContain('may be out of date');
     expect(shownIds(old).length).toBe(20);
+
+    // With no list kept at all: the notice, not an empty page.
+    homeTuning.keepListMs = 0;
+    const fresh = await openHome('U0DOWN');
+    const s = textOf(fresh);
+    expect(s).toContain("I couldn't read the campaigns from the outreach service");
+    expect(s).toContain('home_refresh');
+    expect(s).not.toContain('No campaigns');
+    expect(s).not.toContain('may be out of date');
     t.sim.control.clearFaults();
 
     const again = await click('U0DOWN', { actionId: 'home_refresh' });
@@ -304,6 +319,100 @@ describe('caching and failures', () => {
     expect(textOf(back)).not.toContain("I couldn't read");
     expect(shownIds(back).length).toBe(20);
   }, 30_000);
+});
+
+describe('one campaign list for every Home tab', () => {
+  /** List walks the service saw: a walk's first page is the one asked without a cursor. */
+  const walks = () => listRequests().filter((r) => !('cursor' in r.query)).length;
+
+  it('Home tabs opened by several people within its lifetime cost one list walk at the service', async () => {
+    // A change through the app by an admin without a Home tab: the list is out of date, and nobody reads it yet.
+    const id = Number(
+      t.sim.control.seedCampaign({ name: 'To pause', agentId: agentB.id, integrationId: phoneB, status: 'active' }).id,
+    );
+    await t.driver.command(`pause ${id}`, { userId: 'U0TWO' });
+    await t.fake.waitFor(() => t.sim.control.getCampaignState(id)?.record.status === 'inactive', 5000);
+    const walksBefore = walks();
+    const pagesBefore = listRequests().length;
+
+    const people = ['U0SHARE1', 'U0SHARE2', 'U0SHARE3', 'U0SHARE4', 'U0SHARE5'];
+    const views = await Promise.all(people.map((p) => openHome(p)));
+    for (const v of views) expect(shownIds(v)).toEqual(shownIds(views[0]!));
+    expect(textOf(views[0])).toContain(`🟢 Active\\n*${activeCount()}*`);
+    await openHome('U0SHARE6');
+    await openHome('U0SHARE7');
+    expect(walks() - walksBefore).toBe(1);
+    // One walk: as many pages as the list has.
+    const total = (await t.app.deps.outreach.listCampaigns({ pageSize: 1, includeArchived: true })).total_count;
+    expect(listRequests().length - pagesBefore - 1).toBe(Math.ceil(total / 100));
+  }, 30_000);
+
+  it("a change made through the app is in the changer's next view, even with an older walk under way", async () => {
+    const agentR = t.sim.control.addAgent({ name: 'Rita' });
+    const phoneR = t.sim.control.addIntegration({ agentId: agentR.id, type: 'phone_call' }).id;
+    const race = Number(
+      t.sim.control.seedCampaign({
+        name: 'Race',
+        agentId: agentR.id,
+        integrationId: phoneR,
+        status: 'active',
+        created_at: '2032-01-01T00:00:00.000Z',
+      }).id,
+    );
+    // Enough campaigns for a walk of several pages (the one with the campaign first), whatever ran before.
+    for (let i = 0; i < 120; i++) {
+      t.sim.control.seedCampaign({
+        name: `Old ${i}`,
+        agentId: agentB.id,
+        integrationId: phoneB,
+        created_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
+      });
+    }
+    const changer = 'U0ONE';
+    await openHome(changer);
+    await homeAfter(changer, await click(changer, { actionId: 'home_refresh' }));
+    let view = await homeAfter(
+      changer,
+      await click(changer, { actionId: 'home_filter:agent', selectedOption: { value: agentR.id } }),
+    );
+    expect(shownIds(view)).toEqual([race]);
+
+    // Someone else's Refresh starts a slow walk; its first page (with the campaign, still active) is read...
+    const other = 'U0LATE';
+    await openHome(other);
+    const slowList = /^GET .*\/campaigns$/;
+    t.sim.control.setLatencyMs(400, slowList);
+    try {
+      const from = listRequests().length;
+      const otherSince = await click(other, { actionId: 'home_refresh' });
+      await t.fake.waitFor(() => listRequests().length > from, 5000);
+      // ...then the campaign is paused through the app, while that walk goes on.
+      const since = t.fake.seq();
+      const ack = await t.driver.command(`pause ${race}`, { userId: changer });
+      expect(ack.status).toBe(200);
+      view = await homeAfter(changer, since, 20_000);
+      expect(t.sim.control.getCampaignState(race)!.record.status).toBe('inactive');
+      const row = elementsOf(view, `home_campaign:${race}`).map((e) => e.action_id);
+      expect(row).toContain('campaign_action:resume');
+      expect(row).not.toContain('campaign_action:pause');
+      await homeAfter(other, otherSince, 20_000);
+    } finally {
+      t.sim.control.setLatencyMs(0, slowList);
+    }
+
+    // Anyone opening the tab now sees the change, without another walk.
+    const walksBefore = walks();
+    const late = 'U0AFTER';
+    await openHome(late);
+    view = await homeAfter(
+      late,
+      await click(late, { actionId: 'home_filter:agent', selectedOption: { value: agentR.id } }),
+    );
+    expect(shownIds(view)).toEqual([race]);
+    expect(textOf(view)).toContain('⏸ Inactive\\n*1*');
+    expect(textOf(view)).toContain('🟢 Active\\n*0*');
+    expect(walks()).toBe(walksBefore);
+  }, 60_000);
 });
 
 describe('buttons in the tab', () => {

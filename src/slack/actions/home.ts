@@ -57,7 +57,7 @@ export function registerHomeActions(app: App, deps: AppDeps): void {
 
   app.action<BlockAction>(HOME_ACTION_IDS.refresh, async ({ ack, body, client }) => {
     await ack();
-    home.forget(body.user.id);
+    home.forget();
     await home.refresh(body.user.id, client);
   });
 

@@ -1,12 +1,19 @@
 /**
- * The Home tab's data: each person's filters and page (kept in the store), the campaign list read for them (cached
- * briefly per person, so opening the tab again and again does not hammer the service), the details of the campaigns
- * on the shown page (for channel and analytics: list items carry neither; read at interactive priority, a few at a
- * time, cached briefly), the channels watching them, and publishing the view. A person's publishes run one at a
- * time; asks made meanwhile fold into one more publish.
+ * The Home tab's data: each person's filters and page (kept in the store), the campaign list (one snapshot shared
+ * by every person's tab, per channel filter: the service has one list for everyone, so ten people opening the tab
+ * cost one list walk, not ten), the details of the campaigns on the shown page (for channel and analytics: list
+ * items carry neither; read at interactive priority, a few at a time, cached briefly, shared too), the channels
+ * watching them, and publishing the view. A person's publishes run one at a time; asks made meanwhile fold into one
+ * more publish.
+ *
+ * The snapshot is read again when older than `listTtlMs`, and at the next use after any change made through the
+ * app (the audit trail tells us, see events/home.ts) or a Refresh. A walk already under way when a change was made
+ * does not serve anyone who asks after the change: that person's tab waits for a walk started after it, so nobody
+ * sees the list from before their own change.
  */
 import type { WebClient } from '@slack/web-api';
 import { humanMessage } from '../../outreach/errors.js';
+import { onBehalfOfNoOne } from '../../outreach/onBehalf.js';
 import {
   CAMPAIGN_STATUSES,
   type CampaignDetail,
@@ -29,7 +36,7 @@ import { errorSummary } from '../guard.js';
 
 /** Timing and bounds of the Home tab; tests lower the TTLs. Read at each use. */
 export const homeTuning = {
-  /** How long a person's campaign list is reused. */
+  /** How long the shared campaign list is reused. */
   listTtlMs: 30_000,
   /** How long a campaign's details are reused (shared by everyone). */
   detailTtlMs: 30_000,
@@ -37,7 +44,7 @@ export const homeTuning = {
   detailConcurrency: 4,
   /** Campaigns read per list; the view says when the service has more. */
   maxCampaigns: 1000,
-  /** How long a person's last list is kept in memory at all (the fallback shown while the service fails). */
+  /** How long the last list is kept in memory at all (the fallback shown while the service fails). */
   keepListMs: 15 * 60_000,
   perPage: HOME_CAMPAIGNS_PER_PAGE,
 };
@@ -49,9 +56,14 @@ export interface HomePrefs extends HomeFilters {
   page: number;
 }
 
+type ListKey = ChannelType | 'all';
+
 interface ListSnapshot {
-  channel: ChannelType | 'all';
+  channel: ListKey;
+  /** When its walk started: nothing in it is older. */
   at: number;
+  /** The generation (count of changes) its walk started in. */
+  generation: number;
   items: CampaignListItem[];
   /** The service had more than `maxCampaigns`. */
   capped: boolean;
@@ -90,7 +102,12 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (x: T) =
 export class HomeService {
   private readonly prefsStore: Collection<HomePrefs>;
   private readonly subscriptions: Collection<Subscription>;
-  private readonly lists = new Map<string, ListSnapshot>();
+  /** The shared campaign list, by channel filter. */
+  private readonly lists = new Map<ListKey, ListSnapshot>();
+  /** List walks under way, by channel filter, with the generation they started in. */
+  private readonly walks = new Map<ListKey, { generation: number; done: Promise<ListSnapshot> }>();
+  /** Counts changes: a walk serves only those who ask in the generation it started in. */
+  private generation = 0;
   private readonly details = new Map<number, { at: number; detail: CampaignDetail }>();
   private readonly publishing = new Map<string, { again: boolean; done: Promise<void> }>();
 
@@ -125,18 +142,17 @@ export class HomeService {
     if (!this.prefsStore.has(userId)) await this.prefsStore.set(userId, this.prefs(userId));
   }
 
-  /** The person asked for fresh data: their list and the details of what they see are read again. */
-  forget(userId: string): void {
-    const snap = this.lists.get(userId);
-    if (snap) snap.stale = true;
-    this.details.clear();
+  /** Someone asked for fresh data (Refresh): the list and the details are read again at their next use. */
+  forget(): void {
+    this.changed();
   }
 
   /**
-   * Something changed (by anyone): every cached list is read again at its next use (kept meanwhile as the fallback
-   * shown when the service cannot be read), and the changed campaign's details too.
+   * Something changed (by anyone): the shared list is read again at its next use (kept meanwhile as the fallback
+   * shown when the service cannot be read), and the changed campaign's details (all details when not said).
    */
   changed(campaignId?: number): void {
+    this.generation++;
     for (const snap of this.lists.values()) snap.stale = true;
     if (campaignId === undefined) this.details.clear();
     else this.details.delete(campaignId);
@@ -192,14 +208,39 @@ export class HomeService {
     await this.publish(client, userId, homeView(model));
   }
 
-  /** The person's list, read again when older than the TTL or read for another channel filter. */
-  private async list(userId: string, channel: ChannelType | undefined): Promise<ListSnapshot> {
-    const key = channel ?? 'all';
+  /**
+   * The shared list for this channel filter: the snapshot while fresh, else the walk under way if it started after
+   * the last change, else a new walk. The walk serves everyone, so it is made on behalf of no one in particular.
+   */
+  private list(channel: ChannelType | undefined): Promise<ListSnapshot> {
+    const key: ListKey = channel ?? 'all';
     this.prune();
-    const cached = this.lists.get(userId);
-    if (cached && !cached.stale && cached.channel === key && Date.now() - cached.at < homeTuning.listTtlMs) {
-      return cached;
-    }
+    const cached = this.lists.get(key);
+    if (cached && !cached.stale && Date.now() - cached.at < homeTuning.listTtlMs) return Promise.resolve(cached);
+    const running = this.walks.get(key);
+    if (running && running.generation === this.generation) return running.done;
+    const generation = this.generation;
+    const done = onBehalfOfNoOne(() => this.walk(channel, generation)).then((snap) => {
+      // Changed while walking: kept (a fallback, and fine for whoever asked before the change), read again next time.
+      if (generation !== this.generation) snap.stale = true;
+      const kept = this.lists.get(key);
+      if (!kept || kept.generation < generation || (kept.generation === generation && kept.at <= snap.at)) {
+        this.lists.set(key, snap);
+      }
+      return snap;
+    });
+    const walk = { generation, done };
+    this.walks.set(key, walk);
+    const forget = () => {
+      if (this.walks.get(key) === walk) this.walks.delete(key);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  /** Reads the whole campaign list for a channel filter (at most `maxCampaigns`). */
+  private async walk(channel: ChannelType | undefined, generation: number): Promise<ListSnapshot> {
+    const at = Date.now();
     const items: CampaignListItem[] = [];
     let capped = false;
     const max = homeTuning.maxCampaigns;
@@ -212,22 +253,25 @@ export class HomeService {
       }
       items.push(item);
     }
-    const snap: ListSnapshot = { channel: key, at: Date.now(), items, capped };
-    this.lists.set(userId, snap);
-    return snap;
+    return { channel: channel ?? 'all', at, generation, items, capped };
   }
 
   /** Drops lists nobody looked at for a while, and expired details, so memory stays bounded by recent use. */
   private prune(): void {
     const now = Date.now();
-    for (const [user, snap] of this.lists) if (now - snap.at > homeTuning.keepListMs) this.lists.delete(user);
+    for (const [key, snap] of this.lists) if (now - snap.at > homeTuning.keepListMs) this.lists.delete(key);
     for (const [id, d] of this.details) if (now - d.at > homeTuning.detailTtlMs) this.details.delete(id);
   }
 
+  /**
+   * A campaign's details, cached for everyone; so read on behalf of no one in particular (not capped at one
+   * person's share of the limiter: a page of 20 reads as fast as the service allows; Home clicks are paced by the
+   * person's own share of actions, see fairUse.ts).
+   */
   private async detail(id: number): Promise<CampaignDetail> {
     const cached = this.details.get(id);
     if (cached && Date.now() - cached.at < homeTuning.detailTtlMs) return cached.detail;
-    const detail = await this.deps.outreach.getCampaign(id, { priority: 'interactive' });
+    const detail = await onBehalfOfNoOne(() => this.deps.outreach.getCampaign(id, { priority: 'interactive' }));
     this.details.set(id, { at: Date.now(), detail });
     return detail;
   }
@@ -258,12 +302,11 @@ export class HomeService {
     let snap: ListSnapshot | undefined;
     let problem: string | undefined;
     try {
-      snap = await this.list(userId, filters.channel);
+      snap = await this.list(filters.channel);
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err), user: userId }, 'Home tab: could not list campaigns');
       problem = humanMessage(err);
-      const old = this.lists.get(userId);
-      if (old && old.channel === (filters.channel ?? 'all')) snap = old;
+      snap = this.lists.get(filters.channel ?? 'all');
     }
     const counts = Object.fromEntries(CAMPAIGN_STATUSES.map((s) => [s, 0])) as Record<CampaignStatus, number>;
     if (!snap) {
