@@ -129,6 +129,19 @@ describe('replies in call threads: who may speak to the customer', () => {
     expect(JSON.stringify(ok)).not.toContain('mañana');
   });
 
+  it('sends nothing when Slack cannot say who wrote the reply, and says so', async () => {
+    h.fake.failNext('users.info', 'fatal_error');
+    const m = await reply(RESPONDER, 'are you there?');
+    expect(m.reactions?.map((r) => r.name)).toEqual(['x']);
+    const eph = await eventually(
+      () => h.fake.ephemerals(CH).filter((e) => e.user === RESPONDER),
+      (e) => e.length > 0,
+    );
+    expect(eph[0]!.text).toMatch(/not sent to the customer: I couldn't check with Slack who may reply/);
+    expect(audits.filter((a) => a.userId === RESPONDER).map((a) => a.result)).toEqual(['failed']);
+    await noneSent(h);
+  });
+
   it("keeps a reply whose event says the author's team is another organization's", async () => {
     const { message } = await h.driver.userMessage({
       channelId: CH,
