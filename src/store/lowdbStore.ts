@@ -284,7 +284,8 @@ class LowdbStoreImpl implements LowdbStore {
       this.lastWriteError = undefined;
       batch.resolve();
     } catch (err) {
-      this.lastWriteError = err instanceof Error ? err : new Error(String(err));
+      // Kept as thrown (not `instanceof Error`: fs errors may come from another realm, e.g. under jest).
+      this.lastWriteError = typeof err === 'object' && err !== null ? (err as Error) : new Error(String(err));
       batch.reject(
         new Error(
           `Could not save the state file ${this.file}: ${(err as Error).message}. The change is kept in memory.`,
