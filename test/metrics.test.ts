@@ -224,3 +224,36 @@ describe('GET /metrics after a command, a poll and an upload', () => {
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });
+
+describe('in Socket Mode', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ socketMode: true, env: { ADMIN_USER_IDS: ADMIN }, start: { socketPingTimeoutMs: 3000 } });
+  });
+  afterAll(async () => t.close());
+
+  it('times the acks of envelopes and counts the socket client's calls, on PORT', async () => {
+    await command(t, 'list');
+    const { m, text } = await scrape(t.app.port);
+    expect(m.sum('outreach_slack_ack_seconds_count', { surface: 'command' })).toBe(1);
+    expect(m.sum('outreach_slack_slack_api_calls_total', { method: 'apps.connections.open' })).toBe(1);
+    expect(m.sum('outreach_slack_service_request_duration_seconds_count', { endpoint: 'GET /campaigns' })).toBe(1);
+    expect(text).not.toContain(t.fake.appToken);
+    expect(text).not.toContain(t.fake.botToken);
+  });
+
+  it('answers /healthz 503 when Slack refuses the app-level token on reconnecting', async () => {
+    expect((await fetch(`http://127.0.0.1:${t.app.port}/healthz`)).status).toBe(200);
+    t.fake.revokeToken(t.fake.appToken);
+    t.fake.socket.disconnect();
+    await t.fake.waitForCall('apps.connections.open', (c) => c.error === 'token_revoked', 15_000);
+    const res = await fetch(`http://127.0.0.1:${t.app.port}/healthz`);
+    const body = (await res.json()) as { checks: Record<string, { ok: boolean; detail?: string }> };
+    expect(res.status).toBe(503);
+    expect(body.checks.slack_auth).toEqual({
+      ok: false,
+      detail:
+        'Slack refuses the app-level token (token_revoked): reinstall the app or set SLACK_APP_TOKEN to a valid token',
+    });
+  }, 30_000);
+});
