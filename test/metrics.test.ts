@@ -232,7 +232,7 @@ describe('in Socket Mode', () => {
   });
   afterAll(async () => t.close());
 
-  it('times the acks of envelopes and counts the socket client's calls, on PORT', async () => {
+  it("times the acks of envelopes and counts the socket client's calls, on PORT", async () => {
     await command(t, 'list');
     const { m, text } = await scrape(t.app.port);
     expect(m.sum('outreach_slack_ack_seconds_count', { surface: 'command' })).toBe(1);
