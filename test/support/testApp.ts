@@ -50,6 +50,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       OUTREACH_API_KEY: sim.apiKey,
       STATE_FILE: join(stateDir, 'state.json'),
       LOG_LEVEL: 'silent',
+      // A test types and clicks far faster than a person: each person's share of actions is not what these tests
+      // are about (fair-use.test.ts checks it at the defaults, through the watch harness).
+      PERSON_ACTIONS_PER_MINUTE: '6000',
+      PERSON_ACTIONS_BURST: '1000',
       ...(opts.socketMode ? { SLACK_APP_TOKEN: fake.appToken } : {}),
       // The live service refuses to start without admins unless everyone may change on purpose: tests that name no
       // admins keep the open behaviour they were written for.
