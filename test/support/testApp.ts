@@ -51,7 +51,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       STATE_FILE: join(stateDir, 'state.json'),
       LOG_LEVEL: 'silent',
       // A test types and clicks far faster than a person: each person's share of actions is not what these tests
-      // are about (fair-use.test.ts checks it at the defaults, through the watch harness).
+      // are about (fair-use.test.ts sets the defaults back).
       PERSON_ACTIONS_PER_MINUTE: '6000',
       PERSON_ACTIONS_BURST: '1000',
       ...(opts.socketMode ? { SLACK_APP_TOKEN: fake.appToken } : {}),
