@@ -95,6 +95,15 @@ describe('loadConfig', () => {
     expect(c.outreach).toEqual({ mode: 'sandbox' });
   });
 
+  it("reads each person's share of actions: PERSON_ACTIONS_PER_MINUTE and PERSON_ACTIONS_BURST", () => {
+    const c = loadConfig({ ...base, PERSON_ACTIONS_PER_MINUTE: ' 30 ', PERSON_ACTIONS_BURST: '5' });
+    expect([c.personActionsPerMinute, c.personActionsBurst]).toEqual([30, 5]);
+    expect(errorFor({ ...base, PERSON_ACTIONS_PER_MINUTE: '0' }).message).toMatch(
+      /^PERSON_ACTIONS_PER_MINUTE must be a whole number between 1 and 6000 \(got '0'\)\. .*leave it unset for 60\.$/,
+    );
+    expect(errorFor({ ...base, PERSON_ACTIONS_BURST: 'lots' }).variables).toEqual(['PERSON_ACTIONS_BURST']);
+  });
+
   it('reads METRICS_PORT and LOG_FORMAT, and leaves them out when unset', () => {
     const c = loadConfig({ ...base, METRICS_PORT: ' 9464 ', LOG_FORMAT: 'JSON' });
     expect(c.metricsPort).toBe(9464);
