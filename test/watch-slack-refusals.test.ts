@@ -176,15 +176,15 @@ describe('Slack refusing posts', () => {
     const callA = h.sim.control.createCall(a, { status: 'in-progress' });
     const callB = h.sim.control.createCall(b, { status: 'in-progress' });
     await h.cycle();
-    expect(h.fake.calls('auth.test').length).toBeGreaterThanOrEqual(1);
-    expect(h.svc.health.paused).toBe(false);
     await eventually(
       () => callMessages(h.fake, ONE, callA.id as string),
       (m) => m.length === 1,
     );
+    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
     expect(callMessages(h.fake, ONE, callA.id as string)).toHaveLength(1);
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect(h.fake.calls('auth.test').length).toBeGreaterThanOrEqual(1);
+    expect(h.svc.health.paused).toBe(false);
 
     const callB2 = h.sim.control.createCall(b, { status: 'in-progress' });
     await h.cycle();
@@ -197,10 +197,10 @@ describe('Slack refusing posts', () => {
     h.fake.revokeToken(h.fake.botToken);
     const callA = h.sim.control.createCall(a, { status: 'in-progress' });
     await h.cycle();
-    expect(h.svc.health.paused).toBe(true);
-    expect(h.fake.calls('auth.test').some((c) => c.error === 'token_revoked')).toBe(true);
     // Nothing is marked suspended: the watches are intact, only paused.
     expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect(h.fake.calls('auth.test').some((c) => c.error === 'token_revoked')).toBe(true);
+    expect(h.svc.health.paused).toBe(true);
 
     // While paused nothing is polled (the cursors stay) and nothing is posted.
     h.sim.control.clearRequests();
@@ -238,6 +238,7 @@ describe('Slack refusing posts', () => {
       () => callMessages(h.fake, ONE, callA.id as string),
       (m) => m.length === 1,
     );
+    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
     expect(h.svc.health.paused).toBe(false);
 
     // The app reinstalled without chat:write: auth.test agrees, everything pauses until the scope is back.
