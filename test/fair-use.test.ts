@@ -56,6 +56,7 @@ describe('end to end', () => {
   it("one person's burst of 60 commands delays another person's command by < 1 s and a poll cycle by < 2 s", async () => {
     // Something for the poller to read.
     for (const id of ids) h.sim.control.createCall(id, { status: 'ended', answered_by: 'human' });
+    const requestsBefore = h.sim.control.requests().length;
     const burst = await Promise.all(
       Array.from({ length: 60 }, () => h.driver.command(`show ${ids[0]}`, { userId: 'U0BURST' })),
     );
@@ -86,6 +87,16 @@ describe('end to end', () => {
     expect(shown.length + waits.length).toBe(60);
     expect(shown.length).toBeGreaterThanOrEqual(10);
     expect(shown.length).toBeLessThan(15);
+    // The burst's requests were made on that person's behalf: at most half the slots (6) in any second.
+    const times = h.sim.control
+      .requests()
+      .slice(requestsBefore)
+      .filter((r) => r.route === 'getCampaign' && r.path.endsWith(`/campaigns/${ids[0]}`))
+      .map((r) => Date.parse(r.at))
+      .sort((a, b) => a - b);
+    expect(times.length).toBe(shown.length);
+    const inOneSecond = times.map((ti, i) => times.slice(i).filter((tj) => tj - ti < 1000).length);
+    expect(Math.max(...inOneSecond)).toBe(6);
   }, 40_000);
 
   it('over their share a person is told, in an ephemeral, how long to wait; after that wait it works again', async () => {
