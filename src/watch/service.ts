@@ -115,6 +115,7 @@ export class WatchService {
         renderWhatsApp: (key) => this.renderWhatsApp(key),
         onPermanentError: (err) => this.slackRefused(err),
         channelActive: (ch) => this.channelActive(ch),
+        finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
       },
       { burstThreshold: tuning.burstThreshold, calmMs: tuning.calmMs, retryDelayMs: tuning.retryDelayMs },
       logger,
@@ -127,6 +128,8 @@ export class WatchService {
       tuning,
       fingerprint: (campaignId, call) => this.fingerprint(campaignId, call),
       resolveKind: (s) => this.resolveKind(s),
+      onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
+      onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
       paused: () => this.health.paused,
     });
