@@ -4,6 +4,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // A test fails when the app sent outside text to the fake Slack as a live mention or link.
+  setupFilesAfterEnv: ['<rootDir>/test/support/failOnRawMentions.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -172,7 +172,7 @@ export class Relay {
       if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
       await this.d.poster
         .post(v.channel, {
-          text: 'To talk to an agent here, start with `/campaign try <agent id>` (or `/campaign try` to pick one).',
+          text: 'To talk to an agent here, start with `/campaign try &lt;agent id&gt;` (or `/campaign try` to pick one).',
         })
         .catch(() => undefined);
       return 'not-ours';

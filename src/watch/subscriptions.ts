@@ -179,7 +179,7 @@ export async function unwatchCampaign(
 /** Every subscription, per channel, suspended ones with the reason. */
 export function watchingMessage(subs: Subscription[]): SlackMessage {
   if (subs.length === 0) {
-    return note('No channel watches a campaign. Start with `/campaign watch <id> [#channel]`.');
+    return note('No channel watches a campaign. Start with `/campaign watch &lt;id&gt; [#channel]`.');
   }
   const byChannel = new Map<string, Subscription[]>();
   for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);

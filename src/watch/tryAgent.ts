@@ -26,7 +26,7 @@ export async function knownAgents(svc: WatchService): Promise<Map<string, string
 export async function tryableAgentsMessage(svc: WatchService): Promise<SlackMessage> {
   const agents = [...(await knownAgents(svc))];
   if (agents.length === 0) {
-    const text = 'No agent found in your campaigns yet. Run `/campaign try <agent id>` with the id of an agent.';
+    const text = 'No agent found in your campaigns yet. Run `/campaign try &lt;agent id&gt;` with the id of an agent.';
     return { text, blocks: [mrkdwnSection(text)] };
   }
   const blocks: KnownBlock[] = [
@@ -39,7 +39,7 @@ export async function tryableAgentsMessage(svc: WatchService): Promise<SlackMess
     });
   }
   if (agents.length > MAX_AGENTS_SHOWN) {
-    blocks.push(context(`…and ${agents.length - MAX_AGENTS_SHOWN} more: use \`/campaign try <agent id>\`.`));
+    blocks.push(context(`…and ${agents.length - MAX_AGENTS_SHOWN} more: use \`/campaign try &lt;agent id&gt;\`.`));
   }
   return { text: 'Try an agent', blocks };
 }
@@ -91,7 +91,7 @@ export async function startTry(
     md`🧪 You are trying agent *${truncate(agentName ?? agentId, 150)}*${raw(agentName ? md` (\`${agentId}\`)` : '')}.\n` +
     md`Write here: each message goes to the agent as your test contact (end user \`${endUserId}\`), and its answers appear here. ` +
     // A plain string: Prettier rewrites an `md` template without interpolations as Markdown (see mrkdwn.ts).
-    '\nRun `/campaign try <agent id>` again to switch agents.';
+    '\nRun `/campaign try &lt;agent id&gt;` again to switch agents.';
   const { channel } = await svc.poster.post(userId, { text: fallback(intro), blocks: [mrkdwnSection(intro)] });
   const cur = svc.state.tries.get(userId) ?? { userId, endUserId };
   const sameAgent = cur.agentId === agentId && cur.dmChannelId === channel;

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { LIMITS, validateBlocks, validateView, viewByteLength } from './blockKitLimits.js';
+import { payloadProblems, reportRawMentions, type MentionScope, type RawMention } from './rawMentions.js';
 import { FakeSocketMode } from './fakeSlackSocket.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -114,6 +115,11 @@ export interface FakeSlackOptions {
   latencyMs?: number;
   /** Scopes reported in `x-oauth-scopes` on every Web API answer, as Slack does; default: none reported. */
   scopes?: string[];
+  /**
+   * Report every raw `<…>` sequence from outside text in what the app sends (rawMentions.ts), failing the test
+   * through the jest setup file. Default true; false only for tests of the fake itself.
+   */
+  checkRawMentions?: boolean;
 }
 
 /** An injected failure. A string is a platform error (HTTP 200, `{ok:false, error}`). */
@@ -469,6 +475,9 @@ export class FakeSlack {
   private buckets = new Map<string, { tokens: number; last: number }>();
   private lastTsMicros = 0;
   private counter = 0;
+  /** Ids the app may mention on purpose besides the workspace's users/channels/groups (config, request senders). */
+  private mentionable = new Set<string>();
+  private rawMentionLog: RawMention[] = [];
 
   private constructor(server: Server, port: number, opts: FakeSlackOptions) {
     this.opts = opts;
@@ -669,6 +678,7 @@ export class FakeSlack {
   /** A trigger_id as Slack hands one out with an interaction. `ageMs` backdates it (to test expiry). */
   issueTriggerId(opts: { userId?: string; ageMs?: number } = {}): string {
     const issuedAt = Date.now() - (opts.ageMs ?? 0);
+    if (opts.userId) this.mentionable.add(opts.userId);
     const id = `${Math.floor(issuedAt / 1000)}.${Math.floor(Math.random() * 1e12)}.${randomBytes(16).toString('hex')}`;
     this.triggers.set(id, { issuedAt, userId: opts.userId ?? 'U_TRIGGER', used: false });
     return id;
@@ -677,6 +687,7 @@ export class FakeSlack {
   /** A response_url served by this fake. messageTs: the message it belongs to (for replace/delete_original). */
   issueResponseUrl(opts: { channelId?: string; userId?: string; messageTs?: string; ageMs?: number } = {}): string {
     const id = `${this.teamId}/${++this.counter}/${randomBytes(12).toString('hex')}`;
+    for (const known of [opts.channelId, opts.userId]) if (known) this.mentionable.add(known);
     this.responseUrls.set(id, {
       id,
       issuedAt: Date.now() - (opts.ageMs ?? 0),
@@ -717,6 +728,7 @@ export class FakeSlack {
     msg: { user: string; text: string; thread_ts?: string; ts?: string } & Json,
   ): FakeMessage {
     const ch = this.resolveChannel(channel, { forPosting: true, skipMembership: true });
+    this.mentionable.add(msg.user);
     const stored = this.storeMessage(ch.id, {
       ...msg,
       type: 'message',
@@ -728,8 +740,41 @@ export class FakeSlack {
     return this.publicMessage(stored);
   }
 
+  /** Ids the app may mention on purpose (its configured admins, responders, user groups). */
+  allowMentions(...ids: (string | undefined)[]): void {
+    for (const id of ids) if (id) this.mentionable.add(id);
+  }
+
   // -------------------------------------------------------------------------------------------------------------
   // Inspection
+
+  /** Raw `<…>` sequences from outside text found in what the app sent (also reported to the jest setup file). */
+  rawMentions(): RawMention[] {
+    return clone(this.rawMentionLog);
+  }
+
+  /** Checks a payload the app sends for raw mentions (see rawMentions.ts); records and reports what it finds. */
+  checkOutgoing(method: string, payload: unknown): RawMention[] {
+    if (this.opts.checkRawMentions === false) return [];
+    const found = payloadProblems(payload, this.mentionScope(), method);
+    if (found.length) {
+      this.rawMentionLog.push(...found);
+      reportRawMentions(found);
+    }
+    return found;
+  }
+
+  private mentionScope(): MentionScope {
+    return {
+      isUser: (id) =>
+        id === this.botUserId ||
+        this.usersById.has(id) ||
+        this.mentionable.has(id) ||
+        [...this.usergroupMembers.values()].some((m) => m.includes(id)),
+      isChannel: (id) => this.channelsById.has(id) || this.mentionable.has(id),
+      isUsergroup: (id) => this.usergroupMembers.has(id) || this.mentionable.has(id),
+    };
+  }
 
   calls(method?: string): FakeCall[] {
     return clone(method ? this.callLog.filter((c) => c.method === method) : this.callLog);
@@ -888,6 +933,11 @@ export class FakeSlack {
     const stored = this.viewsById.get(viewId);
     if (!stored) return { ok: false, action: 'unknown', error: 'not_found' };
     const action = isObj(ack) && typeof ack.response_action === 'string' ? ack.response_action : 'close';
+    if (isObj(ack)) {
+      // The modal's errors are shown as text under their inputs.
+      const errors = isObj(ack.errors) ? Object.values(ack.errors).map((text) => ({ text })) : [];
+      this.checkOutgoing('view_submission ack', { view: ack.view, errors });
+    }
     const stack = this.modalStacks.get(stored.userId) ?? [];
     const check = (view: unknown): string | undefined => {
       if (viewByteLength(view) > LIMITS.viewBytes) return 'view_too_large';
@@ -1066,6 +1116,8 @@ export class FakeSlack {
         }
       }
       body = { ok: true, ...(await handler(args, token as string)) };
+      // Checked once Slack took the call (a rejected payload is shown to no one).
+      this.checkOutgoing(method, args);
       if (applyFirst && injected) {
         await this.answerInjected(res, injected, { seq, at, method, args, token });
         return;
@@ -1249,7 +1301,10 @@ export class FakeSlack {
       .writeHead(200, {
         'content-type': file.mimetype,
         'content-length': String(file.bytes.length),
-        'content-disposition': `attachment; filename="${file.name.replace(/"/g, '')}"`,
+        // Any name a person gave the file (newlines, quotes, any script) in a valid header, as Slack sends it.
+        'content-disposition':
+          `attachment; filename="${file.name.replace(/[^\x20-\x7e]|"/g, '_')}"; ` +
+          `filename*=UTF-8''${encodeURIComponent(file.name)}`,
       })
       .end(file.bytes);
   }
@@ -1340,6 +1395,7 @@ export class FakeSlack {
   private answerResponseUrl(res: ServerResponse, use: FakeResponseUrlUse, seq: number): void {
     this.responseUses.push(use);
     const ok = use.status === 200;
+    if (ok) this.checkOutgoing('response_url', use.body);
     this.record({
       seq,
       at: use.at,

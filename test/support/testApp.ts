@@ -62,6 +62,13 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     }),
     port: 0,
   };
+  // The people and groups the app is configured with are mentioned on purpose (see rawMentions.ts).
+  fake.allowMentions(
+    ...config.adminUserIds,
+    ...config.responderUserIds,
+    config.adminUsergroupId,
+    config.responderUsergroupId,
+  );
   const startOpts: StartOptions = {
     botId: fake.botId,
     botUserId: fake.botUserId,

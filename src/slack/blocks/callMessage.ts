@@ -258,7 +258,7 @@ export function callDigestMessage(lines: DigestLine[], opts: { part?: number } =
   const blocks: KnownBlock[] = [
     mrkdwnSection(
       md`*📦 Calls arriving faster than Slack allows one message each${raw(opts.part ? ` (digest ${opts.part})` : '')}*\n` +
-        md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}, updated in place. Use *Details* via \`/campaign calls <id>\`.`,
+        md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}, updated in place. Use *Details* via \`/campaign calls &lt;id&gt;\`.`,
     ),
   ];
   for (let i = 0; i < shown.length; i += DIGEST_LINES_PER_SECTION) {
