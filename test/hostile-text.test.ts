@@ -183,6 +183,27 @@ describe('contact pages, the Home tab and an upload with a hostile file name', (
     expectClean(t.fake, since, ['Contact', 'key', 'value', 'External', 'Context']);
   });
 
+  it('a command that quotes what was typed', async () => {
+    const since = t.fake.seq();
+    const uses = t.fake.responseUrlUses().length;
+    const typed = `frobnicate ${MENTIONS} ${RLO}x${ZWSP}`;
+    const ack = await t.driver.command(typed, { userId: ADMIN, channelId: CHANNEL });
+    await t.fake.waitFor(() => ack.body !== '' || t.fake.responseUrlUses().length > uses, 5000);
+    expect(t.fake.rawMentions()).toEqual([]);
+    const shown = [
+      ack.json,
+      ...t.fake
+        .responseUrlUses()
+        .slice(uses)
+        .map((u) => u.body),
+    ]
+      .flatMap((p) => displayedTexts(p).map((x) => x.text))
+      .join('\n');
+    expect(shown).toContain('frobnicate');
+    expect(shown).not.toContain(RLO);
+    expect(sentTexts(t.fake, since).join('\n')).not.toContain('<!channel>');
+  });
+
   it('the Home tab', async () => {
     hostileCampaign();
     const since = t.fake.seq();

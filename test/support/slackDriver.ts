@@ -439,6 +439,8 @@ export class SlackDriver {
       trigger_id: triggerId,
     };
     const r = await this.deliver({ kind: 'command', fields }, opts, 'command');
+    // Slack shows a command's ack body to the person: it is checked like everything else the app sends.
+    if (r.status === 200 && r.json !== undefined) this.fake.checkOutgoing('command ack', r.json);
     return { ...r, triggerId, responseUrl };
   }
 
