@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { parseJson } from '../slack/blocks/actionValues.js';
-import { actions, button, context, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
+import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw } from '../slack/blocks/mrkdwn.js';
 import type { SlackMessage } from '../slack/blocks/types.js';
 
 /** Who can read a channel, as far as watching it is concerned. */
@@ -78,7 +78,7 @@ export function confirmExternalMessage(
   channelId: string,
   audience: ChannelAudience,
 ): SlackMessage {
-  const name = md`*${truncate(campaign.name, 120)}* (#${campaign.id})`;
+  const name = md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
   const why =
     audience.external === undefined
       ? md`I can't tell whether <#${raw(channelId)}> is shared with people of another organization (Slack would not say).`

@@ -4,7 +4,7 @@
  * POST /message and the agent's answers come back through the same delivery as channel threads.
  */
 import type { WebClient } from '@slack/web-api';
-import { button, context, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
+import { button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
 import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
 import type { WatchService } from './service.js';
 
@@ -34,7 +34,7 @@ export async function tryableAgentsMessage(svc: WatchService): Promise<SlackMess
   ];
   for (const [id, name] of agents.slice(0, MAX_AGENTS_SHOWN)) {
     blocks.push({
-      ...mrkdwnSection(md`*${truncate(name, 150)}*\n\`${truncate(id, 80)}\``),
+      ...mrkdwnSection(md`*${cleanLabel(name, 150)}*\n\`${truncate(id, 80)}\``),
       accessory: button({ text: 'Try', actionId: TRY_AGENT_ACTION, value: id.slice(0, 100) }),
     });
   }
@@ -88,7 +88,7 @@ export async function startTry(
   const agentName = agents.get(agentId);
   const endUserId = await endUserFor(svc, client, userId);
   const intro =
-    md`🧪 You are trying agent *${truncate(agentName ?? agentId, 150)}*${raw(agentName ? md` (\`${agentId}\`)` : '')}.\n` +
+    md`🧪 You are trying agent *${cleanLabel(agentName ?? agentId, 150)}*${raw(agentName ? md` (\`${agentId}\`)` : '')}.\n` +
     md`Write here: each message goes to the agent as your test contact (end user \`${endUserId}\`), and its answers appear here. ` +
     // A plain string: Prettier rewrites an `md` template without interpolations as Markdown (see mrkdwn.ts).
     '\nRun `/campaign try &lt;agent id&gt;` again to switch agents.';
@@ -103,6 +103,6 @@ export async function startTry(
     dmChannelId: channel,
     ...(sameAgent && cur.threadId && cur.conv ? { threadId: cur.threadId, conv: cur.conv } : {}),
   });
-  const text = md`🧪 Started: open your DM with me and write to agent *${truncate(agentName ?? agentId, 150)}*.`;
+  const text = md`🧪 Started: open your DM with me and write to agent *${cleanLabel(agentName ?? agentId, 150)}*.`;
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }

@@ -65,6 +65,8 @@ export async function startWatchHarness(
   const stateFile = join(dir, 'state.json');
   const sim = await startSimulator({ port: 0, rateLimitPerSecond: false });
   const fake = await startFakeSlack({ botUserId: BOT_USER, botId: BOT_ID, ...opts.fake });
+  // The people the app is configured with are mentioned on purpose (see rawMentions.ts).
+  fake.allowMentions(...(opts.admins ?? []), ...(opts.responders ?? []));
   const agent = sim.control.addAgent({ name: 'Ana Agent' });
   const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
   const wa = sim.control.addIntegration({ agentId: agent.id, type: 'whatsapp' });

@@ -16,7 +16,7 @@ import {
   endUserSummary,
   WATCH_ACTION_IDS,
 } from '../blocks/callMessage.js';
-import { context, md, mrkdwnSection, plainText, truncate } from '../blocks/mrkdwn.js';
+import { cleanLabel, context, md, mrkdwnSection, plainText } from '../blocks/mrkdwn.js';
 import type { KnownBlock, View } from '../blocks/types.js';
 import { AGENT_ID } from '../commands/grammar.js';
 import { notRunning, watchInChannel } from '../commands/watch.js';
@@ -153,7 +153,7 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
       await deps.audit.record({ userId, action: `update end user ${meta.data.endUserId}`, result: 'ok' }, client);
       await reply.ephemeral(
         endUserSummary(updated, {
-          note: md`✅ Saved by you. Name now *${truncate(updated.display_name ?? name, 200)}*.`,
+          note: md`✅ Saved by you. Name now *${cleanLabel(updated.display_name ?? name, 200)}*.`,
         }),
       );
     });
