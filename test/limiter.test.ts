@@ -89,8 +89,9 @@ describe('priorities', () => {
     const interactive = client.getCampaign(300, { priority: 'interactive' });
     await Promise.all([...bulk, poller, interactive]);
     const order = stub.requests.map((r) => Number(r.path.split('/')[2]));
-    // the first two bulk requests took the free slots at once; then the interactive, the poller, the rest of bulk
-    expect(order).toEqual([100, 101, 300, 200, 102, 103, 104, 105, 106, 107]);
+    // The first bulk request took a free slot at once. Requests start one per turn of the event loop: by the next
+    // turn the interactive and poller requests were queued too, and went first; then the rest of bulk.
+    expect(order).toEqual([100, 300, 200, 101, 102, 103, 104, 105, 106, 107]);
   });
 });
 
@@ -181,8 +182,8 @@ describe('fair share: floors for the poller and uploads, turns for people', () =
     const b = onBehalfOf('U0B', () => Array.from({ length: 3 }, (_, i) => client.getCampaign(200 + i)));
     const c = onBehalfOf('U0C', () => client.getCampaign(300));
     await Promise.all([...a, ...b, c]);
-    // A's first two took the free slots; then A, B and C in turns (A queued first), in order within each person.
-    expect(stub.requests.map(idOf)).toEqual([100, 101, 102, 200, 300, 103, 201, 104, 202, 105]);
+    // A's first two took the free slots; then B, C and A in turns, in order within each person.
+    expect(stub.requests.map(idOf)).toEqual([100, 101, 200, 300, 102, 201, 103, 202, 104, 105]);
   });
 });
 
