@@ -28,12 +28,19 @@ async function platformError(p: Promise<unknown>): Promise<string> {
   throw new Error('expected the call to fail');
 }
 
-/** A WebSocket on `url` that records what it receives; resolves once open (rejects if the upgrade is refused). */
-async function connect(url: string): Promise<{ ws: WebSocket; received: Json[] }> {
+/**
+ * A WebSocket on `url` that records what it receives (and acks envelopes when `autoAck`, from the first message on);
+ * resolves once open, rejects if the upgrade is refused.
+ */
+async function connect(url: string, autoAck = false): Promise<{ ws: WebSocket; received: Json[] }> {
   const ws = new WebSocket(url);
   sockets.push(ws);
   const received: Json[] = [];
-  ws.on('message', (data) => received.push(JSON.parse(String(data)) as Json));
+  ws.on('message', (data) => {
+    const msg = JSON.parse(String(data)) as Json;
+    received.push(msg);
+    if (autoAck && msg.envelope_id) ws.send(JSON.stringify({ envelope_id: msg.envelope_id }));
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -116,11 +123,8 @@ describe('the WebSocket', () => {
 
   it('with no connection open, an envelope waits for one', async () => {
     const sent = fake.socket.send('events_api', { type: 'event_callback' }, { timeoutMs: 2000 });
-    const { ws } = await connect(await openUrl());
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as Json;
-      if (msg.envelope_id) ws.send(JSON.stringify({ envelope_id: msg.envelope_id }));
-    });
+    // The envelope may come right behind the hello: the ack handler is in place before the socket opens.
+    await connect(await openUrl(), true);
     expect((await sent).payload).toBeUndefined();
   });
 
