@@ -27,6 +27,8 @@ export type NormalizedRow = ContactRow | RejectedRow;
 
 /** Characters of the phone value a rejected row keeps: enough to recognise it, never a runaway cell. */
 export const ORIGINAL_MAX_CHARS = 100;
+/** Invalid values whose reason is remembered (see normalizeRows). */
+const INVALID_REMEMBERED = 10_000;
 /** Longer than any way of writing one phone number (labels, spaces, an extension included). */
 const PHONE_TEXT_MAX_CHARS = 100;
 
@@ -54,6 +56,9 @@ export async function* normalizeRows(
 ): AsyncGenerator<NormalizedRow> {
   const { phone: phoneHeader, name: nameHeader, context: contextHeader, fId: fIdHeader, extra } = mapping;
   const firstRowOf = new Map<string, number>();
+  // Why a value is not a number, for values met again: checking an invalid value takes the library tens of
+  // microseconds, and a hostile file repeats one value millions of times. Bounded; real files rarely repeat a bad one.
+  const invalid = new Map<string, string>();
   const country = opts.defaultCountry;
   if (!isSupportedCountry(country)) throw new RangeError(`normalizeRows: unknown default country ${String(country)}`);
 
@@ -91,8 +96,14 @@ export async function* normalizeRows(
       };
       continue;
     }
+    const known = invalid.get(original);
+    if (known !== undefined) {
+      yield { kind: 'rejected', rowNumber: row.rowNumber, original, reason: known };
+      continue;
+    }
     const result = normalizePhone(original, country);
     if (!result.ok) {
+      if (invalid.size < INVALID_REMEMBERED) invalid.set(original, result.reason);
       yield { kind: 'rejected', rowNumber: row.rowNumber, original, reason: result.reason };
       continue;
     }

@@ -134,7 +134,15 @@ export class XlsxZip {
         done(null, chunk);
       },
     });
-    raw.on('error', (err) => counted.destroy(toFileError(this.opts.fileName, err)));
+    raw.on('error', (err) => {
+      // yauzl's check that an entry inflates to the size it declares: only a damaged or a crafted file fails it.
+      const lied = /too many bytes in the stream/i.test(err.message);
+      counted.destroy(
+        lied
+          ? tooLarge(this.opts, `${name} unpacks to more than its header says`)
+          : toFileError(this.opts.fileName, err),
+      );
+    });
     counted.on('close', () => {
       if (!raw.destroyed) raw.destroy();
     });

@@ -437,7 +437,8 @@ export class UploadRun {
       rejectedPath: file.rejectedPath,
     };
     this.pass = pass;
-    let lastProgress = Date.now();
+    // The first report of the reader shows at once (rows read, the bar), later ones at the message's pace.
+    let lastProgress = 0;
     reader.onProgress = (p: ReadProgress) => {
       pass.rowsRead = p.rowsRead;
       pass.lastRowSeen = p.lastRowSeen;
@@ -690,6 +691,9 @@ export class UploadRun {
     }
     const total = (this.pass ? totalRejected(rejected) : 0) + j.counts.failed;
     const { report, to } = await this.sendReport(total);
+    // The file and the report are no longer needed: gone before the job is marked ended.
+    await closeOpenedFile(this.file);
+    this.file = undefined;
     const summary = uploadSummaryMessage({
       ...this.heading(),
       stats: this.stats(),
