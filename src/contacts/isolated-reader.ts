@@ -29,20 +29,23 @@ import type {
 export type { ReadBatch, ReadEnd, ReaderJob, ReadProgress, TableSummary } from './reader-protocol.js';
 
 /**
- * The reader's heap: ample for the largest file the limits let through (a 200,000-row file keeps a map of every
- * number for duplicates; a workbook's shared strings are held whole), small beside the app.
+ * The reader's heap. The largest legitimate file the limits let through needs ~150 MB: a 10 MB workbook of 200,000
+ * rows whose cells are all different, as exceljs holds every shared string. A heap is a cap, not a reservation: an
+ * ordinary upload uses 20 to 30 MB of it.
  */
 export const DEFAULT_READER_RESOURCE_LIMITS: ResourceLimits = {
-  maxOldGenerationSizeMb: 160,
-  // Below ~32 MB the young generation is collected so often that reading slows down by half.
-  maxYoungGenerationSizeMb: 32,
+  maxOldGenerationSizeMb: 256,
+  // Below ~16 MB the young generation is collected so often that reading slows down noticeably.
+  maxYoungGenerationSizeMb: 16,
 };
 
-export interface IsolatedReaderOptions extends ReaderJob {
+export interface SpawnOptions {
   resourceLimits?: ResourceLimits;
   /** Batches the worker may read ahead of the consumer. Default 2. */
   window?: number;
 }
+
+export type IsolatedReaderOptions = ReaderJob & SpawnOptions;
 
 /**
  * How to start the worker: the compiled `reader-worker.js` next to this file (dist/, `npm start`), or, when this
@@ -92,18 +95,20 @@ export class IsolatedContactFile {
   private wake: (() => void) | undefined;
   private failure: Error | undefined;
   private exited = false;
+  private opening = false;
   private started = false;
   private readonly window: number;
+  /** For messages: the file's name once `open` was called. */
+  private fileName = '';
 
-  private constructor(private readonly opts: IsolatedReaderOptions) {
+  private constructor(opts: SpawnOptions) {
     this.window = Math.max(1, opts.window ?? 2);
     const { script, evalCode } = workerScript();
-    const { resourceLimits, window: _window, ...job } = opts;
-    void _window;
     this.worker = new Worker(script, {
       eval: evalCode,
-      workerData: job satisfies ReaderJob,
-      resourceLimits: resourceLimits ?? DEFAULT_READER_RESOURCE_LIMITS,
+      // None of the app's own flags (`--input-type`, `--eval`, … would stop the worker; V8's apply to it anyway).
+      execArgv: [],
+      resourceLimits: opts.resourceLimits ?? DEFAULT_READER_RESOURCE_LIMITS,
     });
     this.worker.on('message', (m: FromWorker) => {
       if (m.type === 'progress') {
@@ -116,27 +121,38 @@ export class IsolatedContactFile {
     });
     this.worker.on('error', (err: Error & { code?: string }) => {
       this.failure ??=
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex(opts.fileName, err) : errorFrom(opts.fileName, err);
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex(this.fileName, err) : errorFrom(this.fileName, err);
       this.notify();
     });
     this.worker.on('exit', (code) => {
       this.exited = true;
-      if (code !== 0) this.failure ??= tooComplex(opts.fileName, new Error(`the reader stopped with code ${code}`));
+      if (code !== 0) this.failure ??= tooComplex(this.fileName, new Error(`the reader stopped with code ${code}`));
       this.notify();
     });
   }
 
-  /** Starts the worker on `opts.path` and resolves once it has read and mapped the header. */
-  static async open(opts: IsolatedReaderOptions): Promise<IsolatedContactFile> {
-    const file = new IsolatedContactFile(opts);
+  /**
+   * Starts a reader thread, which loads the pipeline and waits for `open`: started while the file downloads, its
+   * start-up (~150 ms) is not added to the upload's.
+   */
+  static spawn(opts: SpawnOptions = {}): IsolatedContactFile {
+    return new IsolatedContactFile(opts);
+  }
+
+  /** Opens `job.path` in the reader; resolves once it has read and mapped the header. Ends the reader if not. */
+  async open(job: ReaderJob): Promise<this> {
+    if (this.opening) throw new Error('IsolatedContactFile.open() can only be called once');
+    this.opening = true;
+    this.fileName = job.fileName;
     try {
-      const m = await file.next();
+      this.send({ type: 'open', job });
+      const m = await this.next();
       if (m.type !== 'opened') throw new Error(`the reader sent ${m.type} before the header`);
-      file.table = m.table;
-      file.mapping = m.mapping;
-      return file;
+      this.table = m.table;
+      this.mapping = m.mapping;
+      return this;
     } catch (err) {
-      await file.close();
+      await this.close();
       throw err;
     }
   }
@@ -152,11 +168,11 @@ export class IsolatedContactFile {
     for (;;) {
       const m = this.queue.shift();
       if (m) {
-        if (m.type === 'failed') throw errorFrom(this.opts.fileName, m.error);
+        if (m.type === 'failed') throw errorFrom(this.fileName, m.error);
         return m;
       }
       if (this.failure) throw this.failure;
-      if (this.exited) throw new Error(`the reader of ${describeFile(this.opts.fileName)} ended early`);
+      if (this.exited) throw new Error(`the reader of ${describeFile(this.fileName)} ended early`);
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
@@ -201,6 +217,11 @@ export class IsolatedContactFile {
   }
 }
 
+/** A reader started and opened on `opts.path` (header read and mapped). */
 export function openIsolatedContactFile(opts: IsolatedReaderOptions): Promise<IsolatedContactFile> {
-  return IsolatedContactFile.open(opts);
+  const { resourceLimits, window, ...job } = opts;
+  return IsolatedContactFile.spawn({
+    ...(resourceLimits ? { resourceLimits } : {}),
+    ...(window !== undefined ? { window } : {}),
+  }).open(job);
 }

@@ -12,7 +12,7 @@ import type { CountryCode } from './libphonenumber.js';
 import type { RejectionCounts } from './normalize.js';
 import type { FileFormat } from './sniff.js';
 
-/** What the worker is started with (`workerData`). */
+/** The file the worker reads and how (the `open` message). */
 export interface ReaderJob {
   /** The file, already on disk. */
   path: string;
@@ -75,6 +75,8 @@ export type FromWorker =
   | { type: 'failed'; error: SerializedError };
 
 export type ToWorker =
+  /** Open this file: read its header and map it. */
+  | { type: 'open'; job: ReaderJob }
   /** Read the rows; batches below `skipBatches` were sent before (a resumed upload) and are not posted. */
   | { type: 'start'; skipBatches: number }
   /** The main thread may take `n` more batches. */

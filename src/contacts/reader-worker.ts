@@ -3,11 +3,12 @@
  * decode, parse, header mapping, normalization, batching — runs here, so a file built to be slow or huge costs
  * this thread's time and this thread's heap (capped with `resourceLimits`), never the event loop of the app.
  *
- * Flow: open the file and post `opened` (header and mapping); wait for `start`; then post batches, each one only
+ * Flow: started ahead of time (its modules load while the file downloads), it waits for `open`; opens the file and
+ * posts `opened` (header and mapping); waits for `start`; then posts batches, each one only
  * when the main thread has given credit for it (so reading runs at most a few batches ahead of sending). Rejected
  * rows go to a spool file, not across to the main thread. Any FileFormatError is posted as `failed`.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { batch, onlyContacts } from './batch.js';
 import { FileFormatError } from './errors.js';
 import { RejectedRowSpool } from './failure-report.js';
@@ -17,20 +18,22 @@ import type { FromWorker, ReaderJob, ReadProgress, ToWorker } from './reader-pro
 import type { Row } from './table.js';
 
 const port = parentPort!;
-const job = workerData as ReaderJob;
 
 const post = (m: FromWorker): void => port.postMessage(m);
 
 /** How often progress is posted while no batch goes out (a file of rejected rows, batches skipped on resume). */
 const PROGRESS_EVERY_MS = 250;
 
+let opened: ((job: ReaderJob) => void) | undefined;
+const open = new Promise<ReaderJob>((resolve) => (opened = resolve));
 let started: ((skip: number) => void) | undefined;
 const start = new Promise<number>((resolve) => (started = resolve));
 let credits = 0;
 let waiting: (() => void) | undefined;
 
 port.on('message', (m: ToWorker) => {
-  if (m.type === 'start') started?.(m.skipBatches);
+  if (m.type === 'open') opened?.(m.job);
+  else if (m.type === 'start') started?.(m.skipBatches);
   else if (m.type === 'credit') {
     credits += m.n;
     const w = waiting;
@@ -45,6 +48,7 @@ async function credit(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const job = await open;
   const file = await openContactFile(
     { path: job.path },
     {

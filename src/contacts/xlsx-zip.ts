@@ -72,7 +72,7 @@ export class XlsxZip {
         if (declared > opts.maxUnpackedBytes) {
           throw tooLarge(
             opts,
-            `its parts declare ${megabytes(declared)} or more (${entry.fileName} alone ${megabytes(entry.uncompressedSize)})`,
+            `its parts declare at least ${megabytes(declared)}; ${entry.fileName} alone ${megabytes(entry.uncompressedSize)}`,
           );
         }
         if (entry.fileName.endsWith('/')) continue;
@@ -127,7 +127,7 @@ export class XlsxZip {
         own += chunk.length;
         this.unpacked += chunk.length;
         if (this.unpacked > this.opts.maxUnpackedBytes) {
-          done(tooLarge(this.opts, `${name} inflates to more than it declared`));
+          done(tooLarge(this.opts, `${name} goes past it while it is unpacked`));
           return;
         }
         onBytes?.(own);
@@ -137,11 +137,7 @@ export class XlsxZip {
     raw.on('error', (err) => {
       // yauzl's check that an entry inflates to the size it declares: only a damaged or a crafted file fails it.
       const lied = /too many bytes in the stream/i.test(err.message);
-      counted.destroy(
-        lied
-          ? tooLarge(this.opts, `${name} unpacks to more than its header says`)
-          : toFileError(this.opts.fileName, err),
-      );
+      counted.destroy(lied ? lyingPart(this.opts, name) : toFileError(this.opts.fileName, err));
     });
     counted.on('close', () => {
       if (!raw.destroyed) raw.destroy();
@@ -167,6 +163,15 @@ function tooLarge(opts: ZipOptions, why: string): FileFormatError {
     'TOO_LARGE_UNPACKED',
     `${describeFile(opts.fileName)} unpacks to more than ${megabytes(opts.maxUnpackedBytes)}, the most a workbook ` +
       `may hold here (${why}). It is damaged, or not a contact list. ${SAVE_AS_CSV}`,
+  );
+}
+
+/** A part that unpacks to more than the size its ZIP header gives: a ZIP bomb's trick, or a damaged file. */
+function lyingPart(opts: ZipOptions, name: string): FileFormatError {
+  return new FileFormatError(
+    'TOO_LARGE_UNPACKED',
+    `${describeFile(opts.fileName)} can't be read: its part ${name} unpacks to more than its own header says, which ` +
+      `only a damaged file, or one made to exhaust the reader, does. ${SAVE_AS_CSV}`,
   );
 }
 

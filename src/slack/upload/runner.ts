@@ -18,20 +18,14 @@ import { access, readFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { WebClient } from '@slack/web-api';
-import {
-  batchIdempotencyKey,
-  fileLimits,
-  FileFormatError,
-  noRejections,
-  readRejectedSpool,
-  rejectionKind,
-  totalRejected,
-  writeFailureReport,
-  type CountryCode,
-  type FailureReportRow,
-  type RejectedRow,
-  type RejectionCounts,
-} from '../../contacts/index.js';
+// The contacts modules the main thread needs, one by one: the parsing pipeline itself loads in the reader thread.
+import { batchIdempotencyKey } from '../../contacts/batch.js';
+import { FileFormatError } from '../../contacts/errors.js';
+import { readRejectedSpool, writeFailureReport, type FailureReportRow } from '../../contacts/failure-report.js';
+import type { CountryCode } from '../../contacts/libphonenumber.js';
+import { fileLimits } from '../../contacts/limits.js';
+import type { RejectedRow } from '../../contacts/normalize.js';
+import { noRejections, rejectionKind, totalRejected, type RejectionCounts } from '../../contacts/rejections.js';
 import type { ReadBatch, ReadProgress } from '../../contacts/isolated-reader.js';
 import type { Logger } from '../../log.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';

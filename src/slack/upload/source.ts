@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { WebClient } from '@slack/web-api';
 import type { CountryCode, FileLimits, HeaderMapping } from '../../contacts/index.js';
-import { openIsolatedContactFile, type IsolatedContactFile } from '../../contacts/isolated-reader.js';
+import { IsolatedContactFile } from '../../contacts/isolated-reader.js';
 import { downloadSlackFile, slackFileInfo, type SlackFileInfo } from './download.js';
 import { createWorkspace, type UploadWorkspace } from './workspace.js';
 
@@ -30,6 +30,8 @@ export interface OpenFileOptions {
   maxBytes: number;
   signal?: AbortSignal;
   reader: ReaderSettings;
+  /** A reader started ahead (`spawnReader`), used instead of starting one here; ended if opening fails. */
+  spawned?: IsolatedContactFile;
 }
 
 export interface OpenedFile {
@@ -48,12 +50,18 @@ export interface OpenedFile {
 const SOURCE = 'source';
 const REJECTED = 'rejected.ndjson';
 
-/** Starts a reader on the downloaded file: resolves once the header is read and mapped. */
+/** A reader thread started ahead of its file (it loads the pipeline meanwhile). */
+export function spawnReader(settings: ReaderSettings): IsolatedContactFile {
+  return IsolatedContactFile.spawn(settings.resourceLimits ? { resourceLimits: settings.resourceLimits } : {});
+}
+
+/** Opens the downloaded file in a reader (`spawned`, or a new one): resolves once the header is read and mapped. */
 export async function startReader(
   f: Pick<OpenedFile, 'info' | 'path' | 'rejectedPath'>,
   settings: ReaderSettings,
+  spawned: IsolatedContactFile = spawnReader(settings),
 ): Promise<IsolatedContactFile> {
-  return openIsolatedContactFile({
+  return spawned.open({
     path: f.path,
     fileName: f.info.name,
     ...(f.info.mimetype ? { mimeType: f.info.mimetype } : {}),
@@ -62,7 +70,6 @@ export async function startReader(
     limits: settings.limits,
     rejectedPath: f.rejectedPath,
     rejectedKept: settings.reportMaxRows,
-    ...(settings.resourceLimits ? { resourceLimits: settings.resourceLimits } : {}),
   });
 }
 
@@ -72,12 +79,21 @@ export async function openSlackContactsFile(
   fileId: string,
   opts: OpenFileOptions,
 ): Promise<OpenedFile> {
-  const info = await slackFileInfo(client, fileId, opts.slackApiUrl);
-  const download = await downloadSlackFile(info, {
-    botToken: opts.botToken,
-    maxBytes: opts.maxBytes,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
+  // The reader loads while Slack answers and the file downloads.
+  const spawned = opts.spawned ?? spawnReader(opts.reader);
+  let info: SlackFileInfo;
+  let download;
+  try {
+    info = await slackFileInfo(client, fileId, opts.slackApiUrl);
+    download = await downloadSlackFile(info, {
+      botToken: opts.botToken,
+      maxBytes: opts.maxBytes,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (err) {
+    await spawned.close();
+    throw err;
+  }
   let workspace: UploadWorkspace | undefined;
   try {
     workspace = await createWorkspace();
@@ -85,10 +101,11 @@ export async function openSlackContactsFile(
     await pipeline(download.body, createWriteStream(path, { flags: 'wx' }));
     const size = (await stat(path)).size;
     const rejectedPath = workspace.path(REJECTED);
-    const reader = await startReader({ info, path, rejectedPath }, opts.reader);
+    const reader = await startReader({ info, path, rejectedPath }, opts.reader, spawned);
     return { info, workspace, path, size, rejectedPath, reader, mapping: reader.mapping };
   } catch (err) {
     // Ends the download if it is still going (a failure on our side), then removes what was written.
+    await spawned.close();
     await (download.body as AsyncGenerator<Buffer>).return?.(undefined);
     await workspace?.remove();
     throw err;

@@ -11,7 +11,7 @@
 import { slowAfter } from '../timing.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import { FileFormatError } from '../../contacts/index.js';
+import { FileFormatError } from '../../contacts/errors.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, DuplicatePolicy } from '../../outreach/schemas.js';
 import { errorMessage } from '../blocks/feedback.js';
@@ -34,7 +34,7 @@ import type { Reply } from '../reply.js';
 import { FILE_ID, formatBytes, SlackFileError } from '../upload/download.js';
 import { readerSettings } from '../upload/runner.js';
 import { uploadService, type UploadService } from '../upload/service.js';
-import { openSlackContactsFile, type OpenedFile } from '../upload/source.js';
+import { openSlackContactsFile, spawnReader, type OpenedFile } from '../upload/source.js';
 import { serviceErrorMessage } from './feedback.js';
 import { refuseSubmissionIfReadOnly } from './permission.js';
 
@@ -237,22 +237,30 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
   }
 
   const { config } = deps;
+  // What the job will be saved with (launch): the reader opened here is the job's. Its thread starts now, so it
+  // is ready by the time the campaign is checked and the file downloaded.
+  const reader = readerSettings(deps, svc.tuning, {
+    defaultCountry: choices.defaultCountry,
+    batchSize: svc.tuning.batchSize,
+  });
+  const spawned = spawnReader(reader);
   const prepare = (async (): Promise<Prepared | Refusal> => {
     try {
       const campaign = await deps.outreach.getCampaign(campaignId);
-      if (campaign.status === 'finished') return { on: 'modal', sentence: finishedSentence(campaign) };
+      if (campaign.status === 'finished') {
+        await spawned.close();
+        return { on: 'modal', sentence: finishedSentence(campaign) };
+      }
       const opened = await openSlackContactsFile(client, choices.fileId, {
         botToken: config.slackBotToken,
         slackApiUrl: config.slackApiUrl,
         maxBytes: config.uploadMaxBytes,
-        // What the job will be saved with (launch): the reader opened here is the job's.
-        reader: readerSettings(deps, svc.tuning, {
-          defaultCountry: choices.defaultCountry,
-          batchSize: svc.tuning.batchSize,
-        }),
+        reader,
+        spawned,
       });
       return { campaign, opened };
     } catch (err) {
+      await spawned.close();
       return refusalOf(err, deps);
     }
   })();
