@@ -16,8 +16,8 @@ import {
   plural,
   rateScale,
   statusLabel,
-} from '../src/slack/blocks/format.js';
-import { cyclesInWords, NO_SCHEDULE, scheduleInWords } from '../src/slack/blocks/schedule.js';
+} from '../src/render/format.js';
+import { cyclesInWords, NO_SCHEDULE, scheduleInWords } from '../src/render/schedule.js';
 import { CAMPAIGN_STATUSES, CALL_STATUSES, CONTACT_STATUSES } from '../src/outreach/schemas.js';
 import { WEEKDAYS_9_TO_6 } from './blocks-fixtures.js';
 

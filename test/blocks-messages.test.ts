@@ -1,10 +1,10 @@
 /** Snapshots of every message builder, each also checked against Block Kit's limits. */
-import { campaignDetailMessage } from '../src/slack/blocks/campaignDetail.js';
-import { campaignListMessage } from '../src/slack/blocks/campaignList.js';
-import { callsPageMessage } from '../src/slack/blocks/callsPage.js';
-import { contactDetailMessage, contactsPageMessage } from '../src/slack/blocks/contactsPage.js';
-import { errorMessage, lifecycleResultMessage, successMessage, usageMessage } from '../src/slack/blocks/feedback.js';
-import type { SlackMessage } from '../src/slack/blocks/types.js';
+import { campaignDetailMessage } from '../src/render/campaign-detail.js';
+import { campaignListMessage } from '../src/render/campaign-list.js';
+import { callsPageMessage } from '../src/render/calls-page.js';
+import { contactDetailMessage, contactsPageMessage } from '../src/render/contacts-page.js';
+import { errorMessage, lifecycleResultMessage, successMessage, usageMessage } from '../src/render/feedback.js';
+import type { SlackMessage } from '../src/render/types.js';
 import { assertWithinMessageLimits } from './blocks-limit-checker.js';
 import { call, campaignDetail, contact, listItem } from './blocks-fixtures.js';
 

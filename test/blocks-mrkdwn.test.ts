@@ -18,8 +18,8 @@ import {
   stripInvisible,
   truncate,
   truncateMrkdwn,
-} from '../src/slack/blocks/mrkdwn.js';
-import type { KnownBlock } from '../src/slack/blocks/types.js';
+} from '../src/render/mrkdwn.js';
+import type { KnownBlock } from '../src/render/types.js';
 
 describe('escapeMrkdwn', () => {
   it('escapes &, < and > and nothing else', () => {

@@ -15,8 +15,8 @@ import {
   encodeCampaignListNext,
   encodeContactRef,
   encodeContactsPage,
-} from '../src/slack/blocks/actionValues.js';
-import { actionForTarget, validActions } from '../src/slack/blocks/lifecycle.js';
+} from '../src/render/ids.js';
+import { actionForTarget, validActions } from '../src/render/lifecycle.js';
 
 describe('action ids', () => {
   it('the pattern matches the bare id and suffixed ids only', () => {

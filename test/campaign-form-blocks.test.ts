@@ -23,7 +23,7 @@ import {
   timeZones,
   type FormDirectory,
   type FormValues,
-} from '../src/slack/blocks/campaignForm.js';
+} from '../src/render/campaign-form.js';
 import { editFormView } from '../src/slack/usecases/campaignForm.js';
 import { validateBlocks, validateView, viewByteLength } from './support/blockKitLimits.js';
 

@@ -13,7 +13,7 @@ import {
   inputBlockIds,
   type FormDirectory,
   type FormValues,
-} from '../src/slack/blocks/campaignForm.js';
+} from '../src/render/campaign-form.js';
 import { editFormView, fixedSettingsOf, rebuiltFormView, submissionKey } from '../src/slack/usecases/campaignForm.js';
 import {
   blockForField,

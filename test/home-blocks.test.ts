@@ -7,7 +7,7 @@ import {
   homeWatchModal,
   type HomeCampaign,
   type HomeModel,
-} from '../src/slack/blocks/home.js';
+} from '../src/render/home.js';
 import { orderCampaigns } from '../src/slack/usecases/home.js';
 import { validateView, viewByteLength } from './support/blockKitLimits.js';
 import { campaignDetail, HOSTILE, listItem } from './blocks-fixtures.js';

@@ -9,7 +9,7 @@ import {
   uploadCountries,
   uploadModalView,
   uploadProblemView,
-} from '../src/slack/blocks/uploadModal.js';
+} from '../src/render/upload-modal.js';
 import {
   failureReportFileName,
   percent,
@@ -17,7 +17,7 @@ import {
   uploadProgressMessage,
   uploadSummaryMessage,
   type UploadStats,
-} from '../src/slack/blocks/uploadProgress.js';
+} from '../src/render/upload-progress.js';
 import { failureGroups } from '../src/slack/upload/runner.js';
 import { validateBlocks, validateView } from './support/blockKitLimits.js';
 

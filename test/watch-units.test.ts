@@ -10,7 +10,7 @@ import {
   conversationReply,
   DIGEST_CAPACITY,
   REPLY_MAX,
-} from '../src/slack/blocks/callMessage.js';
+} from '../src/render/call-message.js';
 import {
   advance,
   messageKey,

@@ -4,7 +4,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log.js';
-import { escapeMrkdwn, truncateMrkdwn } from './blocks/mrkdwn.js';
+import { escapeMrkdwn, truncateMrkdwn } from '../render/mrkdwn.js';
 
 export interface AuditEntry {
   userId: string;

@@ -17,8 +17,8 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { onBehalfOf } from '../outreach/onBehalf.js';
-import { md, mrkdwnSection, fallback } from './blocks/mrkdwn.js';
-import type { SlackMessage } from './blocks/types.js';
+import { md, mrkdwnSection, fallback } from '../render/mrkdwn.js';
+import type { SlackMessage } from '../render/types.js';
 import { parseCommandText } from './commands/grammar.js';
 import type { AppDeps } from './deps.js';
 import { errorSummary } from './guard.js';

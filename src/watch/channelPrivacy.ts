@@ -9,9 +9,9 @@
  *   any watch). So does a channel whose sharing Slack would not tell us (conversations.info refused for a scope).
  */
 import { z } from 'zod';
-import { parseJson } from '../slack/blocks/actionValues.js';
-import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw } from '../slack/blocks/mrkdwn.js';
-import type { SlackMessage } from '../slack/blocks/types.js';
+import { parseJson } from '../render/ids.js';
+import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw } from '../render/mrkdwn.js';
+import type { SlackMessage } from '../render/types.js';
 
 /** Who can read a channel, as far as watching it is concerned. */
 export interface ChannelAudience {

@@ -22,8 +22,8 @@ import {
   DIGEST_CAPACITY,
   digestLine,
   type DigestLine,
-} from '../slack/blocks/callMessage.js';
-import type { SlackMessage } from '../slack/blocks/types.js';
+} from '../render/call-message.js';
+import type { SlackMessage } from '../render/types.js';
 import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
 import { PermanentSlackError, RejectedSlackError, type SlackPoster } from './slackPoster.js';
 import {

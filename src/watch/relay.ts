@@ -16,7 +16,7 @@ import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
-import { escapeMrkdwn } from '../slack/blocks/mrkdwn.js';
+import { escapeMrkdwn } from '../render/mrkdwn.js';
 import type { Audit } from '../slack/audit.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
 import type { Delivery } from './delivery.js';

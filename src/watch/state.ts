@@ -5,7 +5,7 @@
  * poll cursor only moves after the calls it covers are recorded; so a restart resumes from exactly what is on disk.
  */
 import type { CampaignCallItem } from '../outreach/schemas.js';
-import type { DigestLine } from '../slack/blocks/callMessage.js';
+import type { DigestLine } from '../render/call-message.js';
 import type { Collection, Store } from '../store/store.js';
 
 export const COLLECTIONS = {

@@ -4,9 +4,9 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { CampaignDetail } from '../outreach/schemas.js';
-import { cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from '../slack/blocks/mrkdwn.js';
-import { channelLabel, formatDateTime, plural } from '../slack/blocks/format.js';
-import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
+import { cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from '../render/mrkdwn.js';
+import { channelLabel, formatDateTime, plural } from '../render/format.js';
+import type { KnownBlock, SlackMessage } from '../render/types.js';
 import {
   audienceOf,
   confirmExternalMessage,

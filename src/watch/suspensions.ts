@@ -12,7 +12,7 @@
  * A watch suspended again for the same reason within a day of the last DM about it does not DM again (a cause that
  * `conversations.info` cannot see, such as `no_permission` while still a member, may resume and stop again).
  */
-import { cleanLabel, md, raw } from '../slack/blocks/mrkdwn.js';
+import { cleanLabel, md, raw } from '../render/mrkdwn.js';
 import type { PermanentSlackError } from './slackPoster.js';
 import { TOKEN_ERRORS } from './slackPoster.js';
 import { subKey, type Subscription } from './state.js';

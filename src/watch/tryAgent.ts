@@ -4,8 +4,8 @@
  * POST /message and the agent's answers come back through the same delivery as channel threads.
  */
 import type { WebClient } from '@slack/web-api';
-import { button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from '../slack/blocks/mrkdwn.js';
-import type { KnownBlock, SlackMessage } from '../slack/blocks/types.js';
+import { button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from '../render/mrkdwn.js';
+import type { KnownBlock, SlackMessage } from '../render/types.js';
 import type { WatchService } from './service.js';
 
 export const TRY_AGENT_ACTION = 'watch_try_agent';

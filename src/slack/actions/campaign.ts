@@ -11,7 +11,7 @@ import {
   decodeCampaignAction,
   decodeCampaignId,
   decodeCampaignListNext,
-} from '../blocks/actionValues.js';
+} from '../../render/ids.js';
 
 export function registerCampaignActions(app: App, deps: AppDeps): void {
   const byId = (id: number) => id;

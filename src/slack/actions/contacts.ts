@@ -1,6 +1,6 @@
 /** Buttons on contact and call pages: paging, contact details, removing a contact. */
 import type { App, BlockAction } from '@slack/bolt';
-import { successMessage } from '../blocks/feedback.js';
+import { successMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { humanMessage } from '../../outreach/errors.js';
@@ -13,7 +13,7 @@ import {
   decodeCallsPage,
   decodeContactRef,
   decodeContactsPage,
-} from '../blocks/actionValues.js';
+} from '../../render/ids.js';
 
 export function registerContactActions(app: App, deps: AppDeps): void {
   const ofCampaign = (v: { campaignId: number }) => v.campaignId;

@@ -1,5 +1,5 @@
 import type { App, BlockAction, RespondFn } from '@slack/bolt';
-import { errorMessage } from '../blocks/feedback.js';
+import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import type { Message } from '../message.js';

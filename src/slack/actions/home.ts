@@ -7,7 +7,7 @@
  */
 import { notRunning, watchAndAudit } from '../commands/watch.js';
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
-import { errorMessage } from '../blocks/feedback.js';
+import { errorMessage } from '../../render/feedback.js';
 import {
   decodeFilterChoice,
   decodeMenuChoice,
@@ -20,7 +20,7 @@ import {
   HOME_WATCH_VIEW_ID,
   homeNoticeModal,
   homeWatchModal,
-} from '../blocks/home.js';
+} from '../../render/home.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';

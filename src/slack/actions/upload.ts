@@ -3,9 +3,9 @@
  * new-campaign message (action_id `campaign_upload_open`, value: the campaign id) and the modal's submission.
  */
 import type { App, BlockAction } from '@slack/bolt';
-import { decodeCampaignId } from '../blocks/actionValues.js';
-import { ACTION_UPLOAD_OPEN } from '../blocks/campaignForm.js';
-import { errorMessage } from '../blocks/feedback.js';
+import { decodeCampaignId } from '../../render/ids.js';
+import { ACTION_UPLOAD_OPEN } from '../../render/campaign-form.js';
+import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { createUploadService } from '../upload/service.js';

@@ -6,7 +6,7 @@ import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { z } from 'zod';
 import { humanMessage } from '../../outreach/errors.js';
 import type { EndUser } from '../../outreach/schemas.js';
-import { decodeCampaignId, parseJson } from '../blocks/actionValues.js';
+import { decodeCampaignId, parseJson } from '../../render/ids.js';
 import {
   callDetailsMessage,
   END_USER_BLOCKS,
@@ -15,9 +15,9 @@ import {
   endUserModal,
   endUserSummary,
   WATCH_ACTION_IDS,
-} from '../blocks/callMessage.js';
-import { cleanLabel, context, md, mrkdwnSection, plainText } from '../blocks/mrkdwn.js';
-import type { KnownBlock, View } from '../blocks/types.js';
+} from '../../render/call-message.js';
+import { cleanLabel, context, md, mrkdwnSection, plainText } from '../../render/mrkdwn.js';
+import type { KnownBlock, View } from '../../render/types.js';
 import { AGENT_ID } from '../commands/grammar.js';
 import { notRunning, watchInChannel } from '../commands/watch.js';
 import type { AppDeps } from '../deps.js';

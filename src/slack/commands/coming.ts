@@ -1,4 +1,4 @@
-import { errorMessage } from '../blocks/feedback.js';
+import { errorMessage } from '../../render/feedback.js';
 import type { CampaignCommand } from './grammar.js';
 import type { CommandHandler } from './context.js';
 

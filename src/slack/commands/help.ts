@@ -1,4 +1,4 @@
-import { usageMessage } from '../blocks/feedback.js';
+import { usageMessage } from '../../render/feedback.js';
 import type { CommandHandler } from './context.js';
 
 export const help: CommandHandler<'help'> = async ({ reply }) => {

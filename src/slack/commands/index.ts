@@ -3,7 +3,7 @@
  * subcommand's handler; whatever it throws becomes a sentence for the person.
  */
 import type { App } from '@slack/bolt';
-import { usageMessage } from '../blocks/feedback.js';
+import { usageMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { respondReply } from '../reply.js';

@@ -4,7 +4,7 @@
  * the agent as an end user, with the organization's API key.
  */
 import type { WebClient } from '@slack/web-api';
-import { fallback, mrkdwnSection } from '../blocks/mrkdwn.js';
+import { fallback, mrkdwnSection } from '../../render/mrkdwn.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 import { startTry, tryableAgentsMessage } from '../../watch/tryAgent.js';

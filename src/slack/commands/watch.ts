@@ -1,7 +1,7 @@
 /** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
 import type { WebClient } from '@slack/web-api';
 import { humanMessage } from '../../outreach/errors.js';
-import { errorMessage } from '../blocks/feedback.js';
+import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';

@@ -19,7 +19,7 @@
  */
 import { fetch } from 'undici';
 import type { WebClient } from '@slack/web-api';
-import { cleanLabel } from '../blocks/mrkdwn.js';
+import { cleanLabel } from '../../render/mrkdwn.js';
 
 export type SlackFileErrorCode =
   /** files.info does not know the file (deleted, or not shared with the app). */

@@ -4,7 +4,7 @@
  * the same numbers). The others wait in arrival order; each is told, and told again when the picture changes, why
  * it waits. A job that may not start yet does not hold back a later one into another campaign.
  */
-import type { UploadWaiting } from '../blocks/uploadProgress.js';
+import type { UploadWaiting } from '../../render/upload-progress.js';
 
 export interface QueuedUpload {
   id: string;

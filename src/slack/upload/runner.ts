@@ -40,8 +40,8 @@ import {
   type UploadFailureGroup,
   type UploadStats,
   type UploadWaiting,
-} from '../blocks/uploadProgress.js';
-import type { SlackMessage } from '../blocks/types.js';
+} from '../../render/upload-progress.js';
+import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { SlackFileError } from './download.js';

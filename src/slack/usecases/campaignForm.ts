@@ -42,9 +42,9 @@ import {
   type FormMetadata,
   type FormValues,
   type KnownAgent,
-} from '../blocks/campaignForm.js';
-import { cleanLabel, context, md, raw } from '../blocks/mrkdwn.js';
-import type { View } from '../blocks/types.js';
+} from '../../render/campaign-form.js';
+import { cleanLabel, context, md, raw } from '../../render/mrkdwn.js';
+import type { View } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import type { Message } from '../message.js';

@@ -4,11 +4,11 @@
  */
 import type { AppDeps } from '../deps.js';
 import type { CallListFilterStatus, CampaignDetail, ContactStatus, LifecycleAction } from '../../outreach/schemas.js';
-import type { CampaignListRequestFilter } from '../blocks/actionValues.js';
-import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../blocks/campaignList.js';
-import { campaignDetailMessage } from '../blocks/campaignDetail.js';
-import { CONTACTS_PER_MESSAGE, contactDetailMessage, contactsPageMessage } from '../blocks/contactsPage.js';
-import { CALLS_PER_MESSAGE, callsPageMessage } from '../blocks/callsPage.js';
+import type { CampaignListRequestFilter } from '../../render/ids.js';
+import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../../render/campaign-list.js';
+import { campaignDetailMessage } from '../../render/campaign-detail.js';
+import { CONTACTS_PER_MESSAGE, contactDetailMessage, contactsPageMessage } from '../../render/contacts-page.js';
+import { CALLS_PER_MESSAGE, callsPageMessage } from '../../render/calls-page.js';
 import type { Message } from '../message.js';
 
 /** Words for the filters of a list, e.g. "active, WhatsApp, including archived" (empty when none). */

@@ -1,5 +1,5 @@
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
-import { errorMessage } from '../blocks/feedback.js';
+import { errorMessage } from '../../render/feedback.js';
 import type { Message } from '../message.js';
 
 /** A failure, as the person who asked should read it (ephemeral). */

@@ -30,7 +30,7 @@ import {
   type HomeCampaign,
   type HomeFilters,
   type HomeModel,
-} from '../blocks/home.js';
+} from '../../render/home.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 

@@ -5,7 +5,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { LifecycleAction } from '../../outreach/schemas.js';
 import { humanMessage } from '../../outreach/errors.js';
-import { lifecycleResultMessage } from '../blocks/feedback.js';
+import { lifecycleResultMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 import { serviceErrorMessage } from './feedback.js';

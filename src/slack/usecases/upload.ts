@@ -14,9 +14,9 @@ import type { WebClient } from '@slack/web-api';
 import { FileFormatError } from '../../contacts/errors.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, DuplicatePolicy } from '../../outreach/schemas.js';
-import { errorMessage } from '../blocks/feedback.js';
-import { cleanLabel, escapeMrkdwn, truncateMrkdwn } from '../blocks/mrkdwn.js';
-import type { View } from '../blocks/types.js';
+import { errorMessage } from '../../render/feedback.js';
+import { cleanLabel, escapeMrkdwn, truncateMrkdwn } from '../../render/mrkdwn.js';
+import type { View } from '../../render/types.js';
 import {
   decodeUploadMetadata,
   isUploadCountry,
@@ -27,7 +27,7 @@ import {
   uploadProblemView,
   uploadProblemViewMrkdwn,
   uploadStartedView,
-} from '../blocks/uploadModal.js';
+} from '../../render/upload-modal.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import type { Reply } from '../reply.js';

@@ -7,7 +7,7 @@
  * checked and sent (a campaign made elsewhere may hold values the form would refuse; editing another field must not
  * be blocked by them).
  */
-import { DAY_LABELS } from '../blocks/schedule.js';
+import { DAY_LABELS } from '../../render/schedule.js';
 import { z } from 'zod';
 import { fieldErrorsOf, humanMessage, OutreachError } from '../../outreach/errors.js';
 import {
@@ -46,8 +46,8 @@ import {
   type FormMetadata,
   type FormValues,
   type WeekPrefix,
-} from '../blocks/campaignForm.js';
-import { isValidTimeZone } from '../blocks/format.js';
+} from '../../render/campaign-form.js';
+import { isValidTimeZone } from '../../render/format.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Slack state -> FormValues

@@ -3,7 +3,7 @@
  * with the refusal, or nothing to close the modal); the upload itself runs after it.
  */
 import type { App } from '@slack/bolt';
-import { UPLOAD_CALLBACK_ID, uploadProblemView } from '../blocks/uploadModal.js';
+import { UPLOAD_CALLBACK_ID, uploadProblemView } from '../../render/upload-modal.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { DEFAULT_UPLOAD_TUNING } from '../upload/runner.js';

@@ -12,10 +12,10 @@ import {
   type CampaignListItem,
   type CampaignStatus,
   type ChannelType,
-} from '../../outreach/schemas.js';
-import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
-import { analyticsFields } from './campaignDetail.js';
-import { listItemCycles } from './campaignList.js';
+} from '../outreach/schemas.js';
+import { ACTION_IDS, encodeCampaignId } from './ids.js';
+import { analyticsFields } from './campaign-detail.js';
+import { listItemCycles } from './campaign-list.js';
 import {
   ARCHIVED_LABEL,
   campaignStateLabel,

@@ -1,11 +1,6 @@
 /** The campaign list message (`/campaign list`). */
-import type { CampaignListItem, Cycles } from '../../outreach/schemas.js';
-import {
-  ACTION_IDS,
-  encodeCampaignId,
-  encodeCampaignListNext,
-  type CampaignListRequestFilter,
-} from './actionValues.js';
+import type { CampaignListItem, Cycles } from '../outreach/schemas.js';
+import { ACTION_IDS, encodeCampaignId, encodeCampaignListNext, type CampaignListRequestFilter } from './ids.js';
 import { campaignStateLabel, formatCount, NONE, plural } from './format.js';
 import { lifecycleButtons, validActions } from './lifecycle.js';
 import {

@@ -2,9 +2,9 @@
  * Which lifecycle actions a campaign offers, following the spec's transition table (outreach-api.md, "Campaign
  * status"), and the buttons that trigger them.
  */
-import { actionForTarget as unspecifiedActionForTarget } from '../../outreach/unspecified.js';
-import type { CampaignStatus, LifecycleAction } from '../../outreach/schemas.js';
-import { ACTION_IDS, actionId, encodeCampaignAction } from './actionValues.js';
+import { actionForTarget as unspecifiedActionForTarget } from '../outreach/unspecified.js';
+import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
+import { ACTION_IDS, actionId, encodeCampaignAction } from './ids.js';
 import { button, cleanLabel, confirmDialog, md } from './mrkdwn.js';
 import type { Button } from './types.js';
 

@@ -6,7 +6,7 @@
  * with `actionIdPattern(ACTION_IDS.x)`, which matches the bare id and every suffixed form.
  */
 import { z } from 'zod';
-import type { CampaignListFilter } from '../../outreach/api.js';
+import type { CampaignListFilter } from '../outreach/api.js';
 import {
   CALL_LIST_FILTER_STATUSES,
   CAMPAIGN_STATUSES,
@@ -16,8 +16,8 @@ import {
   type CallListFilterStatus,
   type ContactStatus,
   type LifecycleAction,
-} from '../../outreach/schemas.js';
-import { MAX_CAMPAIGN_PAGE_SIZE, MAX_PAGE_NUMBER } from '../../outreach/unspecified.js';
+} from '../outreach/schemas.js';
+import { MAX_CAMPAIGN_PAGE_SIZE, MAX_PAGE_NUMBER } from '../outreach/unspecified.js';
 
 export const ACTION_IDS = {
   /** value: campaign id, e.g. "12" */

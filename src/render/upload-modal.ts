@@ -5,8 +5,8 @@
  * The campaign id and where to post the progress travel in `private_metadata` (JSON, well under 3,000 characters);
  * the submission handler trusts nothing else in it and checks the campaign and the person again.
  */
-import { getCountryCallingCode, isSupportedCountry, type CountryCode } from '../../contacts/libphonenumber.js';
-import type { DuplicatePolicy } from '../../outreach/schemas.js';
+import { getCountryCallingCode, isSupportedCountry, type CountryCode } from '../contacts/libphonenumber.js';
+import type { DuplicatePolicy } from '../outreach/schemas.js';
 import { campaignStateLabel } from './format.js';
 import { cleanLabel, context, md, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
 import type { KnownBlock, View } from './types.js';

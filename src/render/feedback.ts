@@ -3,9 +3,9 @@
  * they may quote outside text (a service message, a name) safely; `*bold*` and `_italic_` still work, mentions and
  * links do not.
  */
-import type { CampaignStatus, LifecycleAction } from '../../outreach/schemas.js';
-import { CAMPAIGN_STATUSES } from '../../outreach/schemas.js';
-import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
+import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
+import { CAMPAIGN_STATUSES } from '../outreach/schemas.js';
+import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import { campaignStateLabel, statusLabel } from './format.js';
 import { ACTION_PAST, actionForTarget, lifecycleButtons } from './lifecycle.js';
 import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';

@@ -3,7 +3,7 @@
  * its summary; plus the comment that comes with the failed-rows CSV (sent to the uploader by DM) and the DM telling
  * the uploader that a crash-looping upload was stopped. Pure: data in, `{ text, blocks }` out.
  */
-import type { DuplicatePolicy } from '../../outreach/schemas.js';
+import type { DuplicatePolicy } from '../outreach/schemas.js';
 import { formatCount, formatDuration, plural } from './format.js';
 import { mentionUser } from './feedback.js';
 import { cleanLabel, context, fallback, fieldSections, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';

@@ -2,8 +2,8 @@
  * Weekly schedules and cycles in words. Returns plain (unescaped) text: the times come from the service, so callers
  * put the result into mrkdwn through `md` / `escapeMrkdwn`.
  */
-import { DAYS, type Cycles, type Day, type Schedule } from '../../outreach/schemas.js';
-import { normalizeScheduleTime } from '../../outreach/unspecified.js';
+import { DAYS, type Cycles, type Day, type Schedule } from '../outreach/schemas.js';
+import { normalizeScheduleTime } from '../outreach/unspecified.js';
 import { formatMinutes } from './format.js';
 
 /** Full day names, for form labels and error messages. */

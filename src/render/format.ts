@@ -4,9 +4,9 @@
  * See docs/messages.md for the rules these implement.
  */
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
-import { parsePhoneNumberFromString } from '../../contacts/libphonenumber.js';
-import type { CampaignStatus, ChannelType } from '../../outreach/schemas.js';
-import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../../outreach/unspecified.js';
+import { parsePhoneNumberFromString } from '../contacts/libphonenumber.js';
+import type { CampaignStatus, ChannelType } from '../outreach/schemas.js';
+import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../outreach/unspecified.js';
 
 /** Shown where a value is missing. */
 export const NONE = '—';

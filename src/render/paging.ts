@@ -1,6 +1,6 @@
 /** Previous / Next buttons of page-numbered lists (contacts, calls). */
-import type { PagePagination } from '../../outreach/schemas.js';
-import { ACTION_IDS, actionId } from './actionValues.js';
+import type { PagePagination } from '../outreach/schemas.js';
+import { ACTION_IDS, actionId } from './ids.js';
 import { button } from './mrkdwn.js';
 import type { Button } from './types.js';
 

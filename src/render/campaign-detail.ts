@@ -1,6 +1,6 @@
 /** One campaign in full (`/campaign show <id>`, the "Show" button). */
-import type { Analytics, CampaignDetail } from '../../outreach/schemas.js';
-import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
+import type { Analytics, CampaignDetail } from '../outreach/schemas.js';
+import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import {
   campaignStateLabel,
   channelLabel,

@@ -1,6 +1,6 @@
 /** A page of a campaign's calls (`/campaign calls <id> [status]`). */
-import type { CallListFilterStatus, CampaignCallItem, PagePagination } from '../../outreach/schemas.js';
-import { ACTION_IDS, encodeCallsPage } from './actionValues.js';
+import type { CallListFilterStatus, CampaignCallItem, PagePagination } from '../outreach/schemas.js';
+import { ACTION_IDS, encodeCallsPage } from './ids.js';
 import {
   answeredByLabel,
   callStatusLabel,

@@ -13,7 +13,7 @@ import type {
   EndUser,
   Message as ServiceMessage,
   PolicyResult,
-} from '../../outreach/schemas.js';
+} from '../outreach/schemas.js';
 import {
   answeredByLabel,
   callStatusLabel,
@@ -45,7 +45,7 @@ import {
   truncateMrkdwn,
 } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage, View } from './types.js';
-import { ACTION_IDS } from './actionValues.js';
+import { ACTION_IDS } from './ids.js';
 
 export const WATCH_ACTION_IDS = {
   /** value: campaign id */

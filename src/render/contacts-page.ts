@@ -4,8 +4,8 @@ import {
   type CampaignContact,
   type ContactStatus,
   type PagePagination,
-} from '../../outreach/schemas.js';
-import { ACTION_IDS, actionId, encodeContactRef, encodeContactsPage } from './actionValues.js';
+} from '../outreach/schemas.js';
+import { ACTION_IDS, actionId, encodeContactRef, encodeContactsPage } from './ids.js';
 import {
   contactStatusLabel,
   formatCount,

@@ -18,9 +18,9 @@ import {
   type CyclesMode,
   type Day,
   type Schedule,
-} from '../../outreach/schemas.js';
-import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../../outreach/unspecified.js';
-import { ACTION_IDS, encodeCampaignId } from './actionValues.js';
+} from '../outreach/schemas.js';
+import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../outreach/unspecified.js';
+import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import { campaignStateLabel, channelLabel, contactStatusLabel, formatCount, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
