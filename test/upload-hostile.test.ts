@@ -146,9 +146,10 @@ const reportOf = (userId: string, fileName: string) =>
 
 describe('refused or finished with a clear message, the app answering everyone meanwhile', () => {
   it('a header of 200,000 commas: the blank columns are not columns, the contacts are read', async () => {
-    const o = await hostileUpload('wide.csv', wideHeaderCsv(200_000));
+    // 200 rows: the code before built an object of 200,001 cells for each, seconds of blocked event loop.
+    const o = await hostileUpload('wide.csv', wideHeaderCsv(200_000, 200));
     expect(o.summary).toContain('Upload finished');
-    expect(simContacts(t, o.campaignId)).toHaveLength(3);
+    expect(simContacts(t, o.campaignId)).toHaveLength(200);
     await expectHarmless(o);
   });
 
