@@ -16,7 +16,7 @@ import {
   encodeContactRef,
   encodeContactsPage,
 } from '../src/render/ids.js';
-import { actionForTarget, validActions } from '../src/render/lifecycle.js';
+import { actionForTarget, validActions } from '../src/outreach/rules.js';
 
 describe('action ids', () => {
   it('the pattern matches the bare id and suffixed ids only', () => {

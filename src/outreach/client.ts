@@ -65,6 +65,7 @@ import {
   MAX_CONTACTS_PER_BATCH,
   MAX_PAGE_NUMBER,
   MAX_PAGE_SIZE,
+  RATE_LIMITED_STATUS,
   formatCallListDateTime,
 } from './unspecified.js';
 
@@ -658,7 +659,7 @@ export class OutreachClient implements OutreachApi {
       const ms = Math.round(performance.now() - started);
       this.logger?.debug({ endpoint: e.endpoint, status: res.status, ms, attempt, priority }, 'outreach request');
 
-      if (res.status === 429) {
+      if (res.status === RATE_LIMITED_STATUS) {
         const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
         const pauseMs = this.limiter.rateLimited(retryAfterMs);
         // Assumption: a 429 means the service refused the request before processing it, so even a PATCH or a

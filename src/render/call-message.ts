@@ -45,18 +45,8 @@ import {
   truncateMrkdwn,
 } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage, View } from './types.js';
-import { ACTION_IDS } from './ids.js';
+import { END_USER_VIEW_ID, WATCH_ACTION_IDS } from './ids.js';
 
-export const WATCH_ACTION_IDS = {
-  /** value: campaign id */
-  watchHere: ACTION_IDS.campaignWatchHere,
-  /** value: call id */
-  callDetails: 'watch_call_details',
-  /** value: JSON {"callId":"…","threadId":"…"} */
-  callContact: 'watch_call_contact',
-} as const;
-
-export const END_USER_VIEW_ID = 'watch_enduser_edit';
 export const END_USER_BLOCKS = { name: 'enduser_name', info: 'enduser_info' } as const;
 export const END_USER_LIMITS = { name: 255, info: 3000 } as const;
 
@@ -72,9 +62,6 @@ export function callMetadata(campaignId: number, callId: string, threadId: strin
     event_payload: { campaign_id: campaignId, call_id: callId, thread_id: threadId ?? '' },
   };
 }
-
-/** Statuses after which a call no longer changes (its outcome is known). */
-export const FINAL_CALL_STATUSES: readonly string[] = ['ended', 'busy', 'no-answer', 'failed'];
 
 /** The contact's name as one clean line (cleanLabel), or "Contact #id" / "Unknown contact". Plain text. */
 export function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
@@ -299,9 +286,6 @@ export function whatsappDigestMessage(input: {
   ];
   return { text: fallback(`WhatsApp campaign ${name}: ${escapeMrkdwn(plural(total, 'contact'))}`), blocks };
 }
-
-/** Statuses of WhatsApp contacts that get a message of their own. */
-export const WHATSAPP_NOTABLE_STATUSES = ['converted', 'rejected', 'failed'] as const;
 
 export function whatsappContactMessage(input: { campaignId: number; contact: CampaignContact }): SlackMessage {
   const c = input.contact;

@@ -13,7 +13,7 @@ import {
   rateScale,
   yesNo,
 } from './format.js';
-import { lifecycleButtons, validActions } from './lifecycle.js';
+import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
   button,
@@ -28,6 +28,7 @@ import {
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { KnownBlock, SlackMessage } from './types.js';
+import { validActions } from '../outreach/rules.js';
 
 /** Known analytics keys per channel, in the order shown, with their labels; other keys follow, humanized. */
 const KNOWN_ANALYTICS: Record<string, [key: string, label: string][]> = {

@@ -20,7 +20,7 @@ import {
   type Schedule,
 } from '../outreach/schemas.js';
 import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../outreach/unspecified.js';
-import { ACTION_IDS, encodeCampaignId } from './ids.js';
+import { ACTION_IDS, encodeCampaignId, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
 import { campaignStateLabel, channelLabel, contactStatusLabel, formatCount, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
@@ -45,13 +45,6 @@ import type { KnownBlock, SlackMessage, View } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Ids
-
-export const FORM_CALLBACK_ID = 'campaign_form';
-/** Views shown while loading, after an error or a result: no submission listener. */
-export const FORM_INFO_CALLBACK_ID = 'campaign_form_info';
-
-export const ACTION_UPLOAD_OPEN = ACTION_IDS.campaignUploadOpen;
-export const ACTION_WATCH_HERE = ACTION_IDS.campaignWatchHere;
 
 export type WeekPrefix = 'scheduling' | 'cycles.schedule';
 
@@ -902,10 +895,10 @@ export function campaignCreatedMessage(c: CampaignDetail, userId: string): Slack
     ...fieldSections(summaryFields(c)),
     actions([
       ...lifecycleButtons(c, ['activate']),
-      button({ text: '📤 Upload contacts', actionId: ACTION_UPLOAD_OPEN, value: encodeCampaignId(c.id) }),
+      button({ text: '📤 Upload contacts', actionId: ACTION_IDS.campaignUploadOpen, value: encodeCampaignId(c.id) }),
       button({
         text: '👀 Watch here',
-        actionId: ACTION_WATCH_HERE,
+        actionId: ACTION_IDS.campaignWatchHere,
         value: encodeCampaignId(c.id),
         confirm: confirmDialog({
           title: 'Watch in this channel?',

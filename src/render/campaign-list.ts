@@ -2,7 +2,7 @@
 import type { CampaignListItem, Cycles } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId, encodeCampaignListNext, type CampaignListRequestFilter } from './ids.js';
 import { campaignStateLabel, formatCount, NONE, plural } from './format.js';
-import { lifecycleButtons, validActions } from './lifecycle.js';
+import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
   button,
@@ -19,6 +19,7 @@ import {
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
+import { validActions } from '../outreach/rules.js';
 
 /** Page size to request from the service: every campaign of such a page fits in one message (2 blocks each). */
 export const CAMPAIGNS_PER_MESSAGE = 20;

@@ -7,9 +7,10 @@ import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
 import { CAMPAIGN_STATUSES } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import { campaignStateLabel, statusLabel } from './format.js';
-import { ACTION_PAST, actionForTarget, lifecycleButtons } from './lifecycle.js';
+import { ACTION_PAST, lifecycleButtons } from './lifecycle.js';
 import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
+import { actionForTarget } from '../outreach/rules.js';
 
 export interface ErrorMessageInput {
   /** What happened, why, and what to do, in a sentence or two. Escaped here. */

@@ -4,7 +4,7 @@
  * Pure: the model in, a `home` view out, always within Block Kit's limits (100 blocks, 100 options per select, 5
  * options per overflow menu).
  */
-import type { types } from '@slack/bolt';
+import type * as types from '@slack/types';
 import {
   CAMPAIGN_STATUSES,
   CHANNEL_TYPES,
@@ -13,7 +13,7 @@ import {
   type CampaignStatus,
   type ChannelType,
 } from '../outreach/schemas.js';
-import { ACTION_IDS, encodeCampaignId } from './ids.js';
+import { ACTION_IDS, encodeCampaignId, HOME_ACTION_IDS, HOME_WATCH_VIEW_ID } from './ids.js';
 import { analyticsFields } from './campaign-detail.js';
 import { listItemCycles } from './campaign-list.js';
 import {
@@ -25,7 +25,7 @@ import {
   plural,
   statusLabel,
 } from './format.js';
-import { lifecycleButtons, validActions } from './lifecycle.js';
+import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
   button,
@@ -45,6 +45,7 @@ import {
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
 import type { ActionsBlock, Button, KnownBlock, View } from './types.js';
+import { validActions } from '../outreach/rules.js';
 
 /** Status filter values: a campaign status, or the archived campaigns. */
 export type HomeStatusFilter = CampaignStatus | 'archived';
@@ -55,23 +56,6 @@ export interface HomeFilters {
   channel?: ChannelType;
   agentId?: string;
 }
-
-/** The action ids of the Home tab's own elements. Other buttons in it reuse the app's ids (campaign_action:*, …). */
-export const HOME_ACTION_IDS = {
-  /** `home_filter:status|channel|agent`, static selects; option value `all` or the filter value. */
-  filter: 'home_filter',
-  /** `home_page:prev|next`; value: the 0-based page to show. */
-  page: 'home_page',
-  /** Reads everything again. */
-  refresh: 'home_refresh',
-  /** Per-campaign overflow menu; option values `edit:<id>`, `upload:<id>`, `watch:<id>`, `calls:<id>`. */
-  menu: 'home_campaign_menu',
-} as const;
-
-/** Matches every `home_filter:*` action id. */
-export const HOME_FILTER_PATTERN = /^home_filter:(status|channel|agent)$/;
-/** Matches `home_page:prev` and `home_page:next`. */
-export const HOME_PAGE_PATTERN = /^home_page:(prev|next)$/;
 
 export const ALL = 'all';
 
@@ -389,7 +373,6 @@ export function homeLoadingView(): View {
 // ---------------------------------------------------------------------------------------------------------------
 // "Watch in a channel" (from a campaign's menu): the Home tab has no channel of its own, so the person picks one.
 
-export const HOME_WATCH_VIEW_ID = 'home_watch_channel';
 export const HOME_WATCH_BLOCK = 'home_watch_channel';
 export const HOME_WATCH_ACTION = 'channel';
 

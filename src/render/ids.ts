@@ -1,5 +1,7 @@
 /**
- * The action_ids our buttons carry and the codecs of their `value`s. The app's action listeners depend on these.
+ * Every action_id our buttons and menus carry, every callback_id our views carry, and the codecs of their `value`s.
+ * The renderers put them on the elements and the routes (src/slack/routes.ts) listen for them, so they live in the
+ * lowest layer that uses them.
  *
  * Slack rejects a message (`invalid_blocks`) when two elements of one actions block share an action_id, so buttons
  * that come several to a block carry a suffix: `campaign_action:pause`, `contacts_page:next`. Register listeners
@@ -46,6 +48,51 @@ export const ACTION_IDS = {
   callsPage: 'calls_page',
 } as const;
 export type ActionIdBase = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
+
+/** Buttons of a watched call message (the "Watch here" button is the campaign's own). */
+export const WATCH_ACTION_IDS = {
+  /** value: campaign id */
+  watchHere: ACTION_IDS.campaignWatchHere,
+  /** value: call id */
+  callDetails: 'watch_call_details',
+  /** value: JSON {"callId":"…","threadId":"…"} */
+  callContact: 'watch_call_contact',
+} as const;
+
+/** "Watch it there anyway" on the Slack Connect confirmation; value: JSON {"campaignId":12,"channelId":"C…"}. */
+export const WATCH_CONFIRM_EXTERNAL_ACTION = 'watch_confirm_external';
+
+/** "Try" beside an agent in the `/campaign try` list; value: the agent id. */
+export const TRY_AGENT_ACTION = 'watch_try_agent';
+
+/** The action ids of the Home tab's own elements. Other buttons in it reuse the app's ids (campaign_action:*, …). */
+export const HOME_ACTION_IDS = {
+  /** `home_filter:status|channel|agent`, static selects; option value `all` or the filter value. */
+  filter: 'home_filter',
+  /** `home_page:prev|next`; value: the 0-based page to show. */
+  page: 'home_page',
+  /** Reads everything again. */
+  refresh: 'home_refresh',
+  /** Per-campaign overflow menu; option values `edit:<id>`, `upload:<id>`, `watch:<id>`, `calls:<id>`. */
+  menu: 'home_campaign_menu',
+} as const;
+
+/** Matches every `home_filter:*` action id. */
+export const HOME_FILTER_PATTERN = /^home_filter:(status|channel|agent)$/;
+/** Matches `home_page:prev` and `home_page:next`. */
+export const HOME_PAGE_PATTERN = /^home_page:(prev|next)$/;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Callback ids of views. An `_INFO_` one marks views without a form (loading, a refusal, a result): no listener.
+
+export const FORM_CALLBACK_ID = 'campaign_form';
+export const FORM_INFO_CALLBACK_ID = 'campaign_form_info';
+export const UPLOAD_CALLBACK_ID = 'campaign_upload';
+export const UPLOAD_INFO_CALLBACK_ID = 'campaign_upload_info';
+/** The Home tab's "Watch in a channel" modal (the Home tab has no channel of its own). */
+export const HOME_WATCH_VIEW_ID = 'home_watch_channel';
+/** The end-user modal opened from a call message's Contact button. */
+export const END_USER_VIEW_ID = 'watch_enduser_edit';
 
 /** `base` or `base:suffix`. */
 export function actionId(base: ActionIdBase, suffix?: string): string {
@@ -184,4 +231,21 @@ export function decodeCampaignListNext(value: string | undefined): CampaignListN
 export function actionOfActionId(id: string): LifecycleAction | null {
   const suffix = id.split(':')[1];
   return (LIFECYCLE_ACTIONS as readonly string[]).includes(suffix ?? '') ? (suffix as LifecycleAction) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+/** The Slack Connect confirmation button's value: which campaign, into which channel. */
+const ConfirmValue = z.object({
+  campaignId: z.number().int().nonnegative(),
+  channelId: z.string().regex(/^[CGD][A-Z0-9]{2,30}$/),
+});
+export type ConfirmValue = z.infer<typeof ConfirmValue>;
+
+export function encodeConfirmValue(v: ConfirmValue): string {
+  return JSON.stringify({ campaignId: v.campaignId, channelId: v.channelId });
+}
+
+export function decodeConfirmValue(value: string | undefined): ConfirmValue | null {
+  const r = ConfirmValue.safeParse(parseJson(value));
+  return r.success ? r.data : null;
 }

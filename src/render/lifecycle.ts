@@ -1,9 +1,5 @@
-/**
- * Which lifecycle actions a campaign offers, following the spec's transition table (outreach-api.md, "Campaign
- * status"), and the buttons that trigger them.
- */
-import { actionForTarget as unspecifiedActionForTarget } from '../outreach/unspecified.js';
-import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
+/** The buttons of the lifecycle actions a campaign offers (which ones: outreach/rules.ts). */
+import type { LifecycleAction } from '../outreach/schemas.js';
 import { ACTION_IDS, actionId, encodeCampaignAction } from './ids.js';
 import { button, cleanLabel, confirmDialog, md } from './mrkdwn.js';
 import type { Button } from './types.js';
@@ -23,24 +19,6 @@ export const ACTION_PAST: Record<LifecycleAction, string> = {
   resume: 'resumed',
   archive: 'archived',
 };
-
-/**
- * Actions valid from a status: activate from pending/ready/cooldown, pause from active/cooldown, resume from
- * inactive, archive unless already archived. No-op moves (pause an inactive campaign) are not offered.
- */
-export function validActions(status: CampaignStatus | string, archived?: boolean | null): LifecycleAction[] {
-  const out: LifecycleAction[] = [];
-  if (status === 'pending' || status === 'ready' || status === 'cooldown') out.push('activate');
-  if (status === 'active' || status === 'cooldown') out.push('pause');
-  if (status === 'inactive') out.push('resume');
-  if (!archived) out.push('archive');
-  return out;
-}
-
-/** The action that reaches one of the `valid_targets` of an INVALID_STATUS_TRANSITION error (see unspecified.ts). */
-export function actionForTarget(target: string, currentStatus?: string | null): LifecycleAction | null {
-  return unspecifiedActionForTarget(target, currentStatus ?? undefined) ?? null;
-}
 
 /**
  * One button per action (action_id `campaign_action:<action>`, value {"id","action"}). Activate and archive ask for

@@ -1,8 +1,8 @@
 /**
- * Block Kit types used by the builders, taken from the `@slack/types` that @slack/bolt re-exports (so we depend on
- * bolt's copy, not on a hoisted transitive package).
+ * Block Kit types used by the builders, from `@slack/types` (a declared dependency, the same copy Bolt and the Web API
+ * client use): the renderers know Block Kit, nothing of Bolt or the Web API.
  */
-import type { types } from '@slack/bolt';
+import type * as types from '@slack/types';
 
 export type KnownBlock = types.KnownBlock;
 export type Block = types.Block;

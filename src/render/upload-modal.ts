@@ -10,10 +10,7 @@ import type { DuplicatePolicy } from '../outreach/schemas.js';
 import { campaignStateLabel } from './format.js';
 import { cleanLabel, context, md, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
 import type { KnownBlock, View } from './types.js';
-
-export const UPLOAD_CALLBACK_ID = 'campaign_upload';
-/** Views without a form (loading, refusal, started): no submission listener. */
-export const UPLOAD_INFO_CALLBACK_ID = 'campaign_upload_info';
+import { UPLOAD_CALLBACK_ID, UPLOAD_INFO_CALLBACK_ID } from './ids.js';
 
 /** Block ids of the modal's inputs; each input's action_id is the same as its block_id. */
 export const UPLOAD_BLOCKS = {

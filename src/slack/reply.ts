@@ -5,11 +5,11 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Message } from './message.js';
+import type { SlackMessage } from '../render/types.js';
 
 export interface Reply {
-  ephemeral(msg: Message): Promise<void>;
-  inChannel(msg: Message): Promise<void>;
+  ephemeral(msg: SlackMessage): Promise<void>;
+  inChannel(msg: SlackMessage): Promise<void>;
 }
 
 export function respondReply(respond: RespondFn): Reply {
@@ -24,7 +24,7 @@ export function respondReply(respond: RespondFn): Reply {
 }
 
 export function dmReply(client: WebClient, userId: string): Reply {
-  const post = async (msg: Message) => {
+  const post = async (msg: SlackMessage) => {
     await client.chat.postMessage({ channel: userId, text: msg.text, blocks: msg.blocks, unfurl_links: false });
   };
   return { ephemeral: post, inChannel: post };

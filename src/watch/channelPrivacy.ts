@@ -8,8 +8,7 @@
  *   only shows a confirmation button; the watch starts when a permitted person presses it (checked and audited like
  *   any watch). So does a channel whose sharing Slack would not tell us (conversations.info refused for a scope).
  */
-import { z } from 'zod';
-import { parseJson } from '../render/ids.js';
+import { encodeConfirmValue, WATCH_CONFIRM_EXTERNAL_ACTION } from '../render/ids.js';
 import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw } from '../render/mrkdwn.js';
 import type { SlackMessage } from '../render/types.js';
 
@@ -39,24 +38,6 @@ export function audienceOf(info: ChannelInfoFacts | undefined): ChannelAudience 
 /** Whether starting a watch there needs the confirmation button first. */
 export function needsConfirmation(a: ChannelAudience): boolean {
   return a.external !== false;
-}
-
-/** "Watch anyway" on the confirmation; value: JSON {"campaignId":12,"channelId":"C…"}. */
-export const WATCH_CONFIRM_EXTERNAL_ACTION = 'watch_confirm_external';
-
-const ConfirmValue = z.object({
-  campaignId: z.number().int().nonnegative(),
-  channelId: z.string().regex(/^[CGD][A-Z0-9]{2,30}$/),
-});
-export type ConfirmValue = z.infer<typeof ConfirmValue>;
-
-export function encodeConfirmValue(v: ConfirmValue): string {
-  return JSON.stringify({ campaignId: v.campaignId, channelId: v.channelId });
-}
-
-export function decodeConfirmValue(value: string | undefined): ConfirmValue | null {
-  const r = ConfirmValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
 }
 
 /** Added to the answer when a public channel starts watching. */

@@ -23,7 +23,6 @@ import type { OutreachApi } from '../outreach/api.js';
 import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
 import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
 import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
-import { FINAL_CALL_STATUSES, WHATSAPP_NOTABLE_STATUSES } from '../render/call-message.js';
 import type { Delivery } from './delivery.js';
 import { hashText, newCursor } from './conversation.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
@@ -38,6 +37,7 @@ import {
   type WatchState,
   type WhatsAppPost,
 } from './state.js';
+import { FINAL_CALL_STATUSES, WHATSAPP_NOTABLE_STATUSES } from '../outreach/rules.js';
 
 export interface PollerTuning {
   pollIntervalMs: number;

@@ -7,8 +7,8 @@ import type { WebClient } from '@slack/web-api';
 import { button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from '../render/mrkdwn.js';
 import type { KnownBlock, SlackMessage } from '../render/types.js';
 import type { WatchService } from './service.js';
+import { TRY_AGENT_ACTION } from '../render/ids.js';
 
-export const TRY_AGENT_ACTION = 'watch_try_agent';
 const MAX_CAMPAIGNS_SCANNED = 500;
 const MAX_AGENTS_SHOWN = 20;
 

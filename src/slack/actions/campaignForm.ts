@@ -4,8 +4,8 @@
  * so what was typed stays.
  */
 import type { App, BlockAction } from '@slack/bolt';
-import { ACTION_IDS } from '../../render/ids.js';
-import { DISPATCHING_BLOCKS, FORM_CALLBACK_ID } from '../../render/campaign-form.js';
+import { ACTION_IDS, FORM_CALLBACK_ID } from '../../render/ids.js';
+import { DISPATCHING_BLOCKS } from '../../render/campaign-form.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary, guarded } from '../guard.js';
 import { loadFormDirectory, openCreateForm, rebuiltFormView } from '../usecases/campaignForm.js';

@@ -2,7 +2,7 @@ import type { App, BlockAction, RespondFn } from '@slack/bolt';
 import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
-import type { Message } from '../message.js';
+import type { SlackMessage } from '../../render/types.js';
 import type { WebClient } from '@slack/web-api';
 import { dmReply, respondReply, type Reply } from '../reply.js';
 
@@ -28,7 +28,7 @@ export function readButton<T>(
   deps: AppDeps,
   actionId: string | RegExp,
   decode: (value: string | undefined) => T | null,
-  load: (v: T) => Promise<Message>,
+  load: (v: T) => Promise<SlackMessage>,
   campaignIdOf?: (v: T) => number,
 ): void {
   app.action<BlockAction>(actionId, async ({ ack, body, respond, client }) => {

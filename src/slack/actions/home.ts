@@ -12,12 +12,8 @@ import {
   decodeFilterChoice,
   decodeMenuChoice,
   decodeWatchMetadata,
-  HOME_ACTION_IDS,
-  HOME_FILTER_PATTERN,
-  HOME_PAGE_PATTERN,
   HOME_WATCH_ACTION,
   HOME_WATCH_BLOCK,
-  HOME_WATCH_VIEW_ID,
   homeNoticeModal,
   homeWatchModal,
 } from '../../render/home.js';
@@ -31,6 +27,7 @@ import { openUploadModal } from '../usecases/upload.js';
 import { refuseIfReadOnly, refuseSubmissionIfReadOnly } from '../usecases/permission.js';
 import { watchService } from '../../watch/service.js';
 import { actionReply, buttonValue } from './context.js';
+import { HOME_ACTION_IDS, HOME_FILTER_PATTERN, HOME_PAGE_PATTERN, HOME_WATCH_VIEW_ID } from '../../render/ids.js';
 
 const badButton = errorMessage({ sentence: 'That menu no longer works. Open the Home tab again to get a fresh one.' });
 

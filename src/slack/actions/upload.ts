@@ -3,8 +3,7 @@
  * new-campaign message (action_id `campaign_upload_open`, value: the campaign id) and the modal's submission.
  */
 import type { App, BlockAction } from '@slack/bolt';
-import { decodeCampaignId } from '../../render/ids.js';
-import { ACTION_UPLOAD_OPEN } from '../../render/campaign-form.js';
+import { ACTION_IDS, decodeCampaignId } from '../../render/ids.js';
 import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
@@ -18,7 +17,7 @@ export function registerUpload(app: App, deps: AppDeps): void {
   createUploadService(deps, app.client);
   registerUploadView(app, deps);
 
-  app.action<BlockAction>(ACTION_UPLOAD_OPEN, async ({ ack, body, respond, client }) => {
+  app.action<BlockAction>(ACTION_IDS.campaignUploadOpen, async ({ ack, body, respond, client }) => {
     await ack();
     const reply = actionReply(body, respond, client);
     const campaignId = decodeCampaignId(buttonValue(body));

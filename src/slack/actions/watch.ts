@@ -6,15 +6,21 @@ import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { z } from 'zod';
 import { humanMessage } from '../../outreach/errors.js';
 import type { EndUser } from '../../outreach/schemas.js';
-import { decodeCampaignId, parseJson } from '../../render/ids.js';
+import {
+  decodeCampaignId,
+  parseJson,
+  END_USER_VIEW_ID,
+  WATCH_ACTION_IDS,
+  TRY_AGENT_ACTION,
+  decodeConfirmValue,
+  WATCH_CONFIRM_EXTERNAL_ACTION,
+} from '../../render/ids.js';
 import {
   callDetailsMessage,
   END_USER_BLOCKS,
   END_USER_LIMITS,
-  END_USER_VIEW_ID,
   endUserModal,
   endUserSummary,
-  WATCH_ACTION_IDS,
 } from '../../render/call-message.js';
 import { cleanLabel, context, md, mrkdwnSection, plainText } from '../../render/mrkdwn.js';
 import type { KnownBlock, View } from '../../render/types.js';
@@ -24,8 +30,6 @@ import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
 import { watchService } from '../../watch/service.js';
-import { decodeConfirmValue, WATCH_CONFIRM_EXTERNAL_ACTION } from '../../watch/channelPrivacy.js';
-import { TRY_AGENT_ACTION } from '../../watch/tryAgent.js';
 import { tryFromButton } from '../commands/try.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';

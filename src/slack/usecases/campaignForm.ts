@@ -25,7 +25,6 @@ import {
   campaignFormView,
   campaignUpdatedMessage,
   defaultFormValues,
-  DISPATCHING_BLOCKS,
   doneView,
   editTitle,
   encodeMetadata,
@@ -47,7 +46,7 @@ import { cleanLabel, context, md, raw } from '../../render/mrkdwn.js';
 import type { View } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
-import type { Message } from '../message.js';
+import type { SlackMessage } from '../../render/types.js';
 import {
   decodeMetadata,
   fieldFingerprints,
@@ -309,10 +308,6 @@ export function rebuiltFormView(view: SubmittedView, directory: FormDirectory, a
   return { ...draft, private_metadata: encodeMetadata({ ...meta, stash }) } as View;
 }
 
-export function isDispatchingBlock(blockId: string): boolean {
-  return (DISPATCHING_BLOCKS as readonly string[]).includes(blockId);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Submitting
 
@@ -418,8 +413,14 @@ async function runOnce(
   }
 }
 
-async function postResult(deps: AppDeps, client: WebClient, postTo: string | undefined, userId: string, msg: Message) {
-  const post = (channel: string, m: Message) =>
+async function postResult(
+  deps: AppDeps,
+  client: WebClient,
+  postTo: string | undefined,
+  userId: string,
+  msg: SlackMessage,
+) {
+  const post = (channel: string, m: SlackMessage) =>
     client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, unfurl_links: false, unfurl_media: false });
   if (postTo) {
     try {

@@ -3,13 +3,13 @@
  * render the answer. No Slack transport here.
  */
 import type { AppDeps } from '../deps.js';
-import type { CallListFilterStatus, CampaignDetail, ContactStatus, LifecycleAction } from '../../outreach/schemas.js';
+import type { CallListFilterStatus, ContactStatus } from '../../outreach/schemas.js';
 import type { CampaignListRequestFilter } from '../../render/ids.js';
 import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../../render/campaign-list.js';
 import { campaignDetailMessage } from '../../render/campaign-detail.js';
 import { CONTACTS_PER_MESSAGE, contactDetailMessage, contactsPageMessage } from '../../render/contacts-page.js';
 import { CALLS_PER_MESSAGE, callsPageMessage } from '../../render/calls-page.js';
-import type { Message } from '../message.js';
+import type { SlackMessage } from '../../render/types.js';
 
 /** Words for the filters of a list, e.g. "active, WhatsApp, including archived" (empty when none). */
 export function describeListFilter(f: CampaignListRequestFilter): string {
@@ -27,7 +27,7 @@ export async function loadCampaignList(
   deps: AppDeps,
   filter: CampaignListRequestFilter,
   cursor?: string,
-): Promise<Message> {
+): Promise<SlackMessage> {
   const requestFilter: CampaignListRequestFilter = { ...filter, pageSize: CAMPAIGNS_PER_MESSAGE };
   const page = await deps.outreach.listCampaigns({ ...requestFilter, ...(cursor ? { cursor } : {}) });
   const text = describeListFilter(filter);
@@ -40,18 +40,14 @@ export async function loadCampaignList(
   });
 }
 
-export async function loadCampaignDetail(deps: AppDeps, id: number): Promise<Message> {
+export async function loadCampaignDetail(deps: AppDeps, id: number): Promise<SlackMessage> {
   return campaignDetailMessage(await deps.outreach.getCampaign(id));
-}
-
-export async function runLifecycle(deps: AppDeps, id: number, action: LifecycleAction): Promise<CampaignDetail> {
-  return deps.outreach.campaignAction(id, action);
 }
 
 export async function loadContactsPage(
   deps: AppDeps,
   req: { campaignId: number; page: number; status?: ContactStatus },
-): Promise<Message> {
+): Promise<SlackMessage> {
   const list = await deps.outreach.listContacts(req.campaignId, {
     page: req.page,
     pageSize: CONTACTS_PER_MESSAGE,
@@ -67,7 +63,7 @@ export async function loadContactsPage(
   });
 }
 
-export async function loadContactDetail(deps: AppDeps, campaignId: number, contactId: number): Promise<Message> {
+export async function loadContactDetail(deps: AppDeps, campaignId: number, contactId: number): Promise<SlackMessage> {
   return contactDetailMessage(campaignId, await deps.outreach.getContact(campaignId, contactId));
 }
 
@@ -78,7 +74,7 @@ export async function removeContact(deps: AppDeps, campaignId: number, contactId
 export async function loadCallsPage(
   deps: AppDeps,
   req: { campaignId: number; page: number; status?: CallListFilterStatus },
-): Promise<Message> {
+): Promise<SlackMessage> {
   const list = await deps.outreach.listCampaignCalls(req.campaignId, {
     page: req.page,
     pageSize: CALLS_PER_MESSAGE,

@@ -3,10 +3,11 @@
  * block_id, a pushed view, or nothing to close the form); posting the result happens after it.
  */
 import type { App } from '@slack/bolt';
-import { FORM_CALLBACK_ID, submitProblemView } from '../../render/campaign-form.js';
+import { submitProblemView } from '../../render/campaign-form.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { submitCampaignForm, type SubmitAck, type SubmitTiming } from '../usecases/campaignForm.js';
+import { FORM_CALLBACK_ID } from '../../render/ids.js';
 
 /**
  * How long a submission waits for the service before acking with a "working on it" view. Slack drops an answer

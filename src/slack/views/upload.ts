@@ -3,12 +3,13 @@
  * with the refusal, or nothing to close the modal); the upload itself runs after it.
  */
 import type { App } from '@slack/bolt';
-import { UPLOAD_CALLBACK_ID, uploadProblemView } from '../../render/upload-modal.js';
+import { uploadProblemView } from '../../render/upload-modal.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { DEFAULT_UPLOAD_TUNING } from '../upload/runner.js';
 import { uploadService } from '../upload/service.js';
 import { submitUpload, type UploadAck } from '../usecases/upload.js';
+import { UPLOAD_CALLBACK_ID } from '../../render/ids.js';
 
 export function registerUploadView(app: App, deps: AppDeps): void {
   app.view({ callback_id: UPLOAD_CALLBACK_ID, type: 'view_submission' }, async ({ ack, body, view, client }) => {
