@@ -25,7 +25,7 @@ import { createAudit } from '../src/slack/audit.js';
 import type { AppDeps } from '../src/slack/deps.js';
 import { createPermissions } from '../src/slack/permissions.js';
 import { openLowdbStore } from '../src/store/lowdbStore.js';
-import { WatchService } from '../src/watch/service.js';
+import { createWatch } from '../src/slack/watch/create.js';
 import { startFakeSlack } from '../test/support/fakeSlack.js';
 
 const SCALE = Number(process.env.TIME_SCALE ?? 10);
@@ -85,9 +85,8 @@ async function main() {
     audit: createAudit(logger),
   };
   const client = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR });
-  const svc = new WatchService(deps, client);
   const pollIntervalMs = 30_000 / SCALE;
-  await svc.start({
+  const svc = createWatch(deps, client, {
     autoPoll: false,
     pollIntervalMs,
     requestsPerSecond: 12 * SCALE,
@@ -101,6 +100,7 @@ async function main() {
     retryDelayMs: 5000 / SCALE,
     burstThreshold: 24,
   });
+  await svc.start();
   // History: calls made an hour ago (simulator clock), all ended.
   const hourAgo = new Date(Date.now() - 3600_000).toISOString();
   for (let k = 0; k < HISTORY; k++) {

@@ -5,7 +5,8 @@
  */
 import { configSecrets, everyoneMayChangeProblem, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { Health, SlackAuthMonitor, storeCheck } from './health.js';
+import { Health, storeCheck } from './health.js';
+import { SlackAuthMonitor } from './slack/auth-monitor.js';
 import { createMetrics, type AppMetrics } from './metrics.js';
 import { metricsHandler, startMetricsServer, type MetricsServer } from './metricsServer.js';
 import { OutreachClient } from './outreach/client.js';
@@ -17,7 +18,7 @@ import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
 import { observedFetch } from './slack/observe.js';
-import { startWatch, stopWatch, type WatchTuning } from './watch/service.js';
+import { startWatch, stopWatch } from './slack/watch/create.js';
 import { startUploads, stopUploads } from './slack/upload/service.js';
 import { homeService } from './slack/usecases/home.js';
 import type { UploadTuning } from './slack/upload/runner.js';
@@ -37,8 +38,6 @@ export interface StartOptions extends SlackAppOptions {
   logger?: Logger;
   /** Sandbox only: options for the in-process simulator (tests speed its live driver up). */
   sandboxTickMs?: number;
-  /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
-  watch?: Partial<WatchTuning>;
   /** Upload job settings (tests shorten the progress interval and retry delays). */
   upload?: Partial<UploadTuning>;
   /** /healthz settings (tests shorten them). */
@@ -145,7 +144,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   listening = true;
   slackAuth.start();
-  await startWatch(deps, opts.watch);
+  await startWatch(deps);
   // Uploads the app stopped in the middle of go on from their first unanswered batch.
   await startUploads(deps, opts.upload);
   logger.info({ port }, 'outreach-slack is listening');

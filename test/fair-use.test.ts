@@ -4,7 +4,7 @@
  * not hold up another person's command or the poller, and the person over their share is told how long to wait.
  */
 import { countsAgainstBudget, PersonBudget } from '../src/slack/fairUse.js';
-import { watchService } from '../src/watch/service.js';
+import { watchService } from '../src/slack/watch/create.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
 import { FAST_TUNING } from './support/watchHarness.js';
 

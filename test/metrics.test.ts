@@ -4,7 +4,7 @@
  * its own registry; METRICS_PORT moves /metrics to a listener of its own.
  */
 import { createServer } from 'node:net';
-import { watchService } from '../src/watch/service.js';
+import { watchService } from '../src/slack/watch/create.js';
 import { parseExposition, type Exposition } from './support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from './support/testApp.js';
 import { FAST_TUNING } from './support/watchHarness.js';

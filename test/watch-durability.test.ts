@@ -16,7 +16,8 @@ import { createAudit } from '../src/slack/audit.js';
 import type { AppDeps } from '../src/slack/deps.js';
 import { createPermissions } from '../src/slack/permissions.js';
 import { openLowdbStore } from '../src/store/lowdbStore.js';
-import { WatchService } from '../src/watch/service.js';
+import { createWatch } from '../src/slack/watch/create.js';
+import type { WatchService } from '../src/watch/service.js';
 import { startFakeSlack, type FakeSlack } from './support/fakeSlack.js';
 import {
   callMessages,
@@ -125,11 +126,12 @@ describe('failures of the service and of Slack', () => {
       permissions: createPermissions({ adminUserIds: [] }),
       audit: createAudit(logger),
     };
-    svc = new WatchService(
+    svc = createWatch(
       deps,
       new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR }),
+      { ...FAST_TUNING },
     );
-    await svc.start({ ...FAST_TUNING });
+    await svc.start();
   });
   afterEach(async () => {
     await svc.stop();

@@ -13,6 +13,7 @@ import {
 import type { FetchFunction } from '@slack/web-api';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HealthReport } from '../health.js';
+import type { WatchTuning } from '../watch/service.js';
 import type { AppDeps } from './deps.js';
 import { timeAcks } from './observe.js';
 import { registerAll } from './register.js';
@@ -38,6 +39,8 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** The `fetch` of every Web API client (observes each call: metrics, token failures). */
   slackFetch?: FetchFunction;
+  /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
+  watch?: Partial<WatchTuning>;
 }
 
 export interface SlackApp {
@@ -98,7 +101,7 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   });
   const { metrics } = deps;
   if (metrics) timeAcks(app, (surface, seconds) => metrics.ack(surface, seconds));
-  registerAll(app, deps);
+  registerAll(app, deps, { ...(opts.watch ? { watch: opts.watch } : {}) });
   app.error(async (error) => {
     deps.logger.error({ err: `${error.name}: ${error.message}` }, 'unhandled error in a listener');
   });

@@ -11,6 +11,7 @@
 import type { App, ReceiverEvent } from '@slack/bolt';
 import type { FetchFunction } from '@slack/web-api';
 import type { AckSurface, SlackApiExchange } from '../metrics.js';
+import { AUTH_FAILURE_CODES, type TokenKind } from './platform.js';
 
 /** Which Slack surface a request body comes from (HTTP and Socket Mode bodies have the same shape). */
 export function surfaceOf(body: Record<string, unknown> | undefined): AckSurface {
@@ -57,17 +58,6 @@ export function timeAcks(app: App, observe: (surface: AckSurface, seconds: numbe
     });
   };
 }
-
-/** Slack error codes that mean the token itself no longer works: nothing the app does will succeed until fixed. */
-export const AUTH_FAILURE_CODES = new Set([
-  'invalid_auth',
-  'not_authed',
-  'token_revoked',
-  'token_expired',
-  'account_inactive',
-]);
-
-export type TokenKind = 'bot' | 'app';
 
 type FetchResponse = Awaited<ReturnType<FetchFunction>>;
 

@@ -25,7 +25,7 @@ import {
 } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
 import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
-import { PermanentSlackError, RejectedSlackError, type SlackPoster } from './slackPoster.js';
+import { PermanentSlackError, RejectedSlackError, type Poster } from './poster.js';
 import {
   callKey,
   postKey,
@@ -92,7 +92,7 @@ export class Delivery {
 
   constructor(
     private readonly state: WatchState,
-    private readonly poster: SlackPoster,
+    private readonly poster: Poster,
     private readonly hooks: DeliveryHooks,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,

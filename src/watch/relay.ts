@@ -7,7 +7,7 @@
  * Ignored: the bot's own and other bots' messages, edits, deletions and other subtypes, top-level channel messages,
  * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, remembered for a day).
  *
- * Only responders speak to customers (speakers.ts): anyone else's reply stays in Slack as an internal note (🔒, and
+ * Only responders speak to customers (src/slack/watch/speakers.ts): anyone else's reply stays in Slack as an internal note (🔒, and
  * an ephemeral saying who can reply); guests and people of another team never relay. A thread we do not know is
  * trusted only when its parent was posted by this app and its campaign is watched in that channel. Every reply sent
  * to a customer, or refused, is audited.
@@ -17,11 +17,10 @@ import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
 import { escapeMrkdwn } from '../render/mrkdwn.js';
-import type { Audit } from '../slack/audit.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
 import type { Delivery } from './delivery.js';
-import type { SlackPoster } from './slackPoster.js';
-import type { SpeakerQuery, Speakers } from './speakers.js';
+import type { Poster } from './poster.js';
+import type { AuditRecord, SpeakerCheck, SpeakerQuery, WatchSlack } from './ports.js';
 import { postKey, subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
 
 export const REACTION_SENT = 'white_check_mark';
@@ -120,11 +119,13 @@ export interface RelayDeps {
   state: WatchState;
   outreach: OutreachApi;
   delivery: Delivery;
-  poster: SlackPoster;
+  poster: Poster;
+  /** Looks up a thread's parent message. */
+  slack: WatchSlack;
   logger: Logger;
   eventTtlMs: number;
-  speakers: Speakers;
-  audit: Audit;
+  speakers: SpeakerCheck;
+  audit: AuditRecord;
 }
 
 /** What the relay knows of the delivery besides the event: ids of this app and its installation. */
@@ -211,16 +212,13 @@ export class Relay {
         threadTs,
       )
       .catch(() => undefined);
-    await audit.record(
-      {
-        userId: v.user,
-        action: post ? replyAction(post, v.channel) : `write to an agent in ${v.channel}`,
-        ...(post ? { campaignId: post.campaignId } : {}),
-        result: verdict.reason === 'unknown' ? 'failed' : 'refused',
-        detail: `${verdict.detail}; the message stayed in Slack (${new Date().toISOString()})`,
-      },
-      poster.client,
-    );
+    await audit({
+      userId: v.user,
+      action: post ? replyAction(post, v.channel) : `write to an agent in ${v.channel}`,
+      ...(post ? { campaignId: post.campaignId } : {}),
+      result: verdict.reason === 'unknown' ? 'failed' : 'refused',
+      detail: `${verdict.detail}; the message stayed in Slack (${new Date().toISOString()})`,
+    });
     return false;
   }
 
@@ -239,23 +237,7 @@ export class Relay {
     if (this.notCalls.has(key)) return false;
     if (!this.d.state.watchedChannel(channel)) return false;
     try {
-      const res = await this.d.poster.client.conversations.history({
-        channel,
-        latest: threadTs,
-        oldest: threadTs,
-        inclusive: true,
-        limit: 1,
-        include_all_metadata: true,
-      });
-      const m = (res.messages ?? [])[0] as
-        | {
-            ts?: string;
-            bot_id?: string;
-            app_id?: string;
-            bot_profile?: { app_id?: string };
-            metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-          }
-        | undefined;
+      const m = await this.d.slack.messageAt(channel, threadTs);
       const p = m?.metadata?.event_payload;
       if (m?.ts !== threadTs || m.metadata?.event_type !== 'outreach_call' || !p?.call_id || !p.thread_id) {
         this.notCalls.add(key);
@@ -365,16 +347,13 @@ export class Relay {
     why?: string,
   ): Promise<void> {
     const at = `at ${new Date().toISOString()}, Slack message ${v.ts}`;
-    await this.d.audit.record(
-      {
-        userId: v.user,
-        action: replyAction(post, v.channel),
-        campaignId: post.campaignId,
-        result,
-        detail: why ? `${why} (${at})` : at,
-      },
-      this.d.poster.client,
-    );
+    await this.d.audit({
+      userId: v.user,
+      action: replyAction(post, v.channel),
+      campaignId: post.campaignId,
+      result,
+      detail: why ? `${why} (${at})` : at,
+    });
   }
 
   /**

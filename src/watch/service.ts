@@ -1,20 +1,22 @@
 /**
- * The watch feature assembled: state, Slack poster, delivery workers, poller and relay, started and stopped with the
- * app. `registerWatch` (src/slack/register.ts) creates it with the Bolt app's client; `startWatch` / `stopWatch`
- * (src/main.ts) run it. Command, action and event handlers reach it with `watchService(deps)`.
+ * The watch feature assembled: state, delivery workers, poller and relay, started and stopped with the app, and the
+ * subscriptions (which channel watches which campaign). Built once by the composition root from a narrow `WatchDeps`;
+ * it knows Slack only through what it is handed: a `Poster` for writes, `WatchSlack` for the rest (src/watch/ports.ts),
+ * implemented in src/slack/watch/.
  */
 import { createHash } from 'node:crypto';
-import type { WebClient } from '@slack/web-api';
-import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
-import type { AppDeps } from '../slack/deps.js';
+import type { Logger } from '../log.js';
+import type { OutreachApi } from '../outreach/api.js';
+import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../outreach/schemas.js';
 import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
+import type { Store } from '../store/store.js';
 import { Delivery } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
+import type { PermanentSlackError, Poster } from './poster.js';
+import type { AuditRecord, SpeakerCheck, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
 import { SlackHealth } from './slackHealth.js';
-import { SlackPoster, type PermanentSlackError } from './slackPoster.js';
-import { Speakers } from './speakers.js';
 import { callKey, postKey, subKey, WatchState, type CallRecord, type Subscription } from './state.js';
 import {
   recheckChannel,
@@ -76,37 +78,53 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
   };
 }
 
+/** The watch feature's metrics (src/metrics.ts). */
+export interface WatchMetrics {
+  callShown(endedAt: string | null | undefined, shownAt: number): void;
+  pollCycle(seconds: number, failedCampaigns: number): void;
+  pollCycleFailed(): void;
+}
+
+export interface WatchDeps {
+  store: Store;
+  outreach: OutreachApi;
+  logger: Logger;
+  /** Every write into Slack (paced, retried, classified). */
+  poster: Poster;
+  /** Everything else watch asks of Slack. */
+  slack: WatchSlack;
+  /** Who may write to customers and agents (relayed replies, `/campaign try`). */
+  speakers: SpeakerCheck;
+  audit: AuditRecord;
+  metrics?: WatchMetrics;
+  tuning: WatchTuning;
+  /** The live service's origin: recording links on it are shown (see call-message.ts). */
+  serviceOrigin?: string;
+}
+
 export class WatchService {
   readonly state: WatchState;
-  poster!: SlackPoster;
-  delivery!: Delivery;
-  poller!: Poller;
-  relay!: Relay;
-  health!: SlackHealth;
+  readonly poster: Poster;
+  readonly slack: WatchSlack;
   /** Who may write to customers and agents (relayed replies, `/campaign try`). */
-  speakers!: Speakers;
-  tuning: WatchTuning;
+  readonly speakers: SpeakerCheck;
+  readonly logger: Logger;
+  readonly delivery: Delivery;
+  readonly poller: Poller;
+  readonly relay: Relay;
+  readonly health: SlackHealth;
+  readonly tuning: WatchTuning;
   private started = false;
-  private serviceOrigin: string | undefined;
 
-  constructor(
-    readonly deps: AppDeps,
-    readonly client: WebClient,
-  ) {
+  constructor(readonly deps: WatchDeps) {
+    const { tuning } = deps;
+    this.tuning = tuning;
     this.state = new WatchState(deps.store);
-    this.tuning = defaultTuning(deps.config.pollIntervalSeconds);
-    this.build();
-  }
-
-  private build(): void {
-    const { deps, tuning } = this;
+    this.poster = deps.poster;
+    this.slack = deps.slack;
+    this.speakers = deps.speakers;
+    this.logger = deps.logger;
     const logger = deps.logger.child({ component: 'watch' });
-    this.poster = new SlackPoster(this.client, {
-      minGapMs: tuning.minGapMs,
-      maxAttempts: tuning.maxAttempts,
-      backoffMs: tuning.backoffMs,
-      logger,
-    });
     this.delivery = new Delivery(
       this.state,
       this.poster,
@@ -134,33 +152,30 @@ export class WatchService {
       paused: () => this.health.paused,
     });
     this.health = new SlackHealth({
-      client: this.client,
+      checkToken: (needed) => deps.slack.checkToken(needed),
       logger,
       authRecheckMs: tuning.authRecheckMs,
       channelRecheckMs: tuning.channelRecheckMs,
       onTokenBack: () => this.resume(),
       recheckChannels: () => recheckSuspendedChannels(this),
     });
-    this.speakers = new Speakers(this.client, deps.permissions, logger);
     this.relay = new Relay({
       state: this.state,
       outreach: deps.outreach,
       delivery: this.delivery,
       poster: this.poster,
+      slack: deps.slack,
       logger,
       eventTtlMs: tuning.eventTtlMs,
-      speakers: this.speakers,
+      speakers: deps.speakers,
       audit: deps.audit,
     });
   }
 
-  /** Applies tuning, re-queues whatever was recorded but not yet shown, and starts polling. */
-  async start(tuning: Partial<WatchTuning> = {}): Promise<void> {
+  /** Re-queues whatever was recorded but not yet shown, and starts polling. */
+  async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.tuning = { ...defaultTuning(this.deps.config.pollIntervalSeconds), ...tuning };
-    this.build();
-    this.serviceOrigin = serviceOrigin(this.deps);
     this.resume();
     if (this.tuning.autoPoll) this.poller.start();
     this.health.start();
@@ -173,6 +188,58 @@ export class WatchService {
     await this.poller.stop();
     this.poster.stop();
     await this.delivery.stop();
+  }
+
+  /**
+   * Sets a channel to watch a campaign (`started`), or resumes its suspended watch there (`resumed`: what waited goes
+   * out now); `already` when the channel watches it and nothing changed. The bot's access to the channel is the
+   * caller's (src/slack/watch/subscribe.ts).
+   */
+  async subscribe(req: {
+    campaign: CampaignDetail;
+    channelId: string;
+    userId: string;
+  }): Promise<'already' | 'started' | 'resumed'> {
+    const { campaign, channelId, userId } = req;
+    const key = subKey(campaign.id, channelId);
+    const existing = this.state.subscriptions.get(key);
+    if (existing && !existing.suspended) return 'already';
+    const now = new Date().toISOString();
+    const kind = campaign.integration?.type ?? 'phone_call';
+    const sub: Subscription = existing
+      ? { ...existing, kind, campaignName: campaign.name, createdBy: userId }
+      : {
+          campaignId: campaign.id,
+          channelId,
+          createdBy: userId,
+          createdAt: now,
+          startFrom: now,
+          campaignName: campaign.name,
+          kind,
+        };
+    delete sub.suspended;
+    await this.state.subscriptions.set(key, sub);
+    // What was waiting when the channel was suspended goes out now.
+    if (existing?.suspended) this.resume(channelId);
+    return existing ? 'resumed' : 'started';
+  }
+
+  /** The channel stops watching the campaign; the removed subscription, or undefined when there was none. */
+  async unsubscribe(campaignId: number, channelId: string): Promise<Subscription | undefined> {
+    const key = subKey(campaignId, channelId);
+    const sub = this.state.subscriptions.get(key);
+    if (!sub) return undefined;
+    await this.state.subscriptions.delete(key);
+    return sub;
+  }
+
+  /** The channels watching a campaign now (not suspended), sorted. */
+  channelsWatching(campaignId: number): string[] {
+    return this.state.subscriptions
+      .values()
+      .filter((s) => s.campaignId === campaignId && !s.suspended)
+      .map((s) => s.channelId)
+      .sort();
   }
 
   /**
@@ -253,7 +320,7 @@ export class WatchService {
       campaignId,
       call,
       ...(name ? { campaignName: name } : {}),
-      ...(this.serviceOrigin ? { serviceOrigin: this.serviceOrigin } : {}),
+      ...(this.deps.serviceOrigin ? { serviceOrigin: this.deps.serviceOrigin } : {}),
     });
   }
 
@@ -294,35 +361,4 @@ export class WatchService {
   postOf(channelId: string, callId: string) {
     return this.state.posts.get(postKey(channelId, callId));
   }
-}
-
-function serviceOrigin(deps: AppDeps): string | undefined {
-  const base = deps.config.outreach.mode === 'live' ? deps.config.outreach.baseUrl : undefined;
-  if (!base) return undefined;
-  try {
-    return new URL(base).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-const services = new WeakMap<AppDeps, WatchService>();
-
-/** Creates the service for these deps (once). */
-export function createWatchService(deps: AppDeps, client: WebClient): WatchService {
-  let svc = services.get(deps);
-  if (!svc) services.set(deps, (svc = new WatchService(deps, client)));
-  return svc;
-}
-
-export function watchService(deps: AppDeps): WatchService | undefined {
-  return services.get(deps);
-}
-
-export async function startWatch(deps: AppDeps, tuning?: Partial<WatchTuning>): Promise<void> {
-  await services.get(deps)?.start(tuning);
-}
-
-export async function stopWatch(deps: AppDeps): Promise<void> {
-  await services.get(deps)?.stop();
 }

@@ -11,35 +11,13 @@
  * Every `channelRecheckMs`, channels whose watches Slack refused are looked at again (suspensions.ts), for the
  * events (bot invited back, channel unarchived) the app missed while it was down.
  */
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log.js';
-import { platformError } from '../slack/upload/download.js';
-import { TOKEN_ERRORS, type PermanentSlackError } from './slackPoster.js';
-
-export type TokenCheck = { ok: true } | { ok: false; code: string } | { ok: undefined; err: string };
-
-/**
- * `auth.test`: is the token accepted, and (given `needed`, Slack's comma-separated alternatives of a missing scope)
- * does it carry one of those scopes? Scopes not reported count as missing: Slack said so and nothing says otherwise.
- */
-export async function checkToken(client: WebClient, needed?: string): Promise<TokenCheck> {
-  try {
-    const res = await client.auth.test();
-    if (needed) {
-      const scopes = res.response_metadata?.scopes;
-      const wanted = needed.split(',').map((s) => s.trim());
-      if (!scopes || !wanted.some((w) => scopes.includes(w))) return { ok: false, code: 'missing_scope' };
-    }
-    return { ok: true };
-  } catch (err) {
-    const code = platformError(err);
-    if (code && TOKEN_ERRORS.has(code)) return { ok: false, code };
-    return { ok: undefined, err: code ?? (err instanceof Error ? err.message : String(err)) };
-  }
-}
+import type { PermanentSlackError } from './poster.js';
+import type { TokenCheck } from './ports.js';
 
 export interface SlackHealthDeps {
-  client: WebClient;
+  /** `auth.test` (given `needed`: and whether the token carries one of those scopes). */
+  checkToken(needed?: string): Promise<TokenCheck>;
   logger: Logger;
   authRecheckMs: number;
   channelRecheckMs: number;
@@ -79,7 +57,7 @@ export class SlackHealth {
   }
 
   private async confirm(err: PermanentSlackError): Promise<boolean> {
-    const check = await checkToken(this.d.client, err.code === 'missing_scope' ? (err.needed ?? '') : undefined);
+    const check = await this.d.checkToken(err.code === 'missing_scope' ? (err.needed ?? '') : undefined);
     if (check.ok === false) {
       this.problem = { code: check.code, since: Date.now(), ...(err.needed ? { needed: err.needed } : {}) };
       this.d.logger.error(
@@ -103,7 +81,7 @@ export class SlackHealth {
   async recheckToken(): Promise<boolean> {
     const p = this.problem;
     if (!p) return true;
-    const check = await checkToken(this.d.client, p.code === 'missing_scope' ? (p.needed ?? '') : undefined);
+    const check = await this.d.checkToken(p.code === 'missing_scope' ? (p.needed ?? '') : undefined);
     if (check.ok !== true) return false;
     this.problem = undefined;
     this.d.logger.warn(

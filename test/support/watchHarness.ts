@@ -10,7 +10,8 @@ import type { Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { watchService, type WatchService, type WatchTuning } from '../../src/watch/service.js';
+import { watchService } from '../../src/slack/watch/create.js';
+import type { WatchService, WatchTuning } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
 import { SlackDriver } from './slackDriver.js';
 

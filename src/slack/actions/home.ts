@@ -25,7 +25,7 @@ import { loadCallsPage } from '../usecases/campaigns.js';
 import { homeService } from '../usecases/home.js';
 import { openUploadModal } from '../usecases/upload.js';
 import { refuseIfReadOnly, refuseSubmissionIfReadOnly } from '../usecases/permission.js';
-import { watchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 import { actionReply, buttonValue } from './context.js';
 import { HOME_ACTION_IDS, HOME_FILTER_PATTERN, HOME_PAGE_PATTERN, HOME_WATCH_VIEW_ID } from '../../render/ids.js';
 

@@ -29,7 +29,7 @@ import { notRunning, watchInChannel } from '../commands/watch.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
-import { watchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 import { tryFromButton } from '../commands/try.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';
@@ -55,7 +55,7 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), { campaignId: id });
   });
 
-  // "Watch it there anyway" (channelPrivacy.ts): the watch into a Slack Connect channel starts here, checked and
+  // "Watch it there anyway" (watch/channel-privacy.ts): the watch into a Slack Connect channel starts here, checked and
   // audited like any watch.
   app.action<BlockAction>(WATCH_CONFIRM_EXTERNAL_ACTION, async ({ ack, body, respond, client }) => {
     await ack();

@@ -7,8 +7,10 @@ import type { WebClient } from '@slack/web-api';
 import { fallback, mrkdwnSection } from '../../render/mrkdwn.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
-import { startTry, tryableAgentsMessage } from '../../watch/tryAgent.js';
-import { watchService, type WatchService } from '../../watch/service.js';
+import { tryableAgentsMessage } from '../../render/watch.js';
+import { knownAgents, startTry } from '../../watch/try.js';
+import type { WatchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 import type { CommandHandler } from './context.js';
 import { notRunning } from './watch.js';
 
@@ -16,8 +18,8 @@ export const tryAgent: CommandHandler<'try'> = async ({ command, client, reply, 
   const svc = watchService(deps);
   if (!svc) return reply.ephemeral(notRunning);
   if (await refuseIfNotSpeaker(svc, deps, client, reply, userId, command.agentId)) return;
-  if (!command.agentId) return reply.ephemeral(await tryableAgentsMessage(svc));
-  await reply.ephemeral(await startTry(svc, client, userId, command.agentId));
+  if (!command.agentId) return reply.ephemeral(tryableAgentsMessage(await knownAgents(svc)));
+  await reply.ephemeral(await startTry(svc, userId, command.agentId));
   await deps.audit.record({ userId, action: `try agent ${command.agentId}`, result: 'ok' }, client);
 };
 
@@ -31,7 +33,7 @@ export async function tryFromButton(
   agentId: string,
 ): Promise<void> {
   if (await refuseIfNotSpeaker(svc, deps, client, reply, userId, agentId)) return;
-  await reply.ephemeral(await startTry(svc, client, userId, agentId));
+  await reply.ephemeral(await startTry(svc, userId, agentId));
   await deps.audit.record({ userId, action: `try agent ${agentId}`, result: 'ok' }, client);
 }
 
@@ -44,7 +46,7 @@ async function refuseIfNotSpeaker(
   userId: string,
   agentId: string | undefined,
 ): Promise<boolean> {
-  const verdict = await svc.speakers.check({ userId }, client);
+  const verdict = await svc.speakers.check({ userId });
   if (verdict.ok) return false;
   const action = agentId ? `try agent ${agentId}` : 'try agents';
   await deps.audit.record(

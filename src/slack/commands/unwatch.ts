@@ -1,7 +1,7 @@
 /** `/campaign unwatch <id> [#channel]`: the channel (default: this one) stops following the campaign. */
 import { refuseIfReadOnly } from '../usecases/permission.js';
-import { unwatchCampaign } from '../../watch/subscriptions.js';
-import { watchService } from '../../watch/service.js';
+import { unwatchCampaign } from '../watch/subscribe.js';
+import { watchService } from '../watch/create.js';
 import type { CommandHandler } from './context.js';
 import { notRunning } from './watch.js';
 

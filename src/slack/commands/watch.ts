@@ -5,8 +5,9 @@ import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
-import { watchCampaign } from '../../watch/subscriptions.js';
-import { watchService, type WatchService } from '../../watch/service.js';
+import { watchCampaign } from '../watch/subscribe.js';
+import type { WatchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 import type { CommandHandler } from './context.js';
 
 export const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });

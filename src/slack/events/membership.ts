@@ -5,7 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
-import { watchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 
 export function registerMembershipEvents(app: App, deps: AppDeps): void {
   app.event('member_joined_channel', async ({ event, context }) => {

@@ -5,7 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
-import { watchService } from '../../watch/service.js';
+import { watchService } from '../watch/create.js';
 import type { SlackMessageEvent } from '../../watch/relay.js';
 
 export function registerMessageEvents(app: App, deps: AppDeps): void {
@@ -19,7 +19,7 @@ export function registerMessageEvents(app: App, deps: AppDeps): void {
         ...(context.botUserId ? { botUserId: context.botUserId } : {}),
         ...(context.botId ? { botId: context.botId } : {}),
         ...(typeof appId === 'string' ? { appId } : {}),
-        // authorizations[0].team_id: the installation's team; the relay prefers auth.test's (see speakers.ts).
+        // authorizations[0].team_id: the installation's team; the relay prefers auth.test's (see watch/speakers.ts).
         ...(context.teamId ? { teamId: context.teamId } : {}),
       });
       deps.logger.debug({ eventId, outcome }, 'message event');

@@ -20,6 +20,7 @@
 import { fetch } from 'undici';
 import type { WebClient } from '@slack/web-api';
 import { cleanLabel } from '../../render/mrkdwn.js';
+import { platformError } from '../platform.js';
 
 export type SlackFileErrorCode =
   /** files.info does not know the file (deleted, or not shared with the app). */
@@ -76,12 +77,6 @@ export function tooLargeError(name: string, size: number | undefined, maxBytes: 
     `"${cleanLabel(name, 120)}"${what} files of up to ${formatBytes(maxBytes)} can be uploaded. Split it into smaller files ` +
       '(or remove columns you do not need) and upload each one.',
   );
-}
-
-/** The `error` code of a Slack Web API platform error (`file_not_found`, `message_not_found`, …), else undefined. */
-export function platformError(err: unknown): string | undefined {
-  const e = err as { code?: unknown; data?: { error?: unknown } } | undefined;
-  return e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : undefined;
 }
 
 /** Domains whose hosts (the domain itself and its subdomains) are Slack's own: commercial Slack and GovSlack. */

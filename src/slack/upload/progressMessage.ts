@@ -8,7 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log.js';
 import type { SlackMessage } from '../../render/types.js';
 import { errorSummary } from '../guard.js';
-import { platformError } from './download.js';
+import { platformError } from '../platform.js';
 
 export interface MessageRef {
   channel: string;

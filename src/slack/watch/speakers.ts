@@ -15,21 +15,9 @@
  * (from `authorizations[0].team_id`, the installation the event was delivered for) is the only one that fits.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../log.js';
-import type { Permissions } from '../slack/permissions.js';
-
-export type SpeakerRefusal = 'external' | 'guest' | 'not-responder' | 'unknown';
-
-export type SpeakerVerdict = { ok: true } | { ok: false; reason: SpeakerRefusal; detail: string };
-
-export interface SpeakerQuery {
-  userId: string;
-  /** From the message event (`user_team`, `source_team`); absent for commands and buttons. */
-  userTeam?: string;
-  sourceTeam?: string;
-  /** The installation's team as the payload states it (Bolt's `context.teamId`), used only without auth.test. */
-  payloadTeamId?: string;
-}
+import type { Logger } from '../../log.js';
+import type { SpeakerCheck, SpeakerQuery, SpeakerRefusal, SpeakerVerdict } from '../../watch/ports.js';
+import type { Permissions } from '../permissions.js';
 
 interface Person {
   teamId?: string;
@@ -43,7 +31,7 @@ export interface SpeakersOptions {
   now?: () => number;
 }
 
-export class Speakers {
+export class Speakers implements SpeakerCheck {
   private ownTeam: string | undefined;
   private readonly people = new Map<string, Person>();
   private readonly cacheMs: number;

@@ -1,5 +1,5 @@
 /**
- * Every write of the watch feature into Slack goes through here.
+ * Every write of the watch feature into Slack goes through here: the Slack layer's `Poster` (src/watch/poster.ts).
  *
  * - Pacing: Slack allows about one message per second per channel (short bursts tolerated). Writes into one channel
  *   are serialized and spaced by `minGapMs`; other channels are not held up.
@@ -8,98 +8,24 @@
  *   retries disabled (tests) the client throws after waiting; we then retry after the channel's slot.
  * - Errors are classified: permanent for the channel (archived, not found, not in channel, no permission) or for the
  *   whole token (revoked, invalid auth, missing scope) → `PermanentSlackError` (a token-wide one is only a claim until
- *   `auth.test` confirms it, see slackHealth.ts); the message itself refused (blocks too long) → `RejectedSlackError`;
+ *   `auth.test` confirms it, see src/watch/slackHealth.ts); the message itself refused (blocks too long) → `RejectedSlackError`;
  *   the workspace busy for a while (`org_login_required`, `team_added_to_org`) → `TransientSlackError` at once, so
  *   the item waits for the caller's later retry; anything else is transient and retried with a capped backoff, then
  *   reported as `TransientSlackError` so the caller keeps the work and tries again later.
  * - A post whose outcome is unknown (network error or 5xx after the request was sent) is looked up by its message
  *   metadata before being sent again, so a retry does not post twice when Slack did receive it.
  */
-import type { KnownBlock } from '@slack/types';
 import { WebClientEvent, type WebClient } from '@slack/web-api';
-import type { Logger } from '../log.js';
-
-export const CHANNEL_ERRORS = new Set([
-  'channel_not_found',
-  'is_archived',
-  'channel_is_archived',
-  'not_in_channel',
-  'restricted_action',
-  'restricted_action_read_only_channel',
-  'restricted_action_non_threadable_channel',
-  'restricted_action_thread_only_channel',
-  'ekm_access_denied',
-  'team_access_not_granted',
-  'cannot_reply_to_message',
-  // chat.postMessage: "make sure your app is a member of the conversation" — about this channel, not the token.
-  'no_permission',
-]);
-/** Refusals of the token itself; everything stops only once `auth.test` agrees (slackHealth.ts). */
-export const TOKEN_ERRORS = new Set([
-  'token_revoked',
-  'token_expired',
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'missing_scope',
-]);
-/** The workspace is busy (SSO sign-in required, moving into an Enterprise org): wait and try again, nothing is wrong. */
-export const WAIT_ERRORS = new Set(['org_login_required', 'team_added_to_org']);
-/** The message itself was refused: sending it again would fail the same way. */
-export const MESSAGE_ERRORS = new Set([
-  'invalid_blocks',
-  'invalid_blocks_format',
-  'msg_too_long',
-  'msg_blocks_too_long',
-  'too_many_attachments',
-  'invalid_metadata_format',
-  'invalid_metadata_schema',
-  'metadata_too_large',
-  'message_not_found',
-  'cant_update_message',
-  'edit_window_closed',
-  'no_text',
-]);
-
-export class PermanentSlackError extends Error {
-  override name = 'PermanentSlackError';
-  constructor(
-    readonly scope: 'channel' | 'token',
-    readonly code: string,
-    readonly channel: string,
-    /** missing_scope: the scope(s) Slack said the call needs (its `needed` field). */
-    readonly needed?: string,
-  ) {
-    super(`Slack refused ${scope === 'token' ? 'the app token' : `channel ${channel}`}: ${code}`);
-  }
-}
-
-export class RejectedSlackError extends Error {
-  override name = 'RejectedSlackError';
-  constructor(
-    readonly code: string,
-    readonly channel: string,
-  ) {
-    super(`Slack refused a message in ${channel}: ${code}`);
-  }
-}
-
-export class TransientSlackError extends Error {
-  override name = 'TransientSlackError';
-  constructor(
-    message: string,
-    readonly channel: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface OutgoingMessage {
-  text: string;
-  blocks?: KnownBlock[];
-  threadTs?: string;
-  metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
-}
+import type { Logger } from '../../log.js';
+import {
+  PermanentSlackError,
+  RejectedSlackError,
+  TransientSlackError,
+  type OutgoingMessage,
+  type Poster,
+  type PosterStats,
+} from '../../watch/poster.js';
+import { CHANNEL_ERRORS, MESSAGE_ERRORS, platformError, TOKEN_ERRORS, WAIT_ERRORS } from '../platform.js';
 
 export interface SlackPosterOptions {
   /** Gap between two writes into one channel. Default 1100 ms (Slack: ~1 message/s per channel). */
@@ -111,21 +37,7 @@ export interface SlackPosterOptions {
   logger?: Logger;
 }
 
-export interface PosterStats {
-  posts: number;
-  updates: number;
-  reactions: number;
-  rateLimited: number;
-  retries: number;
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function platformCode(err: unknown): string | undefined {
-  const e = err as { code?: string; data?: { error?: unknown } };
-  if (e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string') return e.data.error;
-  return undefined;
-}
 
 /** The request may have reached Slack (so a post may exist): network errors and HTTP errors. */
 function outcomeUnknown(err: unknown): boolean {
@@ -136,7 +48,7 @@ function outcomeUnknown(err: unknown): boolean {
 function isRateLimit(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
   if (code === 'slack_webapi_rate_limited_error') return true;
-  const pc = platformCode(err);
+  const pc = platformError(err);
   if (pc === 'ratelimited' || pc === 'rate_limited') return true;
   return err instanceof Error && /rate limit was exceeded/i.test(err.message);
 }
@@ -146,7 +58,7 @@ interface Lane {
   nextAt: number;
 }
 
-export class SlackPoster {
+export class SlackPoster implements Poster {
   readonly stats: PosterStats = { posts: 0, updates: 0, reactions: 0, rateLimited: 0, retries: 0 };
   private readonly lanes = new Map<string, Lane>();
   private readonly minGapMs: number;
@@ -200,7 +112,7 @@ export class SlackPoster {
   }
 
   private classify(err: unknown, channel: string): Error {
-    const code = platformCode(err);
+    const code = platformError(err);
     if (code && TOKEN_ERRORS.has(code)) {
       const needed = (err as { data?: { needed?: unknown } }).data?.needed;
       return new PermanentSlackError('token', code, channel, typeof needed === 'string' ? needed : undefined);
@@ -295,7 +207,7 @@ export class SlackPoster {
       await this.client.reactions.add({ channel, timestamp: ts, name });
       this.stats.reactions++;
     } catch (err) {
-      if (platformCode(err) === 'already_reacted') return;
+      if (platformError(err) === 'already_reacted') return;
       throw this.classify(err, channel);
     }
   }

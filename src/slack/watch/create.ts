@@ -1,0 +1,66 @@
+/**
+ * The watch service on Slack: watch's core (src/watch/) handed the Slack layer's poster, lookups, people check and
+ * audit trail, all on the app's client.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { Config } from '../../config.js';
+import { defaultTuning, WatchService, type WatchTuning } from '../../watch/service.js';
+import type { AppDeps } from '../deps.js';
+import { watchSlack } from './ports.js';
+import { SlackPoster } from './poster.js';
+import { Speakers } from './speakers.js';
+
+/** The live service's origin (recording links on it are shown); none in sandbox mode. */
+function serviceOrigin(config: Config): string | undefined {
+  const base = config.outreach.mode === 'live' ? config.outreach.baseUrl : undefined;
+  if (!base) return undefined;
+  try {
+    return new URL(base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createWatch(deps: AppDeps, client: WebClient, tuning: Partial<WatchTuning> = {}): WatchService {
+  const full: WatchTuning = { ...defaultTuning(deps.config.pollIntervalSeconds), ...tuning };
+  const logger = deps.logger.child({ component: 'watch' });
+  const origin = serviceOrigin(deps.config);
+  return new WatchService({
+    store: deps.store,
+    outreach: deps.outreach,
+    logger: deps.logger,
+    poster: new SlackPoster(client, {
+      minGapMs: full.minGapMs,
+      maxAttempts: full.maxAttempts,
+      backoffMs: full.backoffMs,
+      logger,
+    }),
+    slack: watchSlack(client),
+    speakers: new Speakers(client, deps.permissions, logger),
+    audit: (entry) => deps.audit.record(entry, client),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    tuning: full,
+    ...(origin ? { serviceOrigin: origin } : {}),
+  });
+}
+
+const services = new WeakMap<AppDeps, WatchService>();
+
+/** Creates the service for these deps (once). */
+export function createWatchService(deps: AppDeps, client: WebClient, tuning: Partial<WatchTuning> = {}): WatchService {
+  let svc = services.get(deps);
+  if (!svc) services.set(deps, (svc = createWatch(deps, client, tuning)));
+  return svc;
+}
+
+export function watchService(deps: AppDeps): WatchService | undefined {
+  return services.get(deps);
+}
+
+export async function startWatch(deps: AppDeps): Promise<void> {
+  await services.get(deps)?.start();
+}
+
+export async function stopWatch(deps: AppDeps): Promise<void> {
+  await services.get(deps)?.stop();
+}

@@ -1,0 +1,131 @@
+/**
+ * Watching and unwatching, the Slack side: getting the bot into the channel (joining a public one, explaining how to
+ * invite it otherwise, asking first for a Slack Connect channel), then the watch service's state change, the intro
+ * posted in the channel and the answer for whoever asked. Suspending and resuming: src/watch/suspensions.ts.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { CampaignDetail } from '../../outreach/schemas.js';
+import type { SlackMessage } from '../../render/types.js';
+import {
+  alreadyWatchingMessage,
+  archivedSentence,
+  confirmExternalMessage,
+  inviteSentence,
+  joinFailedSentence,
+  note,
+  notWatchingMessage,
+  unwatchedMessage,
+  watchIntroMessage,
+  watchingMessage,
+  watchStartedMessage,
+} from '../../render/watch.js';
+import type { WatchService } from '../../watch/service.js';
+import { CAMPAIGN_GONE } from '../../watch/suspensions.js';
+import { platformError } from '../platform.js';
+import { audienceOf, needsConfirmation, type ChannelAudience, type ChannelInfoFacts } from './channel-privacy.js';
+
+export type ChannelAccess =
+  | { ok: true; joined: boolean; audience: ChannelAudience }
+  | { ok: false; sentence: string }
+  /** A Slack Connect channel (or one whose sharing is unknown) not confirmed yet: not joined, nothing started. */
+  | { ok: false; confirm: ChannelAudience };
+
+/**
+ * Makes sure the bot can post in the channel: joins a public one by itself, explains how to invite it otherwise.
+ * A Slack Connect channel (or one whose sharing Slack would not tell) is neither joined nor watched until the person
+ * confirmed it (`externalConfirmed`, from the confirmation button).
+ */
+export async function ensureBotInChannel(
+  client: WebClient,
+  channelId: string,
+  opts: { externalConfirmed?: boolean } = {},
+): Promise<ChannelAccess> {
+  if (channelId.startsWith('D')) return { ok: true, joined: false, audience: { kind: 'dm', external: false } };
+  let info;
+  try {
+    info = await client.conversations.info({ channel: channelId });
+  } catch (err) {
+    const code = platformError(err);
+    if (code === 'channel_not_found') return { ok: false, sentence: inviteSentence(channelId) };
+    if (code !== 'missing_scope') throw err;
+  }
+  const ch = info?.channel as
+    | ({ is_member?: boolean; is_private?: boolean; is_archived?: boolean; is_im?: boolean } & ChannelInfoFacts)
+    | undefined;
+  if (ch?.is_archived) {
+    return { ok: false, sentence: archivedSentence(channelId) };
+  }
+  const audience = audienceOf(ch);
+  if (needsConfirmation(audience) && !opts.externalConfirmed) return { ok: false, confirm: audience };
+  // conversations.info refused for a scope (confirmed above): post and hope, as before.
+  if (!ch || ch.is_member || ch.is_im) return { ok: true, joined: false, audience };
+  if (ch.is_private) return { ok: false, sentence: inviteSentence(channelId) };
+  try {
+    await client.conversations.join({ channel: channelId });
+    return { ok: true, joined: true, audience };
+  } catch (err) {
+    return { ok: false, sentence: joinFailedSentence(channelId, platformError(err) ?? 'unknown error') };
+  }
+}
+
+export interface WatchOutcome {
+  /** For the person who asked (ephemeral). */
+  reply: SlackMessage;
+  changed: boolean;
+  /** Set when the channel could not be watched: why, for the audit trail. */
+  failure?: string;
+  /** Set when the watch started in a channel people of another organization can read (for the audit trail). */
+  external?: string;
+}
+
+/** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
+export async function watchCampaign(
+  svc: WatchService,
+  client: WebClient,
+  req: { userId: string; campaignId: number; channelId: string; externalConfirmed?: boolean },
+): Promise<WatchOutcome> {
+  const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
+  const access = await ensureBotInChannel(client, req.channelId, { externalConfirmed: req.externalConfirmed ?? false });
+  if (!access.ok && 'confirm' in access) {
+    return { reply: confirmExternalMessage(campaign, req.channelId, access.confirm.external), changed: false };
+  }
+  if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false, failure: access.sentence };
+
+  const started = await svc.subscribe({ campaign, channelId: req.channelId, userId: req.userId });
+  if (started === 'already') return { reply: alreadyWatchingMessage(req.channelId, campaign), changed: false };
+  const kind = campaign.integration?.type ?? 'phone_call';
+  try {
+    await svc.poster.post(req.channelId, watchIntroMessage({ userId: req.userId, campaign, kind }));
+  } catch (err) {
+    svc.deps.logger.warn({ channel: req.channelId, err: String(err) }, 'could not post the watch confirmation');
+  }
+  // Only reached for a shared channel (or one of unknown sharing) after the confirmation button.
+  const external = access.audience.kind !== 'dm' && access.audience.external !== false;
+  return {
+    reply: watchStartedMessage({
+      channelId: req.channelId,
+      campaign,
+      resumed: started === 'resumed',
+      publicChannel: access.audience.kind === 'public',
+      external,
+    }),
+    changed: true,
+    ...(external ? { external: 'shared with another organization (or sharing unknown), confirmed by the button' } : {}),
+  };
+}
+
+export async function unwatchCampaign(
+  svc: WatchService,
+  req: { campaignId: number; channelId: string },
+): Promise<WatchOutcome> {
+  const removed = await svc.unsubscribe(req.campaignId, req.channelId);
+  if (!removed) return { reply: notWatchingMessage(req.channelId, req.campaignId), changed: false };
+  return { reply: unwatchedMessage(req.channelId, req.campaignId, removed.campaignName), changed: true };
+}
+
+/** `/campaign watching`: every subscription, per channel, suspended ones with the reason. */
+export function watchingReply(svc: WatchService): SlackMessage {
+  return watchingMessage(
+    svc.state.subscriptions.values().map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
+  );
+}

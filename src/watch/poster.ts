@@ -1,0 +1,68 @@
+/**
+ * What watch's core writes into Slack through, and how a write can fail. The core is handed a `Poster`; the Slack layer
+ * implements it (src/slack/watch/poster.ts: writes paced per channel, transient failures retried, Slack's errors
+ * classified into the three below).
+ */
+import type { KnownBlock } from '../render/types.js';
+
+export class PermanentSlackError extends Error {
+  override name = 'PermanentSlackError';
+  constructor(
+    readonly scope: 'channel' | 'token',
+    readonly code: string,
+    readonly channel: string,
+    /** missing_scope: the scope(s) Slack said the call needs (its `needed` field). */
+    readonly needed?: string,
+  ) {
+    super(`Slack refused ${scope === 'token' ? 'the app token' : `channel ${channel}`}: ${code}`);
+  }
+}
+
+export class RejectedSlackError extends Error {
+  override name = 'RejectedSlackError';
+  constructor(
+    readonly code: string,
+    readonly channel: string,
+  ) {
+    super(`Slack refused a message in ${channel}: ${code}`);
+  }
+}
+
+export class TransientSlackError extends Error {
+  override name = 'TransientSlackError';
+  constructor(
+    message: string,
+    readonly channel: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OutgoingMessage {
+  text: string;
+  blocks?: KnownBlock[];
+  threadTs?: string;
+  metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
+}
+
+export interface PosterStats {
+  posts: number;
+  updates: number;
+  reactions: number;
+  rateLimited: number;
+  retries: number;
+}
+
+export interface Poster {
+  readonly stats: PosterStats;
+  /** Posts a message (paced per channel); resolves to its `ts` and channel (a DM's channel id for a user id). */
+  post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }>;
+  /** Updates a message in place (paced like a post). */
+  update(channel: string, ts: string, msg: OutgoingMessage): Promise<void>;
+  /** Adds a reaction (`already_reacted` counts as done). */
+  react(channel: string, ts: string, name: string): Promise<void>;
+  /** A message only `user` sees in the channel (or thread). */
+  ephemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
+  /** No more writes: what is still waiting fails as transient. */
+  stop(): void;
+}
