@@ -1,7 +1,9 @@
 /**
- * Builds and starts the whole app from a config: store, service client (or the in-process simulator in sandbox
- * mode), Slack app, background work; and stops it in order. src/index.ts calls it with the process environment;
- * integration tests call it with their own.
+ * The composition root: builds the whole app once from a config and its settings — store, service client (or the
+ * in-process simulator in sandbox mode) with its limiter, permissions, audit trail, metrics, health, the Slack app,
+ * and the services (watch, uploads, Home, the campaign form's agent directory and submission records) — hands each
+ * what it needs, registers the listeners, starts the background work; and stops it all in order. src/index.ts calls
+ * it with the process environment; integration tests call it with their own config and settings.
  */
 import { configSecrets, everyoneMayChangeProblem, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
@@ -18,16 +20,24 @@ import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
 import { observedFetch } from './slack/observe.js';
-import { startWatch, stopWatch } from './slack/watch/create.js';
-import { startUploads, stopUploads } from './slack/upload/service.js';
-import { homeService } from './slack/usecases/home.js';
-import type { UploadTuning } from './slack/upload/runner.js';
+import { registerAll, type Services } from './slack/register.js';
+import { DEFAULT_UPLOAD_TUNING, type UploadTuning } from './slack/upload/runner.js';
+import { UploadService } from './slack/upload/service.js';
+import { AgentDirectory, FormSubmissions, type SubmitTiming } from './slack/usecases/campaignForm.js';
+import { DEFAULT_HOME_TUNING, HomeService, type HomeTuning } from './slack/usecases/home.js';
+import { DEFAULT_FORM_TIMING } from './slack/views/campaignForm.js';
+import { createWatch } from './slack/watch/create.js';
+import type { WatchTuning } from './watch/service.js';
 
 export interface RunningApp {
   port: number;
   /** Where GET /metrics is served: METRICS_PORT's listener, or `port`. */
   metricsPort: number;
   deps: AppDeps;
+  /** Every service, built once (tests look inside). */
+  services: Services;
+  /** The settings the services read at each use (tests change some while the app runs). */
+  settings: Settings;
   metrics: AppMetrics;
   health: Health;
   simulator?: Simulator;
@@ -38,8 +48,14 @@ export interface StartOptions extends SlackAppOptions {
   logger?: Logger;
   /** Sandbox only: options for the in-process simulator (tests speed its live driver up). */
   sandboxTickMs?: number;
+  /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
+  watch?: Partial<WatchTuning>;
   /** Upload job settings (tests shorten the progress interval and retry delays). */
   upload?: Partial<UploadTuning>;
+  /** Home tab caching and paging (tests shorten the TTLs). */
+  home?: Partial<HomeTuning>;
+  /** The campaign form's ack budget (tests shorten it to reach the slow path). */
+  campaignForm?: Partial<SubmitTiming>;
   /** /healthz settings (tests shorten them). */
   healthTuning?: Partial<HealthTuning>;
 }
@@ -52,6 +68,14 @@ export interface HealthTuning {
 }
 
 const DEFAULT_HEALTH_TUNING: HealthTuning = { slackAuthCheckMs: 60_000, storeProbeMs: 5_000 };
+
+/** The settings of the running app: defaults overlaid with the start options'. */
+export interface Settings {
+  upload: UploadTuning;
+  home: HomeTuning;
+  campaignForm: SubmitTiming;
+  health: HealthTuning;
+}
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const refusal = everyoneMayChangeProblem(config);
@@ -102,8 +126,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     metrics,
   };
 
+  const settings: Settings = {
+    upload: { ...DEFAULT_UPLOAD_TUNING, ...opts.upload },
+    home: { ...DEFAULT_HOME_TUNING, ...opts.home },
+    campaignForm: { ...DEFAULT_FORM_TIMING, ...opts.campaignForm },
+    health: { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning },
+  };
+
   let listening = false;
-  const healthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
+  const healthTuning = settings.health;
   const slackAuth = new SlackAuthMonitor({
     authTest: () => slack.app.client.auth.test(),
     intervalMs: healthTuning.slackAuthCheckMs,
@@ -135,6 +166,30 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     slackFetch,
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
+  const client = slack.app.client;
+  const watch = createWatch(deps, client, opts.watch);
+  const home = new HomeService(deps, settings.home, (id) => watch.channelsWatching(id));
+  const services: Services = {
+    ...deps,
+    watch,
+    uploads: new UploadService(deps, client, settings.upload),
+    home,
+    directory: new AgentDirectory(deps),
+    submissions: new FormSubmissions(store),
+    formTiming: settings.campaignForm,
+  };
+  // Every change passes through the audit trail: the person's Home tab is published again, other people's cached
+  // lists are read again at their next use.
+  deps.audit.subscribe((entry, entryClient) => {
+    if (entry.result === 'refused') return;
+    // A failed change may still have moved something (or found the view stale): refresh either way.
+    home.changed(entry.campaignId);
+    if (!home.knows(entry.userId)) return;
+    home.refresh(entry.userId, entryClient).catch((err: unknown) => {
+      logger.warn({ err: String(err), user: entry.userId }, 'could not refresh the Home tab after a change');
+    });
+  });
+  registerAll(slack.app, services);
   let port: number;
   try {
     ({ port } = await slack.start());
@@ -144,9 +199,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   listening = true;
   slackAuth.start();
-  await startWatch(deps);
+  await watch.start();
   // Uploads the app stopped in the middle of go on from their first unanswered batch.
-  await startUploads(deps, opts.upload);
+  await services.uploads.start();
   logger.info({ port }, 'outreach-slack is listening');
 
   let stopped = false;
@@ -154,6 +209,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port,
     metricsPort: metricsServer?.port ?? port,
     deps,
+    services,
+    settings,
     metrics,
     health,
     simulator,
@@ -163,10 +220,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       listening = false;
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
       await slackAuth.stop();
-      await stopWatch(deps);
-      await stopUploads(deps);
+      await watch.stop();
+      await services.uploads.stop();
       // A Home tab refresh started just before the stop may still be waiting on the service.
-      await homeService(deps).idle();
+      await home.idle();
       await store.close();
       await outreach.close();
       await simulator?.close();

@@ -5,7 +5,6 @@
  */
 import { WebClient } from '@slack/web-api';
 import { createLogger } from '../src/log.js';
-import { homeService } from '../src/slack/usecases/home.js';
 import type { Json } from './support/fakeSlack.js';
 import { stateValue } from './support/slackDriver.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
@@ -70,7 +69,7 @@ describe('with AUDIT_CHANNEL_ID', () => {
   });
   afterAll(async () => {
     // The admin's Home tab is refreshed after each of their changes: let the last refresh finish first.
-    await homeService(t.app.deps).idle();
+    await t.app.services.home.idle();
     await t.close();
   });
 

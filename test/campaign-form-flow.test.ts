@@ -5,7 +5,6 @@
 import type { Json } from './support/fakeSlack.js';
 import { stateValue } from './support/slackDriver.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
-import { campaignFormTiming } from '../src/slack/views/campaignForm.js';
 
 const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';
@@ -668,8 +667,8 @@ describe('exactly one campaign per submission', () => {
   it('a slow service: the ack goes out in time with a working view, replaced by the outcome', async () => {
     const viewId = await openCreate();
     await choose(viewId, 'integration_type', 'phone_call');
-    const saved = campaignFormTiming.ackBudgetMs;
-    campaignFormTiming.ackBudgetMs = 50;
+    const saved = t.app.settings.campaignForm.ackBudgetMs;
+    t.app.settings.campaignForm.ackBudgetMs = 50;
     t.sim.control.setLatencyMs(400, /^POST \/api\/v1\.0\/campaigns$/);
     try {
       const since = t.fake.messages(CHANNEL).length;
@@ -693,7 +692,7 @@ describe('exactly one campaign per submission', () => {
       expect(JSON.stringify((await nextMessage(CHANNEL, since)).blocks)).toContain('Lenta');
       expect(requests('createCampaign').filter((q) => (q.body as Json).name === 'Lenta')).toHaveLength(1);
     } finally {
-      campaignFormTiming.ackBudgetMs = saved;
+      t.app.settings.campaignForm.ackBudgetMs = saved;
       t.sim.control.setLatencyMs(0, /^POST \/api\/v1\.0\/campaigns$/);
     }
   });

@@ -4,7 +4,6 @@
  * not hold up another person's command or the poller, and the person over their share is told how long to wait.
  */
 import { countsAgainstBudget, PersonBudget } from '../src/slack/fairUse.js';
-import { watchService } from '../src/slack/watch/create.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
 import { FAST_TUNING } from './support/watchHarness.js';
 
@@ -16,7 +15,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('end to end', () => {
   let h: TestApp;
   let ids: number[];
-  const poller = () => watchService(h.app.deps)!;
+  const poller = () => h.app.services.watch;
 
   const answerOf = (url: string) => h.fake.responseUrlUses().find((u) => u.url === url)?.body as Json | undefined;
   const answered = (url: string, timeoutMs = 10_000) => h.fake.waitFor(() => answerOf(url), timeoutMs);

@@ -6,7 +6,7 @@
 import type { FakeCall, Json } from './support/fakeSlack.js';
 import { stateValue } from './support/slackDriver.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
-import { homeService, homeTuning } from '../src/slack/usecases/home.js';
+import type { HomeTuning } from '../src/slack/usecases/home.js';
 
 const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';
@@ -17,10 +17,11 @@ let agentB: { id: string };
 let phoneA: string;
 let waA: string;
 let phoneB: string;
-const savedTuning = { ...homeTuning };
+let savedTuning: HomeTuning;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { ADMIN_USER_IDS: `${ADMIN},U0ONE,U0TWO` } });
+  savedTuning = { ...t.app.settings.home };
   const c = t.sim.control;
   agentA = c.addAgent({ name: 'Sofía' });
   agentB = c.addAgent({ name: 'Max' });
@@ -29,12 +30,12 @@ beforeAll(async () => {
   phoneB = c.addIntegration({ agentId: agentB.id, type: 'phone_call' }).id;
 });
 afterAll(async () => {
-  await homeService(t.app.deps).idle();
+  await t.app.services.home.idle();
   await t.close();
 });
 afterEach(() => {
   t.sim.control.clearFaults();
-  Object.assign(homeTuning, savedTuning);
+  Object.assign(t.app.settings.home, savedTuning);
 });
 
 const blocksOf = (view: Json) => (view.blocks as Json[]) ?? [];
@@ -91,7 +92,7 @@ const detailRequests = () => t.sim.control.requests().filter((r) => r.route === 
  * Campaigns seeded straight into the simulator are a change the app cannot know of until the shared list's TTL
  * (30 s); tell it, as the audit trail does for changes made through the app.
  */
-const changedOutsideTheApp = () => homeService(t.app.deps).changed();
+const changedOutsideTheApp = () => t.app.services.home.changed();
 /** Active campaigns not archived, from the simulator's own state. */
 const activeCount = () =>
   [...Array(1000).keys()]
@@ -287,7 +288,7 @@ describe('caching and failures', () => {
   }, 30_000);
 
   it('a list older than the TTL is read again', async () => {
-    homeTuning.listTtlMs = 0;
+    t.app.settings.home.listTtlMs = 0;
     const user = 'U0TTL';
     await openHome(user);
     const lists = listRequests().length;
@@ -305,7 +306,7 @@ describe('caching and failures', () => {
     expect(shownIds(old).length).toBe(20);
 
     // With no list kept at all: the notice, not an empty page.
-    homeTuning.keepListMs = 0;
+    t.app.settings.home.keepListMs = 0;
     const fresh = await openHome('U0DOWN');
     const s = textOf(fresh);
     expect(s).toContain("I couldn't read the campaigns from the outreach service");
@@ -540,7 +541,7 @@ describe('across a restart', () => {
       (elementsOf(v, 'home_filters').find((e) => e.action_id === id)!.initial_option as Json).value;
     const wanted = initial(before, 'home_filter:status');
     expect(wanted).not.toBe('all');
-    await homeService(t.app.deps).idle();
+    await t.app.services.home.idle();
     await t.restart();
     const after = await openHome(user);
     expect(initial(after, 'home_filter:status')).toBe(wanted);

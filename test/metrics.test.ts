@@ -4,7 +4,6 @@
  * its own registry; METRICS_PORT moves /metrics to a listener of its own.
  */
 import { createServer } from 'node:net';
-import { watchService } from '../src/slack/watch/create.js';
 import { parseExposition, type Exposition } from './support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from './support/testApp.js';
 import { FAST_TUNING } from './support/watchHarness.js';
@@ -82,7 +81,7 @@ describe('GET /metrics after a command, a poll and an upload', () => {
       }).id,
     );
     await command(t, `watch ${campaignId}`);
-    const svc = watchService(t.app.deps)!;
+    const svc = t.app.services.watch;
     const call = t.sim.control.createCall(campaignId, { status: 'in-progress' });
     await svc.pollNow();
     await svc.delivery.idle();

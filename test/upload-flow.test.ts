@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { batchIdempotencyKey } from '../src/contacts/index.js';
-import { uploadService } from '../src/slack/upload/service.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
 import {
   ADMIN,
@@ -200,7 +199,7 @@ describe('the same file twice', () => {
 
 describe('when checking takes longer than Slack waits for the answer', () => {
   const slowly = async (run: () => Promise<void>) => {
-    const svc = uploadService(t.app.deps)!;
+    const svc = t.app.services.uploads;
     const budget = svc.tuning.ackBudgetMs;
     svc.tuning.ackBudgetMs = 50;
     t.sim.control.setLatencyMs(300, /^GET .*\/campaigns\/\d+$/);

@@ -11,7 +11,6 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { uploadService } from '../src/slack/upload/service.js';
 import {
   longCellsCsv,
   namedColumnsCsv,
@@ -239,7 +238,7 @@ describe('refused or finished with a clear message, the app answering everyone m
   }, 300_000);
 
   it('a workbook that needs more memory than a reader may use ends the reader, not the app', async () => {
-    const svc = uploadService(t.app.deps)!;
+    const svc = t.app.services.uploads;
     const before = svc.tuning.readerResourceLimits;
     svc.tuning.readerResourceLimits = { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 8 };
     try {

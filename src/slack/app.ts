@@ -1,7 +1,8 @@
 /**
  * The Bolt app: HTTP receiver at POST /slack/events (commands, interactivity and events on one endpoint) with
  * GET /healthz, or Socket Mode when SLACK_APP_TOKEN is set (healthz then on PORT through the receiver's routes).
- * Web API calls follow one retry policy in both modes (retryPolicy.ts).
+ * Web API calls follow one retry policy in both modes (retryPolicy.ts). The listeners are registered by src/main.ts
+ * once the services exist (src/slack/register.ts).
  */
 import {
   App,
@@ -13,10 +14,8 @@ import {
 import type { FetchFunction } from '@slack/web-api';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HealthReport } from '../health.js';
-import type { WatchTuning } from '../watch/service.js';
 import type { AppDeps } from './deps.js';
 import { timeAcks } from './observe.js';
-import { registerAll } from './register.js';
 import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
 export interface SlackAppOptions {
@@ -39,8 +38,6 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** The `fetch` of every Web API client (observes each call: metrics, token failures). */
   slackFetch?: FetchFunction;
-  /** Watch poller/delivery settings (tests shorten intervals and Slack pacing). */
-  watch?: Partial<WatchTuning>;
 }
 
 export interface SlackApp {
@@ -101,7 +98,6 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   });
   const { metrics } = deps;
   if (metrics) timeAcks(app, (surface, seconds) => metrics.ack(surface, seconds));
-  registerAll(app, deps, { ...(opts.watch ? { watch: opts.watch } : {}) });
   app.error(async (error) => {
     deps.logger.error({ err: `${error.name}: ${error.message}` }, 'unhandled error in a listener');
   });

@@ -114,18 +114,6 @@ export function overBudgetMessage(waitMs: number, burst: number): SlackMessage {
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
 
-const budgets = new WeakMap<AppDeps, PersonBudget>();
-
-/** The people's buckets of these deps (created once from the config). */
-export function personBudget(deps: AppDeps): PersonBudget {
-  let b = budgets.get(deps);
-  if (!b) {
-    b = new PersonBudget({ perMinute: deps.config.personActionsPerMinute, burst: deps.config.personActionsBurst });
-    budgets.set(deps, b);
-  }
-  return b;
-}
-
 type Body = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const obj = (v: unknown): Body | undefined => (v && typeof v === 'object' ? (v as Body) : undefined);
@@ -150,7 +138,10 @@ export function countsAgainstBudget(body: Body): boolean {
  * acknowledged and answered here, and goes no further.
  */
 export function registerFairUse(app: App, deps: AppDeps): void {
-  const budget = personBudget(deps);
+  const budget = new PersonBudget({
+    perMinute: deps.config.personActionsPerMinute,
+    burst: deps.config.personActionsBurst,
+  });
   app.use(async (args) => {
     const body = args.body as unknown as Body;
     const person = personOf(body);

@@ -10,7 +10,6 @@ import type { Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { watchService } from '../../src/slack/watch/create.js';
 import type { WatchService, WatchTuning } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
 import { SlackDriver } from './slackDriver.js';
@@ -113,7 +112,7 @@ export async function startWatchHarness(
     fake,
     app,
     driver: mkDriver(),
-    svc: watchService(app.deps)!,
+    svc: app.services.watch,
     stateFile,
     dir,
     phoneCampaign(contacts = 5, name = 'Spring promo') {
@@ -151,7 +150,7 @@ export async function startWatchHarness(
       await app.stop();
       app = await boot({ ...tuning, ...t });
       h.app = app;
-      h.svc = watchService(app.deps)!;
+      h.svc = app.services.watch;
       h.driver = mkDriver();
     },
     async close() {

@@ -6,9 +6,8 @@
 import type { App, BlockAction } from '@slack/bolt';
 import { ACTION_IDS, FORM_CALLBACK_ID } from '../../render/ids.js';
 import { DISPATCHING_BLOCKS } from '../../render/campaign-form.js';
-import type { AppDeps } from '../deps.js';
 import { errorSummary, guarded } from '../guard.js';
-import { loadFormDirectory, openCreateForm, rebuiltFormView } from '../usecases/campaignForm.js';
+import { openCreateForm, rebuiltFormView, type FormDeps, type SubmitTiming } from '../usecases/campaignForm.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { registerCampaignFormView } from '../views/campaignForm.js';
 import { actionReply } from './context.js';
@@ -17,7 +16,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const DISPATCHING = new RegExp(`^(?:${DISPATCHING_BLOCKS.map(escapeRe).join('|')})$`);
 
 /** Registers the form's button, its reshaping choices and its submission. */
-export function registerCampaignForm(app: App, deps: AppDeps): void {
+export function registerCampaignForm(app: App, deps: FormDeps & { formTiming: SubmitTiming }): void {
   registerCampaignFormView(app, deps);
 
   app.action<BlockAction>(ACTION_IDS.campaignCreateOpen, async ({ ack, body, respond, client }) => {
@@ -38,7 +37,7 @@ export function registerCampaignForm(app: App, deps: AppDeps): void {
     const view = body.view;
     if (!view) return;
     try {
-      const directory = await loadFormDirectory(deps);
+      const directory = await deps.directory.load();
       const next = rebuiltFormView(view as never, directory, body.actions[0]);
       if (!next) return;
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });

@@ -2,10 +2,10 @@
  * The Home tab's own elements: the filter selects, the page buttons, Refresh, and each campaign's menu (edit, upload
  * contacts, watch in a channel, show calls) with the watch modal it opens. The lifecycle, Show and New campaign
  * buttons in the tab reuse the app's own action ids and listeners; the tab is republished after every change a
- * person makes (see events/home.ts). Menu choices that change something are checked on the server like every other
+ * person makes (src/main.ts has the audit trail tell the Home service). Menu choices that change something are checked on the server like every other
  * path, and answer in the person's DM (a Home tab has no response_url).
  */
-import { notRunning, watchAndAudit } from '../commands/watch.js';
+import { watchAndAudit } from '../commands/watch.js';
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { errorMessage } from '../../render/feedback.js';
 import {
@@ -17,22 +17,20 @@ import {
   homeNoticeModal,
   homeWatchModal,
 } from '../../render/home.js';
-import type { AppDeps } from '../deps.js';
+import type { Services } from '../register.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
 import { openEditForm } from '../usecases/campaignForm.js';
 import { loadCallsPage } from '../usecases/campaigns.js';
-import { homeService } from '../usecases/home.js';
 import { openUploadModal } from '../usecases/upload.js';
 import { refuseIfReadOnly, refuseSubmissionIfReadOnly } from '../usecases/permission.js';
-import { watchService } from '../watch/create.js';
 import { actionReply, buttonValue } from './context.js';
 import { HOME_ACTION_IDS, HOME_FILTER_PATTERN, HOME_PAGE_PATTERN, HOME_WATCH_VIEW_ID } from '../../render/ids.js';
 
 const badButton = errorMessage({ sentence: 'That menu no longer works. Open the Home tab again to get a fresh one.' });
 
-export function registerHomeActions(app: App, deps: AppDeps): void {
-  const home = homeService(deps);
+export function registerHomeActions(app: App, deps: Services): void {
+  const { home } = deps;
 
   app.action<BlockAction>(HOME_FILTER_PATTERN, async ({ ack, body, client }) => {
     await ack();
@@ -85,7 +83,6 @@ export function registerHomeActions(app: App, deps: AppDeps): void {
           }
           case 'watch':
             if (await refuseIfReadOnly(deps, client, reply, userId, 'watch', id)) return;
-            if (!watchService(deps)) return reply.ephemeral(notRunning);
             await client.views.open({ trigger_id: body.trigger_id, view: homeWatchModal({ id }) });
             return;
         }
@@ -121,12 +118,10 @@ export function registerHomeActions(app: App, deps: AppDeps): void {
     if (refused) return;
     await ack();
     const reply = dmReply(client, userId);
-    const svc = watchService(deps);
-    if (!svc) return reply.ephemeral(notRunning);
     await guarded(
       reply,
       deps.logger,
-      () => watchAndAudit(svc, deps, client, reply, { userId, campaignId, channelId }),
+      () => watchAndAudit(deps.watch, deps, client, reply, { userId, campaignId, channelId }),
       { campaignId },
     );
   });

@@ -1,5 +1,5 @@
 /**
- * Uploads, the Slack wiring: the upload service on the app's client, the "Upload contacts" button of the
+ * Uploads, the Slack wiring: the "Upload contacts" button of the
  * new-campaign message (action_id `campaign_upload_open`, value: the campaign id) and the modal's submission.
  */
 import type { App, BlockAction } from '@slack/bolt';
@@ -7,14 +7,13 @@ import { ACTION_IDS, decodeCampaignId } from '../../render/ids.js';
 import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from '../guard.js';
-import { createUploadService } from '../upload/service.js';
+import type { UploadService } from '../upload/service.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { openUploadModal } from '../usecases/upload.js';
 import { registerUploadView } from '../views/upload.js';
 import { actionReply, buttonValue } from './context.js';
 
-export function registerUpload(app: App, deps: AppDeps): void {
-  createUploadService(deps, app.client);
+export function registerUpload(app: App, deps: AppDeps & { uploads: UploadService }): void {
   registerUploadView(app, deps);
 
   app.action<BlockAction>(ACTION_IDS.campaignUploadOpen, async ({ ack, body, respond, client }) => {

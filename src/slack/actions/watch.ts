@@ -25,11 +25,9 @@ import {
 import { cleanLabel, context, md, mrkdwnSection, plainText } from '../../render/mrkdwn.js';
 import type { KnownBlock, View } from '../../render/types.js';
 import { AGENT_ID } from '../commands/grammar.js';
-import { notRunning, watchInChannel } from '../commands/watch.js';
-import type { AppDeps } from '../deps.js';
+import { watchInChannel, type WatchDeps } from '../commands/watch.js';
 import { guarded } from '../guard.js';
 import { dmReply } from '../reply.js';
-import { watchService } from '../watch/create.js';
 import { tryFromButton } from '../commands/try.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { actionReply, buttonValue, readButton, staleButtonMessage } from './context.js';
@@ -42,15 +40,14 @@ function endUserNotice(blocks: KnownBlock[]): View {
   return { type: 'modal', title: plainText('End user', 24), close: plainText('Close', 24), blocks };
 }
 
-export function registerWatchActions(app: App, deps: AppDeps): void {
+export function registerWatchActions(app: App, deps: WatchDeps): void {
+  const svc = deps.watch;
   app.action<BlockAction>(WATCH_ACTION_IDS.watchHere, async ({ ack, body, respond, client }) => {
     await ack();
     const reply = actionReply(body, respond, client);
     const id = decodeCampaignId(buttonValue(body));
     const channelId = body.channel?.id ?? body.container?.channel_id;
     if (!id || !channelId) return reply.ephemeral(staleButtonMessage);
-    const svc = watchService(deps);
-    if (!svc) return reply.ephemeral(notRunning);
     const req = { userId: body.user.id, campaignId: id, channelId };
     await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), { campaignId: id });
   });
@@ -62,8 +59,6 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     const reply = actionReply(body, respond, client);
     const v = decodeConfirmValue(buttonValue(body));
     if (!v) return reply.ephemeral(staleButtonMessage);
-    const svc = watchService(deps);
-    if (!svc) return reply.ephemeral(notRunning);
     const req = { userId: body.user.id, ...v, externalConfirmed: true };
     await guarded(reply, deps.logger, () => watchInChannel(svc, deps, client, reply, req), {
       campaignId: v.campaignId,
@@ -168,8 +163,6 @@ export function registerWatchActions(app: App, deps: AppDeps): void {
     const reply = actionReply(body, respond, client);
     const agentId = buttonValue(body);
     if (!agentId || !AGENT_ID.test(agentId)) return reply.ephemeral(staleButtonMessage);
-    const svc = watchService(deps);
-    if (!svc) return reply.ephemeral(notRunning);
     await guarded(reply, deps.logger, () => tryFromButton(svc, deps, client, reply, body.user.id, agentId));
   });
 }

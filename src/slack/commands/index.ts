@@ -4,7 +4,7 @@
  */
 import type { App } from '@slack/bolt';
 import { usageMessage } from '../../render/feedback.js';
-import type { AppDeps } from '../deps.js';
+import type { Services } from '../register.js';
 import { guarded } from '../guard.js';
 import { respondReply } from '../reply.js';
 import type { CampaignCommand } from './grammar.js';
@@ -24,7 +24,7 @@ import { create } from './create.js';
 import { edit } from './edit.js';
 import { upload } from './upload.js';
 
-export type CommandHandlers = { [K in CampaignCommand['kind']]: CommandHandler<K> };
+export type CommandHandlers = { [K in CampaignCommand['kind']]: CommandHandler<K, Services> };
 
 export const defaultHandlers: CommandHandlers = {
   help,
@@ -42,7 +42,7 @@ export const defaultHandlers: CommandHandlers = {
   try: tryAgent,
 };
 
-export function registerCommands(app: App, deps: AppDeps, handlers: CommandHandlers = defaultHandlers): void {
+export function registerCommands(app: App, deps: Services, handlers: CommandHandlers = defaultHandlers): void {
   app.command('/campaign', async ({ ack, command, client, respond }) => {
     await ack();
     const reply = respondReply(respond);
@@ -61,8 +61,8 @@ export function registerCommands(app: App, deps: AppDeps, handlers: CommandHandl
       client,
       reply,
       deps,
-    } as CommandContext;
-    const handler = handlers[cmd.kind] as CommandHandler<typeof cmd.kind>;
+    } as CommandContext<CampaignCommand['kind'], Services>;
+    const handler = handlers[cmd.kind] as CommandHandler<typeof cmd.kind, Services>;
     await guarded(reply, deps.logger, () => handler(ctx as never), {
       campaignId: 'id' in cmd ? cmd.id : undefined,
     });

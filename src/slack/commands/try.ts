@@ -10,13 +10,11 @@ import type { Reply } from '../reply.js';
 import { tryableAgentsMessage } from '../../render/watch.js';
 import { knownAgents, startTry } from '../../watch/try.js';
 import type { WatchService } from '../../watch/service.js';
-import { watchService } from '../watch/create.js';
 import type { CommandHandler } from './context.js';
-import { notRunning } from './watch.js';
+import type { WatchDeps } from './watch.js';
 
-export const tryAgent: CommandHandler<'try'> = async ({ command, client, reply, deps, userId }) => {
-  const svc = watchService(deps);
-  if (!svc) return reply.ephemeral(notRunning);
+export const tryAgent: CommandHandler<'try', WatchDeps> = async ({ command, client, reply, deps, userId }) => {
+  const svc = deps.watch;
   if (await refuseIfNotSpeaker(svc, deps, client, reply, userId, command.agentId)) return;
   if (!command.agentId) return reply.ephemeral(tryableAgentsMessage(await knownAgents(svc)));
   await reply.ephemeral(await startTry(svc, userId, command.agentId));

@@ -1,23 +1,28 @@
 /** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
 import type { WebClient } from '@slack/web-api';
 import { humanMessage } from '../../outreach/errors.js';
-import { errorMessage } from '../../render/feedback.js';
 import type { AppDeps } from '../deps.js';
 import type { Reply } from '../reply.js';
 import { refuseIfReadOnly } from '../usecases/permission.js';
 import { watchCampaign } from '../watch/subscribe.js';
 import type { WatchService } from '../../watch/service.js';
-import { watchService } from '../watch/create.js';
 import type { CommandHandler } from './context.js';
 
-export const notRunning = errorMessage({ sentence: 'Watching is not running right now. Try again in a minute.' });
-
-export const watch: CommandHandler<'watch'> = async ({ command, client, reply, deps, userId, channelId }) => {
-  const svc = watchService(deps);
-  if (!svc) return reply.ephemeral(notRunning);
+export const watch: CommandHandler<'watch', WatchDeps> = async ({
+  command,
+  client,
+  reply,
+  deps,
+  userId,
+  channelId,
+}) => {
+  const svc = deps.watch;
   const target = command.channel?.id ?? channelId;
   await watchInChannel(svc, deps, client, reply, { userId, campaignId: command.id, channelId: target });
 };
+
+/** The app's base and the watch service. */
+export type WatchDeps = AppDeps & { watch: WatchService };
 
 /** What a watch request names; `externalConfirmed`: the Slack Connect confirmation button was pressed. */
 export interface WatchRequest {

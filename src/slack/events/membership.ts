@@ -4,13 +4,12 @@
  * (`channel_unarchive` for public, `group_unarchive` for private channels). Bolt acknowledges events before this runs.
  */
 import type { App } from '@slack/bolt';
-import type { AppDeps } from '../deps.js';
-import { watchService } from '../watch/create.js';
+import type { WatchDeps } from '../commands/watch.js';
 
-export function registerMembershipEvents(app: App, deps: AppDeps): void {
+export function registerMembershipEvents(app: App, deps: WatchDeps): void {
+  const svc = deps.watch;
   app.event('member_joined_channel', async ({ event, context }) => {
-    const svc = watchService(deps);
-    if (!svc || !context.botUserId || event.user !== context.botUserId) return;
+    if (!context.botUserId || event.user !== context.botUserId) return;
     try {
       await svc.botJoined(event.channel);
     } catch (err) {
@@ -18,8 +17,6 @@ export function registerMembershipEvents(app: App, deps: AppDeps): void {
     }
   });
   const unarchived = async (channel: string) => {
-    const svc = watchService(deps);
-    if (!svc) return;
     try {
       await svc.channelUnarchived(channel);
     } catch (err) {

@@ -4,14 +4,12 @@
  * relays each event id once.
  */
 import type { App } from '@slack/bolt';
-import type { AppDeps } from '../deps.js';
-import { watchService } from '../watch/create.js';
+import type { WatchDeps } from '../commands/watch.js';
 import type { SlackMessageEvent } from '../../watch/relay.js';
 
-export function registerMessageEvents(app: App, deps: AppDeps): void {
+export function registerMessageEvents(app: App, deps: WatchDeps): void {
+  const svc = deps.watch;
   app.event('message', async ({ event, body, context }) => {
-    const svc = watchService(deps);
-    if (!svc) return;
     const { event_id: eventId, api_app_id: appId } = body as { event_id?: unknown; api_app_id?: unknown };
     try {
       const outcome = await svc.relay.onMessage(event as SlackMessageEvent, {

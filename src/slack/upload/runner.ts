@@ -43,6 +43,9 @@ import {
 } from '../../render/upload-progress.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
+
+/** What an upload works with: settings, the store (its job), the service, the log, the audit trail, metrics. */
+export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics'>;
 import { errorSummary } from '../guard.js';
 import { SlackFileError } from './download.js';
 import { jobsOf, type UploadJob } from './jobs.js';
@@ -94,7 +97,7 @@ export type TakeTurn = (onWait: (w: UploadWaiting) => void, signal: AbortSignal)
 
 /** The reader settings of a job: its own batch size and country, the limits of the app's configuration. */
 export function readerSettings(
-  deps: AppDeps,
+  deps: Pick<UploadDeps, 'config'>,
   tuning: UploadTuning,
   job: Pick<UploadJob, 'defaultCountry' | 'batchSize'>,
 ): ReaderSettings {
@@ -163,7 +166,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export interface RunOptions {
-  deps: AppDeps;
+  deps: UploadDeps;
   client: WebClient;
   tuning: UploadTuning;
   signal: AbortSignal;
@@ -193,7 +196,7 @@ interface PassState {
 class StalledError extends Error {}
 
 export class UploadRun {
-  private readonly deps: AppDeps;
+  private readonly deps: UploadDeps;
   private readonly client: WebClient;
   private readonly tuning: UploadTuning;
   private readonly signal: AbortSignal;

@@ -2,15 +2,13 @@
  * The uploads running in this process: started by a view submission, resumed at start-up (every job the store
  * still has as running, oldest first), stopped (not finished: resumable) when the app stops. At most
  * UPLOAD_CONCURRENCY read and send at once, one per campaign (UploadQueue); the others wait and say so. One per
- * AppDeps, created with the Bolt app's client by `registerUpload` (src/slack/actions/upload.ts); src/main.ts calls
- * `startUploads` / `stopUploads`.
+ * app, built with the Bolt app's client and the upload settings by src/main.ts, which starts and stops it.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import { emptyCounts, jobsOf, uploadJobId, type UploadJob } from './jobs.js';
 import { UploadQueue } from './queue.js';
-import { DEFAULT_UPLOAD_TUNING, UploadRun, type UploadTuning } from './runner.js';
+import { UploadRun, type UploadDeps, type UploadTuning } from './runner.js';
 import { closeOpenedFile, type OpenedFile } from './source.js';
 import { sweepDeadWorkspaces } from './workspace.js';
 
@@ -34,27 +32,27 @@ export interface NewUploadJob {
 export const FINISHED_JOB_KEEP_MS = 30 * 24 * 3600_000;
 
 export class UploadService {
-  tuning: UploadTuning = { ...DEFAULT_UPLOAD_TUNING };
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Job ids a submission is checking right now (the file is being opened), so a double submit starts one job. */
   private readonly reserved = new Set<string>();
   private stopped = false;
   readonly queue: UploadQueue;
 
+  /** `tuning` is read at each use. */
   constructor(
-    readonly deps: AppDeps,
+    readonly deps: UploadDeps,
     readonly client: WebClient,
+    readonly tuning: UploadTuning,
   ) {
     this.queue = new UploadQueue(deps.config.uploadConcurrency);
   }
 
   /**
-   * Applies tuning, resumes every job the store has as running (the app stopped in the middle of them), and forgets
-   * jobs that ended more than FINISHED_JOB_KEEP_MS ago.
+   * Resumes every job the store has as running (the app stopped in the middle of them), and forgets jobs that ended
+   * more than FINISHED_JOB_KEEP_MS ago.
    */
-  async start(tuning: Partial<UploadTuning> = {}, now = Date.now()): Promise<void> {
+  async start(now = Date.now()): Promise<void> {
     this.stopped = false;
-    this.tuning = { ...DEFAULT_UPLOAD_TUNING, ...tuning };
     // Temp directories of a process that died in the middle of uploads (killed, out of memory).
     const swept = await sweepDeadWorkspaces();
     if (swept > 0) this.deps.logger.info({ swept }, 'removed the temp files of uploads of a process that ended');
@@ -158,24 +156,4 @@ export class UploadService {
       });
     this.running.set(job.id, { controller, done });
   }
-}
-
-const services = new WeakMap<AppDeps, UploadService>();
-
-export function createUploadService(deps: AppDeps, client: WebClient): UploadService {
-  let svc = services.get(deps);
-  if (!svc) services.set(deps, (svc = new UploadService(deps, client)));
-  return svc;
-}
-
-export function uploadService(deps: AppDeps): UploadService | undefined {
-  return services.get(deps);
-}
-
-export async function startUploads(deps: AppDeps, tuning?: Partial<UploadTuning>): Promise<void> {
-  await services.get(deps)?.start(tuning);
-}
-
-export async function stopUploads(deps: AppDeps): Promise<void> {
-  await services.get(deps)?.stop();
 }

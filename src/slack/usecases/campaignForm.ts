@@ -44,6 +44,7 @@ import {
 } from '../../render/campaign-form.js';
 import { cleanLabel, context, md, raw } from '../../render/mrkdwn.js';
 import type { View } from '../../render/types.js';
+import type { Collection, Store } from '../../store/store.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 import type { SlackMessage } from '../../render/types.js';
@@ -68,29 +69,6 @@ export const DIRECTORY_SCAN_LIMIT = 300;
 /** Campaign details read to find integrations (list items don't carry them): one per agent first, newest first. */
 export const DIRECTORY_DETAIL_LIMIT = 20;
 
-interface DirectoryCache {
-  at: number;
-  dir?: FormDirectory;
-  loading?: Promise<FormDirectory>;
-}
-
-const directoryCaches = new WeakMap<object, DirectoryCache>();
-
-function cacheOf(deps: AppDeps): DirectoryCache {
-  let c = directoryCaches.get(deps.outreach);
-  if (!c) {
-    c = { at: 0 };
-    directoryCaches.set(deps.outreach, c);
-  }
-  return c;
-}
-
-/** The directory when it was read recently, else undefined. */
-export function cachedFormDirectory(deps: AppDeps, now = Date.now()): FormDirectory | undefined {
-  const c = cacheOf(deps);
-  return c.dir && now - c.at < DIRECTORY_TTL_MS ? c.dir : undefined;
-}
-
 function addIntegration(agents: Map<string, KnownAgent>, c: CampaignDetail): void {
   const agent = agents.get(c.agent.id) ?? { id: c.agent.id, name: c.agent.name ?? undefined, integrations: [] };
   if (!agent.name && c.agent.name) agent.name = c.agent.name;
@@ -113,68 +91,84 @@ function sortDirectory(agents: Map<string, KnownAgent>): FormDirectory {
  * Agents and their integrations as seen in existing campaigns. The service has no endpoint listing agents: agents
  * come from the campaign list, integrations from the details of a bounded number of recent campaigns (one per agent
  * first). Read at most every DIRECTORY_TTL_MS; concurrent callers share one read. A failure yields what is known
- * (possibly nothing): the form still takes typed ids.
+ * (possibly nothing): the form still takes typed ids. One per app, built by src/main.ts.
  */
-export async function loadFormDirectory(deps: AppDeps, now = Date.now()): Promise<FormDirectory> {
-  const cached = cachedFormDirectory(deps, now);
-  if (cached) return cached;
-  const c = cacheOf(deps);
-  if (c.loading) return c.loading;
-  c.loading = (async () => {
-    const agents = new Map<string, KnownAgent>();
-    for (const a of c.dir?.agents ?? []) agents.set(a.id, { ...a, integrations: [...a.integrations] });
-    try {
-      const items: CampaignListItem[] = [];
-      for await (const item of deps.outreach.iterateCampaigns({ includeArchived: true })) {
-        items.push(item);
-        if (items.length >= DIRECTORY_SCAN_LIMIT) break;
-      }
-      items.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? '') || b.id - a.id);
-      for (const it of items) {
-        if (!it.agent) continue;
-        const known = agents.get(it.agent.id);
-        if (!known) agents.set(it.agent.id, { id: it.agent.id, name: it.agent.name ?? undefined, integrations: [] });
-        else if (!known.name && it.agent.name) known.name = it.agent.name;
-      }
-      // One detail per agent first (newest campaign), then further recent campaigns, within the bound.
-      const picked: number[] = [];
-      const seenAgents = new Set<string>();
-      for (const it of items) {
-        if (it.agent && !seenAgents.has(it.agent.id)) {
-          seenAgents.add(it.agent.id);
-          picked.push(it.id);
-        }
-      }
-      for (const it of items) if (!picked.includes(it.id)) picked.push(it.id);
-      const details = await Promise.allSettled(
-        picked.slice(0, DIRECTORY_DETAIL_LIMIT).map((id) => deps.outreach.getCampaign(id)),
-      );
-      for (const d of details) if (d.status === 'fulfilled') addIntegration(agents, d.value);
-      const dir = sortDirectory(agents);
-      c.dir = dir;
-      c.at = now;
-      return dir;
-    } catch (err) {
-      deps.logger.warn({ err: errorSummary(err) }, 'could not read agents for the campaign form');
-      return c.dir ?? sortDirectory(agents);
-    } finally {
-      c.loading = undefined;
-    }
-  })();
-  return c.loading;
-}
+export class AgentDirectory {
+  private at = 0;
+  private dir: FormDirectory | undefined;
+  private loading: Promise<FormDirectory> | undefined;
 
-/** Adds a campaign's agent and integration (just created or loaded) to the directory. */
-export function rememberInDirectory(deps: AppDeps, campaign: CampaignDetail): void {
-  const c = cacheOf(deps);
-  if (!c.dir) return;
-  const agents = new Map(c.dir.agents.map((a) => [a.id, { ...a, integrations: [...a.integrations] }]));
-  addIntegration(agents, campaign);
-  c.dir = sortDirectory(agents);
+  constructor(private readonly deps: Pick<AppDeps, 'outreach' | 'logger'>) {}
+
+  /** The directory when it was read recently, else undefined. */
+  cached(now = Date.now()): FormDirectory | undefined {
+    return this.dir && now - this.at < DIRECTORY_TTL_MS ? this.dir : undefined;
+  }
+
+  /** The directory, read again when it is older than DIRECTORY_TTL_MS. */
+  async load(now = Date.now()): Promise<FormDirectory> {
+    const cached = this.cached(now);
+    if (cached) return cached;
+    if (this.loading) return this.loading;
+    const { deps } = this;
+    this.loading = (async () => {
+      const agents = new Map<string, KnownAgent>();
+      for (const a of this.dir?.agents ?? []) agents.set(a.id, { ...a, integrations: [...a.integrations] });
+      try {
+        const items: CampaignListItem[] = [];
+        for await (const item of deps.outreach.iterateCampaigns({ includeArchived: true })) {
+          items.push(item);
+          if (items.length >= DIRECTORY_SCAN_LIMIT) break;
+        }
+        items.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? '') || b.id - a.id);
+        for (const it of items) {
+          if (!it.agent) continue;
+          const known = agents.get(it.agent.id);
+          if (!known) agents.set(it.agent.id, { id: it.agent.id, name: it.agent.name ?? undefined, integrations: [] });
+          else if (!known.name && it.agent.name) known.name = it.agent.name;
+        }
+        // One detail per agent first (newest campaign), then further recent campaigns, within the bound.
+        const picked: number[] = [];
+        const seenAgents = new Set<string>();
+        for (const it of items) {
+          if (it.agent && !seenAgents.has(it.agent.id)) {
+            seenAgents.add(it.agent.id);
+            picked.push(it.id);
+          }
+        }
+        for (const it of items) if (!picked.includes(it.id)) picked.push(it.id);
+        const details = await Promise.allSettled(
+          picked.slice(0, DIRECTORY_DETAIL_LIMIT).map((id) => deps.outreach.getCampaign(id)),
+        );
+        for (const d of details) if (d.status === 'fulfilled') addIntegration(agents, d.value);
+        const dir = sortDirectory(agents);
+        this.dir = dir;
+        this.at = now;
+        return dir;
+      } catch (err) {
+        deps.logger.warn({ err: errorSummary(err) }, 'could not read agents for the campaign form');
+        return this.dir ?? sortDirectory(agents);
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Adds a campaign's agent and integration (just created or loaded) to the directory. */
+  remember(campaign: CampaignDetail): void {
+    if (!this.dir) return;
+    const agents = new Map(this.dir.agents.map((a) => [a.id, { ...a, integrations: [...a.integrations] }]));
+    addIntegration(agents, campaign);
+    this.dir = sortDirectory(agents);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Opening the forms
+
+/** What the form's use cases work with: the app's base, the agent directory and the submission records. */
+export type FormDeps = AppDeps & { directory: AgentDirectory; submissions: FormSubmissions };
 
 export interface OpenFormRequest {
   triggerId: string;
@@ -201,9 +195,9 @@ export function createFormView(values: FormValues, directory: FormDirectory, met
  * Opens the new-campaign form. With the agents already known it opens at once; otherwise a loading view is opened
  * within the trigger's 3 seconds and replaced by the form once the agents are read.
  */
-export async function openCreateForm(deps: AppDeps, client: WebClient, req: OpenFormRequest): Promise<void> {
+export async function openCreateForm(deps: FormDeps, client: WebClient, req: OpenFormRequest): Promise<void> {
   const meta: FormMetadata = { mode: 'create', ...(req.postTo ? { postTo: req.postTo } : {}) };
-  const cached = cachedFormDirectory(deps);
+  const cached = deps.directory.cached();
   if (cached) {
     await client.views.open({ trigger_id: req.triggerId, view: createFormView(defaultFormValues(), cached, meta) });
     return;
@@ -212,7 +206,7 @@ export async function openCreateForm(deps: AppDeps, client: WebClient, req: Open
     trigger_id: req.triggerId,
     view: loadingView('New campaign', 'Loading the agents seen in existing campaigns…'),
   });
-  const directory = await loadFormDirectory(deps);
+  const directory = await deps.directory.load();
   await updateQuietly(deps, client, opened.view?.id, createFormView(defaultFormValues(), directory, meta));
 }
 
@@ -243,7 +237,7 @@ export function editFormView(c: CampaignDetail, postTo?: string): View {
  * the answer that a finished campaign is read-only, or what went wrong.
  */
 export async function openEditForm(
-  deps: AppDeps,
+  deps: FormDeps,
   client: WebClient,
   req: OpenFormRequest & { campaignId: number },
 ): Promise<void> {
@@ -255,7 +249,7 @@ export async function openEditForm(
   let view: View;
   try {
     const c = await deps.outreach.getCampaign(req.campaignId);
-    rememberInDirectory(deps, c);
+    deps.directory.remember(c);
     view = c.status === 'finished' ? finishedReadOnlyView(c) : editFormView(c, req.postTo);
   } catch (err) {
     if (!(err instanceof OutreachError)) deps.logger.error({ err: errorSummary(err) }, 'opening the edit form failed');
@@ -339,17 +333,6 @@ const SUBMISSION_KEEP_MS = 3 * 24 * 3600_000;
 
 type Outcome = { campaign: CampaignDetail; first: boolean; changed?: string[] };
 
-const inflight = new WeakMap<object, Map<string, Promise<Outcome>>>();
-
-function inflightOf(deps: AppDeps): Map<string, Promise<Outcome>> {
-  let m = inflight.get(deps.store);
-  if (!m) {
-    m = new Map();
-    inflight.set(deps.store, m);
-  }
-  return m;
-}
-
 /** A UUID-shaped key (version nibble 5: name-based) from any text. */
 export function uuidFrom(text: string): string {
   const h = createHash('sha256').update(text).digest('hex');
@@ -370,46 +353,56 @@ function definitelyNotApplied(err: unknown): boolean {
   return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
-function pruneSubmissions(deps: AppDeps, now: number): void {
-  const coll = deps.store.collection<SubmissionRecord>(SUBMISSIONS);
-  for (const [k, r] of coll.entries()) if (now - r.at > SUBMISSION_KEEP_MS) void coll.delete(k);
-}
-
 /**
- * Runs the service call of a submission once per key: a concurrent duplicate shares the first one's promise; a later
- * duplicate of a submission that succeeded is answered from the record without calling the service again.
+ * The submissions of the campaign form, each carried out once: a concurrent duplicate shares the first one's promise;
+ * a later duplicate of a submission that succeeded is answered from its record (in the store) without calling the
+ * service again. One per app, built by src/main.ts.
  */
-async function runOnce(
-  deps: AppDeps,
-  baseKey: string,
-  call: (idempotencyKey: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>,
-  replay: (campaignId: number) => Promise<CampaignDetail>,
-): Promise<Outcome> {
-  const map = inflightOf(deps);
-  const running = map.get(baseKey);
-  if (running) return running.then((o) => ({ ...o, first: false }));
-  const coll = deps.store.collection<SubmissionRecord>(SUBMISSIONS);
-  const p = (async (): Promise<Outcome> => {
-    const rec = coll.get(baseKey);
-    if (rec?.done && rec.campaignId !== undefined) return { campaign: await replay(rec.campaignId), first: false };
-    const refusals = rec?.refusals ?? 0;
-    const key = refusals ? uuidFrom(`${baseKey}#${refusals}`) : baseKey;
+export class FormSubmissions {
+  private readonly inflight = new Map<string, Promise<Outcome>>();
+  private readonly records: Collection<SubmissionRecord>;
+
+  constructor(store: Store) {
+    this.records = store.collection<SubmissionRecord>(SUBMISSIONS);
+  }
+
+  /** Runs the service call of the submission `baseKey` once (see above). */
+  async once(
+    baseKey: string,
+    call: (idempotencyKey: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>,
+    replay: (campaignId: number) => Promise<CampaignDetail>,
+  ): Promise<Outcome> {
+    const map = this.inflight;
+    const running = map.get(baseKey);
+    if (running) return running.then((o) => ({ ...o, first: false }));
+    const coll = this.records;
+    const p = (async (): Promise<Outcome> => {
+      const rec = coll.get(baseKey);
+      if (rec?.done && rec.campaignId !== undefined) return { campaign: await replay(rec.campaignId), first: false };
+      const refusals = rec?.refusals ?? 0;
+      const key = refusals ? uuidFrom(`${baseKey}#${refusals}`) : baseKey;
+      try {
+        const r = await call(key);
+        const now = Date.now();
+        await coll.set(baseKey, { refusals, campaignId: r.campaign.id, done: true, at: now });
+        this.prune(now);
+        return { ...r, first: true };
+      } catch (err) {
+        if (definitelyNotApplied(err)) await coll.set(baseKey, { refusals: refusals + 1, at: Date.now() });
+        throw err;
+      }
+    })();
+    map.set(baseKey, p);
     try {
-      const r = await call(key);
-      const now = Date.now();
-      await coll.set(baseKey, { refusals, campaignId: r.campaign.id, done: true, at: now });
-      pruneSubmissions(deps, now);
-      return { ...r, first: true };
-    } catch (err) {
-      if (definitelyNotApplied(err)) await coll.set(baseKey, { refusals: refusals + 1, at: Date.now() });
-      throw err;
+      return await p;
+    } finally {
+      map.delete(baseKey);
     }
-  })();
-  map.set(baseKey, p);
-  try {
-    return await p;
-  } finally {
-    map.delete(baseKey);
+  }
+
+  private prune(now: number): void {
+    const coll = this.records;
+    for (const [k, r] of coll.entries()) if (now - r.at > SUBMISSION_KEEP_MS) void coll.delete(k);
   }
 }
 
@@ -472,7 +465,7 @@ export interface SubmitRequest {
  * channel. The ack is sent within the budget: when the service is slower, a "working" view is pushed and replaced
  * by the outcome when it arrives.
  */
-export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Promise<void> {
+export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Promise<void> {
   const { view, userId, client } = req;
   const meta = decodeMetadata(view.private_metadata);
   if (!meta) {
@@ -497,7 +490,7 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
   let call: (key: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>;
   let changed: string[] = [];
   if (meta.mode === 'create') {
-    const r = validateCreate(values, { directory: cachedFormDirectory(deps) ?? { agents: [] }, visible });
+    const r = validateCreate(values, { directory: deps.directory.cached() ?? { agents: [] }, visible });
     if (!r.ok) {
       await req.ack({ response_action: 'errors', errors: r.errors });
       return;
@@ -524,7 +517,7 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
   }
 
   const baseKey = submissionKey(view.id, userId, body);
-  const work = runOnce(deps, baseKey, call, (id) => deps.outreach.getCampaign(id));
+  const work = deps.submissions.once(baseKey, call, (id) => deps.outreach.getCampaign(id));
   const first = await Promise.race([
     work.then(
       (o) => ({ ok: o }) as const,
@@ -535,7 +528,7 @@ export async function submitCampaignForm(deps: AppDeps, req: SubmitRequest): Pro
 
   const finish = async (o: Outcome) => {
     if (!o.first) return;
-    rememberInDirectory(deps, o.campaign);
+    deps.directory.remember(o.campaign);
     await deps.audit.record(
       { userId, action, campaignId: o.campaign.id, result: 'ok', detail: changed.join(', ') || undefined },
       client,

@@ -7,7 +7,7 @@
  * more publish.
  *
  * The snapshot is read again when older than `listTtlMs`, and at the next use after any change made through the
- * app (the audit trail tells us, see events/home.ts) or a Refresh. A walk already under way when a change was made
+ * app (the audit trail tells us; src/main.ts wires it) or a Refresh. A walk already under way when a change was made
  * does not serve anyone who asks after the change: that person's tab waits for a walk started after it, so nobody
  * sees the list from before their own change.
  */
@@ -22,7 +22,6 @@ import {
   type ChannelType,
 } from '../../outreach/schemas.js';
 import type { Collection } from '../../store/store.js';
-import { COLLECTIONS, type Subscription } from '../../watch/state.js';
 import {
   HOME_CAMPAIGNS_PER_PAGE,
   homeLoadingView,
@@ -34,8 +33,22 @@ import {
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
 
-/** Timing and bounds of the Home tab; tests lower the TTLs. Read at each use. */
-export const homeTuning = {
+/** Timing and bounds of the Home tab (settings; tests lower the TTLs). Read at each use. */
+export interface HomeTuning {
+  /** How long the shared campaign list is reused. */
+  listTtlMs: number;
+  /** How long a campaign's details are reused (shared by everyone). */
+  detailTtlMs: number;
+  /** Details read at once for one page. */
+  detailConcurrency: number;
+  /** Campaigns read per list; the view says when the service has more. */
+  maxCampaigns: number;
+  /** How long the last list is kept in memory at all (the fallback shown while the service fails). */
+  keepListMs: number;
+  perPage: number;
+}
+
+export const DEFAULT_HOME_TUNING: HomeTuning = {
   /** How long the shared campaign list is reused. */
   listTtlMs: 30_000,
   /** How long a campaign's details are reused (shared by everyone). */
@@ -48,6 +61,9 @@ export const homeTuning = {
   keepListMs: 15 * 60_000,
   perPage: HOME_CAMPAIGNS_PER_PAGE,
 };
+
+/** What the Home tab reads: the store (people's filters), the service, who may change, and the log. */
+export type HomeDeps = Pick<AppDeps, 'store' | 'outreach' | 'permissions' | 'logger'>;
 
 export const HOME_PREFS_COLLECTION = 'home_prefs';
 
@@ -101,7 +117,6 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (x: T) =
 
 export class HomeService {
   private readonly prefsStore: Collection<HomePrefs>;
-  private readonly subscriptions: Collection<Subscription>;
   /** The shared campaign list, by channel filter. */
   private readonly lists = new Map<ListKey, ListSnapshot>();
   /** List walks under way, by channel filter, with the generation they started in. */
@@ -111,9 +126,16 @@ export class HomeService {
   private readonly details = new Map<number, { at: number; detail: CampaignDetail }>();
   private readonly publishing = new Map<string, { again: boolean; done: Promise<void> }>();
 
-  constructor(readonly deps: AppDeps) {
+  /**
+   * `watching`: the channels watching a campaign (the watch service's `channelsWatching`). `tuning` is read at each
+   * use.
+   */
+  constructor(
+    readonly deps: HomeDeps,
+    readonly tuning: HomeTuning,
+    private readonly watching: (campaignId: number) => string[],
+  ) {
     this.prefsStore = deps.store.collection<HomePrefs>(HOME_PREFS_COLLECTION);
-    this.subscriptions = deps.store.collection<Subscription>(COLLECTIONS.subscriptions);
   }
 
   /** Whether this person has opened the Home tab (so their view is worth refreshing after a change). */
@@ -216,7 +238,7 @@ export class HomeService {
     const key: ListKey = channel ?? 'all';
     this.prune();
     const cached = this.lists.get(key);
-    if (cached && !cached.stale && Date.now() - cached.at < homeTuning.listTtlMs) return Promise.resolve(cached);
+    if (cached && !cached.stale && Date.now() - cached.at < this.tuning.listTtlMs) return Promise.resolve(cached);
     const running = this.walks.get(key);
     if (running && running.generation === this.generation) return running.done;
     const generation = this.generation;
@@ -243,7 +265,7 @@ export class HomeService {
     const at = Date.now();
     const items: CampaignListItem[] = [];
     let capped = false;
-    const max = homeTuning.maxCampaigns;
+    const max = this.tuning.maxCampaigns;
     // Archived ones too: they are counted, and the status filter can show them.
     const filter = { includeArchived: true, ...(channel ? { integrationType: channel } : {}) };
     for await (const item of this.deps.outreach.iterateCampaigns(filter, { priority: 'interactive' })) {
@@ -259,8 +281,8 @@ export class HomeService {
   /** Drops lists nobody looked at for a while, and expired details, so memory stays bounded by recent use. */
   private prune(): void {
     const now = Date.now();
-    for (const [key, snap] of this.lists) if (now - snap.at > homeTuning.keepListMs) this.lists.delete(key);
-    for (const [id, d] of this.details) if (now - d.at > homeTuning.detailTtlMs) this.details.delete(id);
+    for (const [key, snap] of this.lists) if (now - snap.at > this.tuning.keepListMs) this.lists.delete(key);
+    for (const [id, d] of this.details) if (now - d.at > this.tuning.detailTtlMs) this.details.delete(id);
   }
 
   /**
@@ -270,18 +292,10 @@ export class HomeService {
    */
   private async detail(id: number): Promise<CampaignDetail> {
     const cached = this.details.get(id);
-    if (cached && Date.now() - cached.at < homeTuning.detailTtlMs) return cached.detail;
+    if (cached && Date.now() - cached.at < this.tuning.detailTtlMs) return cached.detail;
     const detail = await onBehalfOfNoOne(() => this.deps.outreach.getCampaign(id, { priority: 'interactive' }));
     this.details.set(id, { at: Date.now(), detail });
     return detail;
-  }
-
-  private watching(campaignId: number): string[] {
-    return this.subscriptions
-      .values()
-      .filter((s) => s.campaignId === campaignId && !s.suspended)
-      .map((s) => s.channelId)
-      .sort();
   }
 
   /** Everything the person's Home tab shows now. */
@@ -341,12 +355,12 @@ export class HomeService {
         : !c.archived && (filters.status === undefined || c.status === filters.status),
     );
     const ordered = orderCampaigns(matching);
-    const perPage = Math.max(1, homeTuning.perPage);
+    const perPage = Math.max(1, this.tuning.perPage);
     const pageCount = Math.max(1, Math.ceil(ordered.length / perPage));
     const page = Math.min(Math.max(0, prefs.page), pageCount - 1);
     const shown = ordered.slice(page * perPage, (page + 1) * perPage);
 
-    const campaigns: HomeCampaign[] = await mapBounded(shown, homeTuning.detailConcurrency, async (item) => {
+    const campaigns: HomeCampaign[] = await mapBounded(shown, this.tuning.detailConcurrency, async (item) => {
       const watching = this.watching(item.id);
       if (problem) {
         // The service is failing: show what was read before rather than asking again.
@@ -373,17 +387,8 @@ export class HomeService {
       firstIndex: page * perPage,
       campaigns,
       readAt: new Date(snap.at),
-      ...(snap.capped ? { listCap: homeTuning.maxCampaigns } : {}),
+      ...(snap.capped ? { listCap: this.tuning.maxCampaigns } : {}),
       ...(problem ? { problem } : {}),
     };
   }
-}
-
-const services = new WeakMap<AppDeps, HomeService>();
-
-/** The Home tab service of these deps (created once). */
-export function homeService(deps: AppDeps): HomeService {
-  let svc = services.get(deps);
-  if (!svc) services.set(deps, (svc = new HomeService(deps)));
-  return svc;
 }

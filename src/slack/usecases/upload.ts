@@ -33,7 +33,7 @@ import { errorSummary } from '../guard.js';
 import type { Reply } from '../reply.js';
 import { FILE_ID, formatBytes, SlackFileError } from '../upload/download.js';
 import { readerSettings } from '../upload/runner.js';
-import { uploadService, type UploadService } from '../upload/service.js';
+import type { UploadService } from '../upload/service.js';
 import { openSlackContactsFile, spawnReader, type OpenedFile } from '../upload/source.js';
 import { serviceErrorMessage } from './feedback.js';
 import { refuseSubmissionIfReadOnly } from './permission.js';
@@ -46,12 +46,6 @@ export function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string
     `Campaign "${cleanLabel(c.name, 120)}" (#${c.id}) is finished, and contacts can't be added to a finished ` +
     'campaign. Create a new campaign for these contacts.'
   );
-}
-
-function service(deps: AppDeps): UploadService {
-  const svc = uploadService(deps);
-  if (!svc) throw new Error('the upload service is not registered');
-  return svc;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -194,7 +188,11 @@ function fileErrorText(sentence: string): string {
  * The modal's submission: the person's permission, the choices, the campaign and the file checked (see the top of
  * the file), then the job launched and the modal closed. The ack is sent within `budgetMs`.
  */
-export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budgetMs: number): Promise<void> {
+export async function submitUpload(
+  deps: AppDeps & { uploads: UploadService },
+  req: UploadSubmitRequest,
+  budgetMs: number,
+): Promise<void> {
   const { client, userId } = req;
   const meta = decodeUploadMetadata(req.view.private_metadata);
   if (!meta) {
@@ -217,7 +215,7 @@ export async function submitUpload(deps: AppDeps, req: UploadSubmitRequest, budg
     await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: choices.sentence } });
     return;
   }
-  const svc = service(deps);
+  const svc = deps.uploads;
   const existing = svc.job(campaignId, choices.fileId);
   if (existing && existing.status !== 'stopped') {
     const sentence =

@@ -4,18 +4,18 @@
  */
 import type { App } from '@slack/bolt';
 import { submitProblemView } from '../../render/campaign-form.js';
-import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
-import { submitCampaignForm, type SubmitAck, type SubmitTiming } from '../usecases/campaignForm.js';
+import { submitCampaignForm, type FormDeps, type SubmitAck, type SubmitTiming } from '../usecases/campaignForm.js';
 import { FORM_CALLBACK_ID } from '../../render/ids.js';
 
 /**
- * How long a submission waits for the service before acking with a "working on it" view. Slack drops an answer
- * after 3 s; Bolt's own timer fires at 3001 ms. Tests lower it to exercise the slow path quickly.
+ * How long a submission waits for the service before acking with a "working on it" view, by default. Slack drops an
+ * answer after 3 s; Bolt's own timer fires at 3001 ms. Tests lower it to exercise the slow path quickly.
  */
-export const campaignFormTiming: SubmitTiming = { ackBudgetMs: 2200 };
+export const DEFAULT_FORM_TIMING: SubmitTiming = { ackBudgetMs: 2200 };
 
-export function registerCampaignFormView(app: App, deps: AppDeps, timing: SubmitTiming = campaignFormTiming): void {
+/** `deps.formTiming` is read at each submission. */
+export function registerCampaignFormView(app: App, deps: FormDeps & { formTiming: SubmitTiming }): void {
   app.view({ callback_id: FORM_CALLBACK_ID, type: 'view_submission' }, async ({ ack, body, view, client }) => {
     let acked = false;
     const once = async (response: SubmitAck) => {
@@ -29,7 +29,7 @@ export function registerCampaignFormView(app: App, deps: AppDeps, timing: Submit
         userId: body.user.id,
         client,
         ack: once,
-        timing,
+        timing: deps.formTiming,
       });
     } catch (err) {
       deps.logger.error({ err: errorSummary(err) }, 'campaign form submission crashed');

@@ -6,12 +6,11 @@ import type { App } from '@slack/bolt';
 import { uploadProblemView } from '../../render/upload-modal.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../guard.js';
-import { DEFAULT_UPLOAD_TUNING } from '../upload/runner.js';
-import { uploadService } from '../upload/service.js';
+import type { UploadService } from '../upload/service.js';
 import { submitUpload, type UploadAck } from '../usecases/upload.js';
 import { UPLOAD_CALLBACK_ID } from '../../render/ids.js';
 
-export function registerUploadView(app: App, deps: AppDeps): void {
+export function registerUploadView(app: App, deps: AppDeps & { uploads: UploadService }): void {
   app.view({ callback_id: UPLOAD_CALLBACK_ID, type: 'view_submission' }, async ({ ack, body, view, client }) => {
     let acked = false;
     const once = async (response: UploadAck) => {
@@ -20,7 +19,7 @@ export function registerUploadView(app: App, deps: AppDeps): void {
       await (response ? ack(response as never) : ack());
     };
     try {
-      const budgetMs = uploadService(deps)?.tuning.ackBudgetMs ?? DEFAULT_UPLOAD_TUNING.ackBudgetMs;
+      const budgetMs = deps.uploads.tuning.ackBudgetMs;
       await submitUpload(deps, { view: view as never, userId: body.user.id, client, ack: once }, budgetMs);
     } catch (err) {
       deps.logger.error({ err: errorSummary(err) }, 'upload submission crashed');

@@ -43,24 +43,3 @@ export function createWatch(deps: AppDeps, client: WebClient, tuning: Partial<Wa
     ...(origin ? { serviceOrigin: origin } : {}),
   });
 }
-
-const services = new WeakMap<AppDeps, WatchService>();
-
-/** Creates the service for these deps (once). */
-export function createWatchService(deps: AppDeps, client: WebClient, tuning: Partial<WatchTuning> = {}): WatchService {
-  let svc = services.get(deps);
-  if (!svc) services.set(deps, (svc = createWatch(deps, client, tuning)));
-  return svc;
-}
-
-export function watchService(deps: AppDeps): WatchService | undefined {
-  return services.get(deps);
-}
-
-export async function startWatch(deps: AppDeps): Promise<void> {
-  await services.get(deps)?.start();
-}
-
-export async function stopWatch(deps: AppDeps): Promise<void> {
-  await services.get(deps)?.stop();
-}
