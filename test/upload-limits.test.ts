@@ -169,7 +169,11 @@ describe('a job the app keeps stopping in', () => {
       expect(job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', resumes: 4, stalledResumes: 3 });
       // Not read again.
       expect(downloads(file.id)).toBe(downloadsBefore);
-      const dms = t.fake.messages(t.fake.dmChannel(ADMIN)!).slice(dmBefore);
+      // The DM follows the summary (it is sent once the stop is saved), so wait for it rather than read at once.
+      const dms = await t.fake.waitFor(() => {
+        const sent = t.fake.messages(t.fake.dmChannel(ADMIN) ?? 'none').slice(dmBefore);
+        return sent.length > 0 ? sent : undefined;
+      }, 5000);
       expect(dms.map((m) => m.text).join('\n')).toMatch(
         /Your upload \*bucle\.csv\* into \*Crash loop\* \(#\d+\) was stopped\. The app stopped 4 times/,
       );
