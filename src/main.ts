@@ -19,15 +19,16 @@ import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import type { AppDeps } from './slack/deps.js';
-import { observedFetch } from './slack/observe.js';
-import { registerAll, type Services } from './slack/register.js';
+import { observedFetch } from './slack/middleware/observe.js';
+import { routes, type Services } from './slack/routes.js';
 import { DEFAULT_UPLOAD_TUNING, type UploadTuning } from './slack/upload/runner.js';
 import { UploadService } from './slack/upload/service.js';
-import { AgentDirectory, FormSubmissions, type SubmitTiming } from './slack/usecases/campaignForm.js';
-import { DEFAULT_HOME_TUNING, HomeService, type HomeTuning } from './slack/usecases/home.js';
-import { DEFAULT_FORM_TIMING } from './slack/views/campaignForm.js';
+import { DEFAULT_FORM_TIMING, type SubmitTiming } from './slack/campaign-form/submit.js';
+import { DEFAULT_HOME_TUNING, HomeService, type HomeTuning } from './slack/home/service.js';
 import { createWatch } from './slack/watch/create.js';
 import type { WatchTuning } from './watch/service.js';
+import { AgentDirectory } from './slack/campaign-form/directory.js';
+import { FormSubmissions } from './slack/campaign-form/once.js';
 
 export interface RunningApp {
   port: number;
@@ -189,7 +190,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       logger.warn({ err: String(err), user: entry.userId }, 'could not refresh the Home tab after a change');
     });
   });
-  registerAll(slack.app, services);
+  routes(slack.app, services);
   let port: number;
   try {
     ({ port } = await slack.start());

@@ -3,11 +3,12 @@ import { campaignDetailMessage } from '../src/render/campaign-detail.js';
 import { campaignListMessage } from '../src/render/campaign-list.js';
 import { callsPageMessage } from '../src/render/calls-page.js';
 import { contactDetailMessage, contactsPageMessage } from '../src/render/contacts-page.js';
-import { errorMessage, lifecycleResultMessage, successMessage, usageMessage } from '../src/render/feedback.js';
+import { errorMessage, lifecycleResultMessage, successMessage } from '../src/render/feedback.js';
 import { decodeCampaignListNext } from '../src/render/ids.js';
 import type { SlackMessage } from '../src/render/types.js';
 import { allTexts, allValues, assertWithinMessageLimits, messageLimitProblems } from './blocks-limit-checker.js';
 import { call, campaignDetail, contact, HOSTILE, listItem } from './blocks-fixtures.js';
+import { usageMessage } from '../src/slack/grammar.js';
 
 const SIZES = [0, 1, 500];
 const noPages = { has_next: false, has_previous: false };

@@ -3,10 +3,11 @@ import { campaignDetailMessage } from '../src/render/campaign-detail.js';
 import { campaignListMessage } from '../src/render/campaign-list.js';
 import { callsPageMessage } from '../src/render/calls-page.js';
 import { contactDetailMessage, contactsPageMessage } from '../src/render/contacts-page.js';
-import { errorMessage, lifecycleResultMessage, successMessage, usageMessage } from '../src/render/feedback.js';
+import { errorMessage, lifecycleResultMessage, successMessage } from '../src/render/feedback.js';
 import type { SlackMessage } from '../src/render/types.js';
 import { assertWithinMessageLimits } from './blocks-limit-checker.js';
 import { call, campaignDetail, contact, listItem } from './blocks-fixtures.js';
+import { usageMessage } from '../src/slack/grammar.js';
 
 function checked(m: SlackMessage): SlackMessage {
   assertWithinMessageLimits(m);

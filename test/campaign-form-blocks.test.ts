@@ -24,8 +24,8 @@ import {
   type FormDirectory,
   type FormValues,
 } from '../src/render/campaign-form.js';
-import { editFormView } from '../src/slack/usecases/campaignForm.js';
 import { validateBlocks, validateView, viewByteLength } from './support/blockKitLimits.js';
+import { editFormView } from '../src/slack/campaign-form/open.js';
 
 type Json = Record<string, unknown>;
 

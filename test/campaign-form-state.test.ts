@@ -13,18 +13,19 @@ import {
   inputBlockIds,
   type FormDirectory,
   type FormValues,
+  decodeMetadata,
 } from '../src/render/campaign-form.js';
-import { editFormView, fixedSettingsOf, rebuiltFormView, submissionKey } from '../src/slack/usecases/campaignForm.js';
 import {
   blockForField,
-  decodeMetadata,
   formValuesFromState,
   mapServiceError,
   parseTagIds,
   validateCreate,
   validateEdit,
-} from '../src/slack/views/campaignFormState.js';
+} from '../src/slack/campaign-form/state.js';
 import { stateValue } from './support/slackDriver.js';
+import { submissionKey } from '../src/slack/campaign-form/once.js';
+import { editFormView, fixedSettingsOf, rebuiltFormView } from '../src/slack/campaign-form/open.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * service played by the simulator, the app's real shared limiter (12 per 1-second window). One person's burst must
  * not hold up another person's command or the poller, and the person over their share is told how long to wait.
  */
-import { countsAgainstBudget, PersonBudget } from '../src/slack/fairUse.js';
+import { countsAgainstBudget, PersonBudget } from '../src/slack/middleware/fair-use.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
 import { FAST_TUNING } from './support/watchHarness.js';
 

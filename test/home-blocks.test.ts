@@ -8,7 +8,7 @@ import {
   type HomeCampaign,
   type HomeModel,
 } from '../src/render/home.js';
-import { orderCampaigns } from '../src/slack/usecases/home.js';
+import { orderCampaigns } from '../src/slack/home/service.js';
 import { validateView, viewByteLength } from './support/blockKitLimits.js';
 import { campaignDetail, HOSTILE, listItem } from './blocks-fixtures.js';
 

@@ -6,7 +6,7 @@
 import type { FakeCall, Json } from './support/fakeSlack.js';
 import { stateValue } from './support/slackDriver.js';
 import { startTestApp, type TestApp } from './support/testApp.js';
-import type { HomeTuning } from '../src/slack/usecases/home.js';
+import type { HomeTuning } from '../src/slack/home/service.js';
 
 const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';

@@ -2,7 +2,7 @@
  * manifest.yml against Slack's published manifest JSON schema (vendored in vendor/slack-manifest-schema/, draft-07),
  * plus what this app itself needs from it.
  */
-import { SUBCOMMANDS } from '../src/slack/commands/grammar.js';
+import { SUBCOMMANDS } from '../src/slack/grammar.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type AnySchemaObject } from 'ajv';

@@ -418,3 +418,8 @@ export function endUserModal(endUser: EndUser, meta: EndUserModalMeta): View {
     ],
   };
 }
+
+/** The end-user modal before (or instead of) its form: a loading note, or what went wrong. */
+export function endUserNotice(blocks: KnownBlock[]): View {
+  return { type: 'modal', title: plainText('End user', 24), close: plainText('Close', 24), blocks };
+}

@@ -7,10 +7,12 @@
  * ids, which is what makes Slack keep what the person typed.
  *
  * The form's values travel as `FormValues`: a flat map block_id -> string or string[] (what Slack's state holds),
- * never a half-converted API body. Converting to API input and validating is views/campaignFormState.ts's job.
+ * never a half-converted API body. Converting to API input and validating is src/slack/campaign-form/state.ts's job.
  */
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import {
+  CHANNEL_TYPES,
   DAYS,
   PHONE_CONTACT_STATUSES,
   type CampaignDetail,
@@ -84,6 +86,10 @@ export function timeBlock(prefix: WeekPrefix, day: Day, which: 'startTime' | 'st
 
 /** The elements that rebuild the form when used (channel first, agent narrows integrations, cycles on/mode). */
 export const DISPATCHING_BLOCKS = [B.channel, B.agent, B.cyclesEnabled, B.cyclesMode] as const;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Matches the action ids of the dispatching inputs (each input's action_id is its block_id). */
+export const DISPATCHING_PATTERN = new RegExp(`^(?:${DISPATCHING_BLOCKS.map(escapeRe).join('|')})$`);
 
 /** Value of the single "cycles on" checkbox. */
 export const CYCLES_ON = 'on';
@@ -253,6 +259,34 @@ export function encodeMetadata(meta: FormMetadata): string {
   }
   if (out.length > PRIVATE_METADATA_MAX) throw new Error(`campaign form metadata is ${out.length} characters`);
   return out;
+}
+
+const FixedSchema = z.object({
+  channel: z.enum(CHANNEL_TYPES).nullable(),
+  cyclesEnabled: z.boolean(),
+  cyclesMode: z.enum(['cooldown', 'scheduled']).nullable(),
+});
+const MetadataSchema = z.object({
+  mode: z.enum(['create', 'edit']),
+  postTo: z.string().max(50).optional(),
+  campaignId: z.number().int().positive().optional(),
+  fixed: FixedSchema.optional(),
+  initial: z.record(z.string(), z.string()).optional(),
+  stash: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+});
+
+/** The form's private_metadata, or undefined when it is not ours / malformed. */
+export function decodeMetadata(raw: string | undefined): FormMetadata | undefined {
+  if (!raw) return undefined;
+  try {
+    const r = MetadataSchema.safeParse(JSON.parse(raw));
+    if (!r.success) return undefined;
+    if (r.data.mode === 'edit' && (r.data.campaignId === undefined || !r.data.fixed || !r.data.initial))
+      return undefined;
+    return r.data as FormMetadata;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

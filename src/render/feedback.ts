@@ -4,7 +4,6 @@
  * links do not.
  */
 import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
-import { CAMPAIGN_STATUSES } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import { campaignStateLabel, statusLabel } from './format.js';
 import { ACTION_PAST, lifecycleButtons } from './lifecycle.js';
@@ -86,32 +85,15 @@ export function lifecycleResultMessage({ userId, action, campaign }: LifecycleRe
   return { text: fallback(what + after), blocks: [section] };
 }
 
-/** The whole `/campaign` grammar, one line per command: [syntax, what it does]. */
-export const CAMPAIGN_USAGE: readonly [syntax: string, meaning: string][] = [
-  ['help', 'this help'],
-  [
-    'list [status] [phone_call|whatsapp] [archived]',
-    `list campaigns; status is one of ${CAMPAIGN_STATUSES.join(', ')}`,
-  ],
-  ['show <id>', 'one campaign in full, with its buttons'],
-  ['activate <id>', 'start a pending, ready or cooldown campaign'],
-  ['pause <id>', 'pause an active or cooldown campaign'],
-  ['resume <id>', 'resume a paused (inactive) campaign'],
-  ['archive <id>', 'hide a campaign from lists (its status stays)'],
-  ['contacts <id> [status]', 'the campaign’s contacts, a page at a time'],
-  ['calls <id> [status]', 'the campaign’s calls (phone campaigns)'],
-  ['create', 'open the new-campaign form'],
-  ['edit <id>', 'change name, schedule, retries and more'],
-  ['upload <id>', 'add contacts from a CSV or XLSX file'],
-  ['watch <id> [#channel]', 'post the campaign’s progress to a channel (default: this one)'],
-  ['unwatch <id> [#channel]', 'stop posting progress to a channel'],
-  ['watching', 'which campaigns are watched where'],
-  ['try <agent_id>', 'talk to an agent in a thread before using it in a campaign'],
-];
-
-/** The `/campaign` usage, after "⚠️ <problem>" (escaped) when a command could not be read. */
-export function usageMessage(problem?: string): SlackMessage {
-  const lines = CAMPAIGN_USAGE.map(([syntax, meaning]) => md`• \`/campaign ${syntax}\` — ${meaning}`);
+/**
+ * The `/campaign` usage from its lines ([syntax, what it does], src/slack/grammar.ts), after "⚠️ <problem>"
+ * (escaped) when a command could not be read.
+ */
+export function commandUsageMessage(
+  usage: readonly (readonly [syntax: string, meaning: string])[],
+  problem?: string,
+): SlackMessage {
+  const lines = usage.map(([syntax, meaning]) => md`• \`/campaign ${syntax}\` — ${meaning}`);
   const blocks: KnownBlock[] = [];
   if (problem?.trim()) blocks.push(mrkdwnSection(md`⚠️ ${problem}`));
   blocks.push(mrkdwnSection(md`*Usage:* \`/campaign ${'<command>'}\``));

@@ -2,7 +2,7 @@
  * The Bolt app: HTTP receiver at POST /slack/events (commands, interactivity and events on one endpoint) with
  * GET /healthz, or Socket Mode when SLACK_APP_TOKEN is set (healthz then on PORT through the receiver's routes).
  * Web API calls follow one retry policy in both modes (retryPolicy.ts). The listeners are registered by src/main.ts
- * once the services exist (src/slack/register.ts).
+ * once the services exist (src/slack/routes.ts).
  */
 import {
   App,
@@ -15,7 +15,7 @@ import type { FetchFunction } from '@slack/web-api';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HealthReport } from '../health.js';
 import type { AppDeps } from './deps.js';
-import { timeAcks } from './observe.js';
+import { timeAcks } from './middleware/observe.js';
 import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
 export interface SlackAppOptions {

@@ -46,10 +46,10 @@ import type { AppDeps } from '../deps.js';
 
 /** What an upload works with: settings, the store (its job), the service, the log, the audit trail, metrics. */
 export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics'>;
-import { errorSummary } from '../guard.js';
+import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
 import { jobsOf, type UploadJob } from './jobs.js';
-import { postProgressMessage, ProgressMessage } from './progressMessage.js';
+import { postProgressMessage, ProgressMessage } from './progress-message.js';
 import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
 export interface UploadTuning {

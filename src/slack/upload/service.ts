@@ -5,7 +5,7 @@
  * app, built with the Bolt app's client and the upload settings by src/main.ts, which starts and stops it.
  */
 import type { WebClient } from '@slack/web-api';
-import { errorSummary } from '../guard.js';
+import { errorSummary } from '../middleware/errors.js';
 import { emptyCounts, jobsOf, uploadJobId, type UploadJob } from './jobs.js';
 import { UploadQueue } from './queue.js';
 import { UploadRun, type UploadDeps, type UploadTuning } from './runner.js';

@@ -20,9 +20,22 @@ import {
   watchStartedMessage,
 } from '../../render/watch.js';
 import type { WatchService } from '../../watch/service.js';
+import type { AppDeps } from '../deps.js';
+import type { Changed } from '../middleware/change.js';
 import { CAMPAIGN_GONE } from '../../watch/suspensions.js';
 import { platformError } from '../platform.js';
 import { audienceOf, needsConfirmation, type ChannelAudience, type ChannelInfoFacts } from './channel-privacy.js';
+
+/** The app's base and the watch service. */
+export type WatchDeps = AppDeps & { watch: WatchService };
+
+/** What a watch request names; `externalConfirmed`: the Slack Connect confirmation button was pressed. */
+export interface WatchRequest {
+  userId: string;
+  campaignId: number;
+  channelId: string;
+  externalConfirmed?: boolean;
+}
 
 export type ChannelAccess =
   | { ok: true; joined: boolean; audience: ChannelAudience }
@@ -79,11 +92,7 @@ export interface WatchOutcome {
 }
 
 /** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
-export async function watchCampaign(
-  svc: WatchService,
-  client: WebClient,
-  req: { userId: string; campaignId: number; channelId: string; externalConfirmed?: boolean },
-): Promise<WatchOutcome> {
+export async function watchCampaign(svc: WatchService, client: WebClient, req: WatchRequest): Promise<WatchOutcome> {
   const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
   const access = await ensureBotInChannel(client, req.channelId, { externalConfirmed: req.externalConfirmed ?? false });
   if (!access.ok && 'confirm' in access) {
@@ -128,4 +137,19 @@ export function watchingReply(svc: WatchService): SlackMessage {
   return watchingMessage(
     svc.state.subscriptions.values().map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
   );
+}
+
+/**
+ * A permitted person sets a channel to watch a campaign (the command, "Watch here", the Slack Connect confirmation,
+ * the Home tab's form): what to audit (`watch in <channel>`) and what to tell them.
+ */
+export async function watchChange(svc: WatchService, client: WebClient, req: WatchRequest): Promise<Changed> {
+  const outcome = await watchCampaign(svc, client, req);
+  const action = `watch in ${req.channelId}`;
+  const audit: Changed['audit'] = outcome.changed
+    ? { action, result: 'ok', ...(outcome.external ? { detail: outcome.external } : {}) }
+    : outcome.failure
+      ? { action, result: 'failed', detail: outcome.failure }
+      : undefined;
+  return { ...(audit ? { audit } : {}), ephemeral: outcome.reply };
 }

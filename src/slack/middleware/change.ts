@@ -1,0 +1,135 @@
+/**
+ * Permission, audit and the error reply, written once around every route that changes something (src/slack/routes.ts
+ * shows which): a read-only person is refused (told who can, the refusal audited), otherwise the handler runs, its
+ * outcome is audited `ok` or `failed` before the answer goes out (the audit entry refreshes the person's Home tab),
+ * and a failure becomes a sentence for the person. A view submission refuses inside its ack instead
+ * (`refuseSubmissionIfReadOnly`) and audits its own outcome, exactly once per submission.
+ */
+import type { WebClient } from '@slack/web-api';
+import { humanMessage } from '../../outreach/errors.js';
+import type { SlackMessage } from '../../render/types.js';
+import type { AppDeps } from '../deps.js';
+import { guarded } from './errors.js';
+import type { Reply } from '../reply.js';
+
+/**
+ * "You can't <what>. <who can>". whoCan() holds our own mentions of the admins, so this text is not escaped (nothing
+ * in it comes from outside).
+ */
+function readOnlySentence(deps: AppDeps, what: string): string {
+  return `You can't ${what}. ${deps.permissions.whoCan()}`;
+}
+
+function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, action: string, campaignId?: number) {
+  return deps.audit.record({ userId, action, campaignId, result: 'refused', detail: 'read-only user' }, client);
+}
+
+/**
+ * For every change: true (and the person told who can do it, and the refusal audited) when they may only read.
+ */
+export async function refuseIfReadOnly(
+  deps: AppDeps,
+  client: WebClient,
+  reply: Reply,
+  userId: string,
+  action: string,
+  campaignId?: number,
+): Promise<boolean> {
+  if (await deps.permissions.canChange(userId, client)) return false;
+  await auditReadOnly(deps, client, userId, action, campaignId);
+  const text = `⚠️ ${readOnlySentence(deps, `${action} campaigns`)}`;
+  await reply.ephemeral({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  return true;
+}
+
+/**
+ * The same check for a view submission, whose ack must go out first: true when the person may only read, after
+ * `answer` got the refusal (mrkdwn: "You can't <what>. <who can>") and the refusal was audited as `action`.
+ */
+export async function refuseSubmissionIfReadOnly(
+  deps: AppDeps,
+  client: WebClient,
+  req: { userId: string; action: string; what: string; campaignId?: number },
+  answer: (mrkdwn: string) => Promise<void>,
+): Promise<boolean> {
+  if (await deps.permissions.canChange(req.userId, client)) return false;
+  await answer(readOnlySentence(deps, req.what));
+  await auditReadOnly(deps, client, req.userId, req.action, req.campaignId);
+  return true;
+}
+
+/** Where a change comes from: who asked, and how to answer them. */
+export interface ChangeContext {
+  deps: AppDeps;
+  client: WebClient;
+  reply: Reply;
+  userId: string;
+}
+
+export interface ChangeSpec<C> {
+  /** What a read-only person can't do ("You can't <what> campaigns"); the refusal's audit action. */
+  what: (ctx: C) => string;
+  /** The campaign it is about: audit entries and the failure's sentence name it. */
+  campaign?: (ctx: C) => number | undefined;
+  /** A throw is audited as `failed` under this action before it becomes the person's answer. */
+  failedAs?: (ctx: C) => string;
+}
+
+/** What a change did: audited first (none: nothing changed), then the answer. */
+export interface Changed {
+  audit?: { action: string; result: 'ok' | 'failed'; detail?: string };
+  /** For the person who asked. */
+  ephemeral?: SlackMessage;
+  /** For the conversation (who did what). */
+  inChannel?: SlackMessage;
+}
+
+export type ChangeHandler<C> = (ctx: C) => Promise<Changed | void>;
+
+async function carryOut<C extends ChangeContext>(ctx: C, spec: Omit<ChangeSpec<C>, 'what'>, handler: ChangeHandler<C>) {
+  const { deps, client, reply, userId } = ctx;
+  const campaignId = spec.campaign?.(ctx);
+  let out: Changed | void;
+  try {
+    out = await handler(ctx);
+  } catch (err) {
+    if (spec.failedAs) {
+      const action = spec.failedAs(ctx);
+      await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: humanMessage(err) }, client);
+    }
+    throw err;
+  }
+  if (out?.audit) await deps.audit.record({ userId, campaignId, ...out.audit }, client);
+  if (out?.inChannel) await reply.inChannel(out.inChannel);
+  if (out?.ephemeral) await reply.ephemeral(out.ephemeral);
+}
+
+/** A change: the permission checked first (see the top of the file). */
+export function change<C extends ChangeContext>(
+  spec: ChangeSpec<C>,
+  handler: ChangeHandler<C>,
+): (ctx: C) => Promise<void> {
+  return async (ctx) => {
+    const campaignId = spec.campaign?.(ctx);
+    await guarded(
+      ctx.reply,
+      ctx.deps.logger,
+      async () => {
+        if (await refuseIfReadOnly(ctx.deps, ctx.client, ctx.reply, ctx.userId, spec.what(ctx), campaignId)) return;
+        await carryOut(ctx, spec, handler);
+      },
+      { campaignId },
+    );
+  };
+}
+
+/** A change whose permission a view submission checked inside its ack: audited and answered like any change. */
+export function changeAfterAck<C extends ChangeContext>(
+  spec: Omit<ChangeSpec<C>, 'what'>,
+  handler: ChangeHandler<C>,
+): (ctx: C) => Promise<void> {
+  return async (ctx) => {
+    const campaignId = spec.campaign?.(ctx);
+    await guarded(ctx.reply, ctx.deps.logger, () => carryOut(ctx, spec, handler), { campaignId });
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Fair use of the service's 12 requests/s among people, on the Slack side (the limiter's side is in
+ * src/outreach/fairShare.ts):
+ *
+ * - Every Slack request is handled on behalf of the person who sent it (`onBehalfOf`), so the service requests it
+ *   causes take turns with other people's in the shared limiter.
+ * - Each person has a token bucket of commands and clicks that use the service: `PERSON_ACTIONS_BURST` at once,
+ *   refilled at `PERSON_ACTIONS_PER_MINUTE`. What counts: `/campaign` subcommands (not `help`, not a mistyped
+ *   command: those never reach the service), and buttons and menus in messages and in the Home tab. What does not:
+ *   choices inside an open form (a modal) and form submissions (refusing them would lose what the person typed),
+ *   opening the Home tab (served from the shared list snapshot and short caches), replies in watched threads (a
+ *   conversation with a customer is never refused).
+ * - Over the bucket, the request is acknowledged at once and the person told, kindly, how long to wait: an
+ *   ephemeral answer through the command's or message's response_url; for a Home tab button (no response_url), a DM,
+ *   once per streak of refusals so a person clicking on does not get a DM per click.
+ */
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { onBehalfOf } from '../../outreach/onBehalf.js';
+import { md, mrkdwnSection, fallback } from '../../render/mrkdwn.js';
+import type { SlackMessage } from '../../render/types.js';
+import { parseCommandText } from '../grammar.js';
+import type { AppDeps } from '../deps.js';
+import { errorSummary } from './errors.js';
+import { dmReply } from '../reply.js';
+
+export interface PersonBudgetOptions {
+  /** Sustained rate: actions per minute. */
+  perMinute: number;
+  /** Actions at once (the bucket's size). */
+  burst: number;
+  now?: () => number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  /** A refusal was told by DM since the person's last accepted action. */
+  toldByDm: boolean;
+}
+
+export type BudgetAnswer = { ok: true } | { ok: false; waitMs: number };
+
+/** One token bucket per person. Buckets that have refilled completely are forgotten (they hold nothing). */
+export class PersonBudget {
+  readonly perMinute: number;
+  readonly burst: number;
+  private readonly now: () => number;
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(opts: PersonBudgetOptions) {
+    this.perMinute = opts.perMinute;
+    this.burst = opts.burst;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Takes one action from the person's bucket; if it is empty, says how long until there is one again. */
+  take(userId: string): BudgetAnswer {
+    const b = this.refilled(userId);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      b.toldByDm = false;
+      return { ok: true };
+    }
+    return { ok: false, waitMs: Math.ceil((1 - b.tokens) / this.perMs()) };
+  }
+
+  /**
+   * Whether a refusal should be told by DM: true for the first refusal of a streak (until the person's next accepted
+   * action), false after.
+   */
+  shouldDm(userId: string): boolean {
+    const b = this.refilled(userId);
+    if (b.toldByDm) return false;
+    b.toldByDm = true;
+    return true;
+  }
+
+  private perMs(): number {
+    return this.perMinute / 60_000;
+  }
+
+  private refilled(userId: string): Bucket {
+    const now = this.now();
+    if (this.buckets.size > 1000) this.forgetFull(now);
+    let b = this.buckets.get(userId);
+    if (!b) {
+      b = { tokens: this.burst, at: now, toldByDm: false };
+      this.buckets.set(userId, b);
+    }
+    b.tokens = Math.min(this.burst, b.tokens + Math.max(0, now - b.at) * this.perMs());
+    b.at = now;
+    return b;
+  }
+
+  private forgetFull(now: number): void {
+    for (const [id, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * this.perMs() >= this.burst) this.buckets.delete(id);
+    }
+  }
+}
+
+/** "Please wait N seconds", in words a person reads at a glance. */
+export function waitWords(waitMs: number): string {
+  const s = Math.max(1, Math.ceil(waitMs / 1000));
+  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
+/** The polite answer to a person over their share. */
+export function overBudgetMessage(waitMs: number, burst: number): SlackMessage {
+  const text = md`⏳ You've sent more than ${burst} commands or clicks in a short time. The outreach service is shared by everyone here, so I'm pacing each person: please wait ${waitWords(waitMs)} and try again. Nothing was done for that last one.`;
+  return { text: fallback(text), blocks: [mrkdwnSection(text)] };
+}
+
+type Body = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const obj = (v: unknown): Body | undefined => (v && typeof v === 'object' ? (v as Body) : undefined);
+
+/** The Slack user who sent this request: a command's user_id, an interaction's user, an event's user. */
+export function personOf(body: Body): string | undefined {
+  return str(body.user_id) ?? str(obj(body.user)?.id) ?? str(obj(body.event)?.user);
+}
+
+/** Whether this request spends one of the person's actions (see the top of the file). */
+export function countsAgainstBudget(body: Body): boolean {
+  if (body.type === 'block_actions') return obj(body.view)?.type !== 'modal';
+  if (body.command === '/campaign') {
+    const parsed = parseCommandText(typeof body.text === 'string' ? body.text : '');
+    return parsed.ok && parsed.command.kind !== 'help';
+  }
+  return false;
+}
+
+/**
+ * A global middleware: every request runs on behalf of its sender; a command or click over the sender's bucket is
+ * acknowledged and answered here, and goes no further.
+ */
+export function registerFairUse(app: App, deps: AppDeps): void {
+  const budget = new PersonBudget({
+    perMinute: deps.config.personActionsPerMinute,
+    burst: deps.config.personActionsBurst,
+  });
+  app.use(async (args) => {
+    const body = args.body as unknown as Body;
+    const person = personOf(body);
+    if (person && countsAgainstBudget(body)) {
+      const answer = budget.take(person);
+      if (!answer.ok) {
+        const ack = (args as { ack?: () => Promise<void> }).ack;
+        if (ack) await ack();
+        await tellToWait(deps, args.client, budget, body, person, answer.waitMs, args);
+        return;
+      }
+    }
+    await onBehalfOf(person, args.next);
+  });
+}
+
+async function tellToWait(
+  deps: AppDeps,
+  client: WebClient,
+  budget: PersonBudget,
+  body: Body,
+  person: string,
+  waitMs: number,
+  args: unknown,
+): Promise<void> {
+  const msg = overBudgetMessage(waitMs, budget.burst);
+  deps.logger.info({ user: person, waitMs }, 'a person is over their share of commands; asked to wait');
+  try {
+    const respond = (args as { respond?: (m: object) => Promise<unknown> }).respond;
+    if (respond && str(body.response_url)) {
+      await respond({ response_type: 'ephemeral', replace_original: false, text: msg.text, blocks: msg.blocks });
+    } else if (budget.shouldDm(person)) {
+      await dmReply(client, person).ephemeral(msg);
+    }
+  } catch (err) {
+    deps.logger.warn({ err: errorSummary(err), user: person }, 'could not ask a person to wait');
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Every command, action, view and event the app answers, in one table, each with the wrapper it runs in:
+ *
+ * - `change(...)`: a route that changes something. The person's permission is checked first (a read-only person is
+ *   told who can, and the refusal audited), the outcome is audited, then answered; a failure becomes a sentence.
+ *   Routes without it only read.
+ * - `button(...)` / `readButton(...)`: ack at once, the value decoded (a stale one answered), the failure a sentence.
+ * - `submission(...)` (inside the form's and the upload's `submitted`): a view submission acked exactly once; the
+ *   permission is checked inside the ack, and the use case audits its outcome once per submission.
+ *
+ * Ids come from src/render/ids.ts; the handlers from each feature's listeners.ts. Built once by src/main.ts when the
+ * services exist.
+ */
+import type { App, BlockAction } from '@slack/bolt';
+import { DISPATCHING_PATTERN } from '../render/campaign-form.js';
+import { decodeMenuChoice } from '../render/home.js';
+import {
+  ACTION_IDS,
+  actionIdPattern,
+  decodeCampaignAction,
+  decodeCampaignId,
+  decodeCampaignListNext,
+  decodeCallsPage,
+  decodeConfirmValue,
+  decodeContactRef,
+  decodeContactsPage,
+  END_USER_VIEW_ID,
+  FORM_CALLBACK_ID,
+  HOME_ACTION_IDS,
+  HOME_FILTER_PATTERN,
+  HOME_PAGE_PATTERN,
+  HOME_WATCH_VIEW_ID,
+  TRY_AGENT_ACTION,
+  UPLOAD_CALLBACK_ID,
+  WATCH_ACTION_IDS,
+  WATCH_CONFIRM_EXTERNAL_ACTION,
+} from '../render/ids.js';
+import type { WatchService } from '../watch/service.js';
+import * as form from './campaign-form/listeners.js';
+import type { AgentDirectory } from './campaign-form/directory.js';
+import type { FormSubmissions } from './campaign-form/once.js';
+import type { SubmitTiming } from './campaign-form/submit.js';
+import * as campaigns from './campaigns/listeners.js';
+import {
+  loadCallsPage,
+  loadCampaignDetail,
+  loadCampaignList,
+  loadContactDetail,
+  loadContactsPage,
+} from './campaigns/pages.js';
+import type { AppDeps } from './deps.js';
+import * as home from './home/listeners.js';
+import type { HomeService } from './home/service.js';
+import { change, changeAfterAck } from './middleware/change.js';
+import { registerFairUse } from './middleware/fair-use.js';
+import { button, readButton, slashCommand, type Subcommands } from './middleware/listener.js';
+import * as tryAgent from './try/listeners.js';
+import * as upload from './upload/listeners.js';
+import type { UploadService } from './upload/service.js';
+import * as watch from './watch/listeners.js';
+import { watchChange } from './watch/subscribe.js';
+import { callDetailsMessage } from '../render/call-message.js';
+
+/** The app's shared base plus every service a listener uses. */
+export interface Services extends AppDeps {
+  watch: WatchService;
+  uploads: UploadService;
+  home: HomeService;
+  /** Agents and integrations offered by the campaign form. */
+  directory: AgentDirectory;
+  /** The campaign form's submissions, each carried out once. */
+  submissions: FormSubmissions;
+  /** How long a form submission waits for the service before its ack (read at each submission). */
+  formTiming: SubmitTiming;
+}
+
+/** `/campaign <sub>`: one row per kind the grammar parses (src/slack/grammar.ts); a missing row is a compile error. */
+const subcommands: Subcommands<Services> = {
+  help: campaigns.help,
+  list: campaigns.list,
+  show: campaigns.show,
+  contacts: campaigns.contacts,
+  calls: campaigns.calls,
+  lifecycle: change(
+    { what: (c) => c.command.action, campaign: (c) => c.command.id, failedAs: (c) => c.command.action },
+    campaigns.lifecycle,
+  ),
+  create: change({ what: () => 'create' }, form.create),
+  edit: change({ what: () => 'edit', campaign: (c) => c.command.id }, form.edit),
+  upload: change({ what: () => 'upload contacts to', campaign: (c) => c.command.id }, upload.upload),
+  watch: change(
+    { what: () => 'watch', campaign: (c) => c.command.id, failedAs: (c) => `watch in ${watch.commandChannel(c)}` },
+    watch.watch,
+  ),
+  unwatch: change({ what: () => 'unwatch', campaign: (c) => c.command.id }, watch.unwatch),
+  watching: watch.watching,
+  try: tryAgent.tryAgent,
+};
+
+export function routes(app: App, s: Services): void {
+  // First: every request runs on behalf of its sender, and one over their share goes no further.
+  registerFairUse(app, s);
+
+  app.command('/campaign', slashCommand(s, subcommands));
+
+  // Campaigns, their contacts and calls.
+  const byId = (id: number) => id;
+  const ofCampaign = (v: { campaignId: number }) => v.campaignId;
+  app.action(
+    ACTION_IDS.campaignShow,
+    readButton(s, decodeCampaignId, (id) => loadCampaignDetail(s, id), byId),
+  );
+  app.action(
+    ACTION_IDS.campaignListNext,
+    readButton(s, decodeCampaignListNext, (v) => loadCampaignList(s, v.filter, v.cursor)),
+  );
+  app.action(
+    ACTION_IDS.campaignContacts,
+    readButton(s, decodeCampaignId, (id) => loadContactsPage(s, { campaignId: id, page: 0 }), byId),
+  );
+  app.action(
+    ACTION_IDS.campaignCalls,
+    readButton(s, decodeCampaignId, (id) => loadCallsPage(s, { campaignId: id, page: 0 }), byId),
+  );
+  app.action(
+    actionIdPattern(ACTION_IDS.campaignAction),
+    button(
+      s,
+      decodeCampaignAction,
+      change(
+        { what: (c) => c.value.action, campaign: (c) => c.value.id, failedAs: (c) => c.value.action },
+        campaigns.lifecycleButton,
+      ),
+    ),
+  );
+  app.action(
+    actionIdPattern(ACTION_IDS.contactsPage),
+    readButton(s, decodeContactsPage, (v) => loadContactsPage(s, v), ofCampaign),
+  );
+  app.action(
+    actionIdPattern(ACTION_IDS.callsPage),
+    readButton(s, decodeCallsPage, (v) => loadCallsPage(s, v), ofCampaign),
+  );
+  app.action(
+    ACTION_IDS.contactDetails,
+    readButton(s, decodeContactRef, (v) => loadContactDetail(s, v.campaignId, v.contactId), ofCampaign),
+  );
+  app.action(
+    ACTION_IDS.contactRemove,
+    button(
+      s,
+      decodeContactRef,
+      change(
+        {
+          what: () => 'remove contacts from',
+          campaign: (c) => c.value.campaignId,
+          failedAs: (c) => `remove contact ${c.value.contactId}`,
+        },
+        campaigns.removeContact,
+      ),
+      { campaignOf: ofCampaign },
+    ),
+  );
+
+  // The campaign form.
+  app.action(
+    ACTION_IDS.campaignCreateOpen,
+    button(s, (): true => true, change({ what: () => 'create' }, form.createButton)),
+  );
+  app.action<BlockAction>({ callback_id: FORM_CALLBACK_ID, action_id: DISPATCHING_PATTERN }, form.reshape(s));
+  app.view({ callback_id: FORM_CALLBACK_ID, type: 'view_submission' }, form.submitted(s));
+
+  // Uploads.
+  app.action(
+    ACTION_IDS.campaignUploadOpen,
+    button(
+      s,
+      decodeCampaignId,
+      change({ what: () => 'upload contacts to', campaign: (c) => c.value }, upload.uploadButton),
+      { stale: upload.staleUploadButton, campaignOf: byId },
+    ),
+  );
+  app.view({ callback_id: UPLOAD_CALLBACK_ID, type: 'view_submission' }, upload.submitted(s));
+
+  // Watching.
+  const watchSpec = {
+    what: () => 'watch',
+    campaign: (c: { value: { campaignId: number } }) => c.value.campaignId,
+    failedAs: (c: { value: { channelId: string } }) => `watch in ${c.value.channelId}`,
+  };
+  app.action(
+    WATCH_ACTION_IDS.watchHere,
+    button(s, watch.decodeWatchHere, change(watchSpec, watch.watchHere), { campaignOf: ofCampaign }),
+  );
+  app.action(
+    WATCH_CONFIRM_EXTERNAL_ACTION,
+    button(s, decodeConfirmValue, change(watchSpec, watch.watchConfirmed), { campaignOf: ofCampaign }),
+  );
+  app.action(
+    WATCH_ACTION_IDS.callDetails,
+    readButton(
+      s,
+      (callId) => callId || null,
+      async (callId) => callDetailsMessage(await s.outreach.getCall(callId)),
+    ),
+  );
+  app.action(WATCH_ACTION_IDS.callContact, button(s, watch.decodeContactValue, watch.showEndUser));
+  app.view(END_USER_VIEW_ID, watch.endUserSubmitted(s, change({ what: () => 'edit end users of' }, watch.saveEndUser)));
+  app.event('message', watch.onMessage(s));
+  app.event('member_joined_channel', watch.onMemberJoined(s));
+  app.event('channel_unarchive', watch.onUnarchived(s));
+  app.event('group_unarchive', watch.onUnarchived(s));
+
+  // Trying an agent.
+  app.action(TRY_AGENT_ACTION, button(s, tryAgent.decodeAgentId, tryAgent.tryButton));
+
+  // The Home tab.
+  app.event('app_home_opened', home.opened(s));
+  app.action(HOME_FILTER_PATTERN, home.filter(s));
+  app.action(HOME_PAGE_PATTERN, home.page(s));
+  app.action(HOME_ACTION_IDS.refresh, home.refresh(s));
+  app.action(
+    HOME_ACTION_IDS.menu,
+    button(
+      s,
+      decodeMenuChoice,
+      home.menu({
+        calls: home.callsFromMenu,
+        edit: change({ what: () => 'edit', campaign: (c) => c.value.campaignId }, home.editFromMenu),
+        upload: change({ what: () => 'upload contacts to', campaign: (c) => c.value.campaignId }, home.uploadFromMenu),
+        watch: change({ what: () => 'watch', campaign: (c) => c.value.campaignId }, home.openWatchModal),
+      }),
+      { stale: home.staleMenu, campaignOf: ofCampaign },
+    ),
+  );
+  app.view(
+    HOME_WATCH_VIEW_ID,
+    home.watchSubmitted(
+      s,
+      changeAfterAck({ campaign: (c) => c.campaignId, failedAs: (c) => `watch in ${c.channelId}` }, (c) =>
+        watchChange(s.watch, c.client, { userId: c.userId, campaignId: c.campaignId, channelId: c.channelId }),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Uploads, the Slack surfaces: `/campaign upload <id>` and the "Upload contacts" button of the new-campaign message
+ * (each opens the upload modal), and the modal's submission, whose ack carries the answer (errors under the file
+ * input, a view with the refusal, or nothing to close the modal) while the upload itself runs after it.
+ */
+import { errorMessage } from '../../render/feedback.js';
+import { uploadProblemView } from '../../render/upload-modal.js';
+import type { AppDeps, CommandContext } from '../deps.js';
+import type { ChangeHandler } from '../middleware/change.js';
+import { submission, type ButtonContext, type ViewListener } from '../middleware/listener.js';
+import { openUploadModal, submitUpload, type SubmittedUploadView, type UploadAck } from './modal.js';
+import type { UploadService } from './service.js';
+
+/**
+ * `/campaign upload <id>`: the upload modal for that campaign; an unknown or a finished campaign is answered (to the
+ * person only) before anything else.
+ */
+export const upload: ChangeHandler<CommandContext<'upload'>> = ({
+  command,
+  deps,
+  client,
+  reply,
+  userId,
+  channelId,
+  triggerId,
+}) => openUploadModal(deps, client, { triggerId, userId, campaignId: command.id, reply, postTo: channelId });
+
+/** What the "Upload contacts" button says when its value cannot be read. */
+export const staleUploadButton = errorMessage({
+  sentence: 'This button is out of date. Use `/campaign upload <id>` instead.',
+});
+
+/** The "Upload contacts" button (value: the campaign id): progress goes to the channel it was clicked in. */
+export const uploadButton: ChangeHandler<ButtonContext<number>> = ({ value, body, deps, client, reply, userId }) =>
+  openUploadModal(deps, client, {
+    triggerId: body.trigger_id,
+    userId,
+    campaignId: value,
+    reply,
+    ...(body.channel?.id ? { postTo: body.channel.id } : {}),
+  });
+
+/** The modal's submission (its ack budget is the upload settings', read at each submission). */
+export function submitted(deps: AppDeps & { uploads: UploadService }): ViewListener {
+  return submission<UploadAck>(
+    deps,
+    'upload submission',
+    ({ view, userId, client, ack }) =>
+      submitUpload(deps, { view: view as SubmittedUploadView, userId, client, ack }, deps.uploads.tuning.ackBudgetMs),
+    () => ({
+      response_action: 'update',
+      view: uploadProblemView("Something unexpected went wrong; the details are in the app's logs. Nothing was sent."),
+    }),
+  );
+}
