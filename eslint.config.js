@@ -1,5 +1,111 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * What may import what inside src/ (docs/architecture.md): each zone names a folder or file and the only parts of src/
+ * it may import. Anything else is a lint error, so no import runs from a lower layer to a higher one.
+ */
+const layer = (target, mayImport, why) => ({
+  target,
+  from: './src',
+  except: mayImport,
+  message: `${why} (docs/architecture.md, "What may import what").`,
+});
+const zones = [
+  layer('./src/outreach', ['./outreach'], 'The service client imports nothing else of the app'),
+  layer('./src/store', ['./store'], 'The store imports nothing else of the app'),
+  layer('./src/log.ts', ['./log.ts'], 'The logger imports nothing else of the app'),
+  layer('./src/health.ts', ['./health.ts'], 'The health checks import nothing else of the app'),
+  layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
+  layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
+  layer('./src/config.ts', ['./config.ts', './outreach', './contacts'], 'The settings know only the service'),
+  layer('./src/metrics.ts', ['./metrics.ts', './outreach'], 'Metrics know only the service'),
+  layer(
+    './src/render',
+    ['./render', './outreach', './contacts/libphonenumber.ts'],
+    'Renderers are pure Block Kit: the service and its rules, nothing of Slack, watch, the store or the settings',
+  ),
+  layer(
+    './src/watch',
+    ['./watch', './outreach', './store', './render', './log.ts'],
+    "Watch's core is handed Slack through its ports (src/watch/poster.ts, ports.ts) and imports nothing of it",
+  ),
+  {
+    target: [
+      './src/slack/platform.ts',
+      './src/slack/grammar.ts',
+      './src/slack/retryPolicy.ts',
+      './src/slack/audit.ts',
+      './src/slack/permissions.ts',
+      './src/slack/reply.ts',
+      './src/slack/auth-monitor.ts',
+    ],
+    from: [
+      './src/slack/deps.ts',
+      './src/slack/middleware',
+      './src/slack/campaigns',
+      './src/slack/campaign-form',
+      './src/slack/upload',
+      './src/slack/home',
+      './src/slack/watch',
+      './src/slack/try',
+      './src/slack/routes.ts',
+      './src/slack/app.ts',
+    ],
+    message: "The Slack layer's base files stand below the middleware and the features (docs/architecture.md).",
+  },
+  {
+    target: ['./src/slack/deps.ts', './src/slack/middleware'],
+    from: [
+      './src/slack/campaigns',
+      './src/slack/campaign-form',
+      './src/slack/upload',
+      './src/slack/home',
+      './src/slack/watch',
+      './src/slack/try',
+      './src/slack/routes.ts',
+      './src/slack/app.ts',
+    ],
+    message: 'The middleware stands below the features and the route table (docs/architecture.md).',
+  },
+  {
+    target: './src/slack',
+    from: ['./src/slack/routes.ts', './src/slack/app.ts'],
+    except: [],
+    message: 'Only src/main.ts wires the app together: nothing in src/slack imports the route table or the Bolt app.',
+  },
+  {
+    target: [
+      './src/slack',
+      './src/watch',
+      './src/render',
+      './src/outreach',
+      './src/contacts',
+      './src/store',
+      './src/sim',
+    ],
+    from: './src/main.ts',
+    message: 'The composition root is imported by src/index.ts (and tests) only.',
+  },
+];
+
+/** no-restricted-imports per area (one rule: a later config object would replace an earlier one's options). */
+const LISTENERS = {
+  group: ['**/listeners.js'],
+  message:
+    "A feature's listeners.ts is imported by src/slack/routes.ts only: put shared logic beside it in a file of its own.",
+};
+const restrictedImports = (paths, patterns) => ['error', { paths, patterns: [...patterns, LISTENERS] }];
+const SLACK_CLIENTS = ['@slack/bolt', '@slack/web-api'].map((name) => ({
+  name,
+  message: 'Renderers know Block Kit (@slack/types), nothing of Bolt or the Web API.',
+}));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'vendor/', '.scratch/'] },
@@ -11,4 +117,46 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // Type-aware rules: every TypeScript file is read with the type information of its tsconfig.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  // Import boundaries and loops.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The TypeScript settings of import-x (which parser reads a .ts import), with the TypeScript resolver (`.js`
+      // specifiers name `.ts` files).
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}/tsconfig.json` })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'no-restricted-imports': restrictedImports([], []),
+    },
+  },
+  { files: ['src/render/**/*.ts'], rules: { 'no-restricted-imports': restrictedImports(SLACK_CLIENTS, []) } },
+  {
+    files: ['src/watch/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictedImports(
+        [],
+        [
+          {
+            group: ['@slack/*'],
+            message: "Watch's core imports nothing of Slack: it is handed ports (src/watch/ports.ts).",
+          },
+        ],
+      ),
+    },
+  },
+  { files: ['src/slack/routes.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

@@ -9,16 +9,16 @@ import { isSupportedCountry, type CountryCode } from './contacts/libphonenumber.
 import { z } from 'zod';
 import { API_VERSION_PATH } from './outreach/unspecified.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 /** `pretty`: coloured, one line per event, for a person at a terminal; `json`: one JSON object per line. */
-export const LOG_FORMATS = ['pretty', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+const LOG_FORMATS = ['pretty', 'json'] as const;
+type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Slack's `file_input` limit per file (10 MB); the default cap on uploaded spreadsheets. */
-export const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
+const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
 
-export type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
+type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
 
 export interface Config {
   /** Bot User OAuth Token, `xoxb-…`. */
@@ -406,7 +406,7 @@ function crossChecks(env: Env): Problem[] {
 }
 
 /** Every variable read, in the order problems are reported. */
-export const VARIABLES = [
+const VARIABLES = [
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',

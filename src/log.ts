@@ -9,7 +9,7 @@
 import { pino, type DestinationStream, type LevelWithSilent } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 
-export interface LogFn {
+interface LogFn {
   (msg: string): void;
   (obj: object, msg?: string): void;
 }
@@ -46,7 +46,7 @@ const SECRET_KEYS = [
 ];
 
 /** Redaction paths: each secret key at the top level and up to three levels down (pino's `*` matches one level). */
-export const REDACT_PATHS: string[] = SECRET_KEYS.flatMap((k) => {
+const REDACT_PATHS: string[] = SECRET_KEYS.flatMap((k) => {
   const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : `["${k}"]`;
   const under = (prefix: string) => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
   return [key, under('*'), under('*.*'), under('*.*.*')];

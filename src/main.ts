@@ -61,7 +61,7 @@ export interface StartOptions extends SlackAppOptions {
   healthTuning?: Partial<HealthTuning>;
 }
 
-export interface HealthTuning {
+interface HealthTuning {
   /** Between two auth.test calls checking the bot token. */
   slackAuthCheckMs: number;
   /** Least time between two write probes of the state file's directory. */
@@ -71,7 +71,7 @@ export interface HealthTuning {
 const DEFAULT_HEALTH_TUNING: HealthTuning = { slackAuthCheckMs: 60_000, storeProbeMs: 5_000 };
 
 /** The settings of the running app: defaults overlaid with the start options'. */
-export interface Settings {
+interface Settings {
   upload: UploadTuning;
   home: HomeTuning;
   campaignForm: SubmitTiming;

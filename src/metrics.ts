@@ -13,7 +13,7 @@ import type { ServiceExchange } from './outreach/client.js';
 export type AckSurface =
   'command' | 'action' | 'view_submission' | 'view_closed' | 'options' | 'shortcut' | 'event' | 'other';
 
-export const LIMITER_PRIORITIES = ['interactive', 'poller', 'bulk'] as const;
+const LIMITER_PRIORITIES = ['interactive', 'poller', 'bulk'] as const;
 type LimiterPriority = (typeof LIMITER_PRIORITIES)[number];
 
 /** What the metrics read from the service's rate limiter when scraped. */

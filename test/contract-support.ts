@@ -12,7 +12,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../src/si
 
 /** A key that would stand out if it ever leaked into an error or a sentence. */
 export const CONTRACT_KEY = 'contract-SECRET-key-7f3a9c1e5b';
-export const CONTRACT_ORG = 'org-contract';
+const CONTRACT_ORG = 'org-contract';
 /** The key of a second organization, to check that data is scoped to the key's organization. */
 export const OTHER_ORG_KEY = 'contract-other-org-key-41d2';
 
@@ -35,7 +35,7 @@ export interface Contract {
  * requests is not held to 12 per second (the suite must stay fast; the client's real 1-second limiter against the
  * simulator's real 12/s limit is checked on its own in contract-errors.test.ts).
  */
-export function contractLimiter(): RateLimiter {
+function contractLimiter(): RateLimiter {
   return new RateLimiter({ windowMs: 100, marginMs: 20 });
 }
 

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSimulator } from '../../src/sim/index.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILD = join(ROOT, 'node_modules', '.cache', 'upload-bench');
 export const PER_SECOND = 12;
 
@@ -132,7 +132,7 @@ export async function startSimChild(): Promise<SimHandle> {
   return { ...(JSON.parse(line) as Omit<SimHandle, 'child'>), child };
 }
 
-export async function control<T>(sim: SimHandle, method: string, arg: unknown): Promise<T> {
+async function control<T>(sim: SimHandle, method: string, arg: unknown): Promise<T> {
   const res = await fetch(`${sim.origin}/_sim/${method}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

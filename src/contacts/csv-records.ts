@@ -17,7 +17,7 @@ export interface RawRecord {
 /** Characters of text read before guessing the delimiter. */
 const DELIMITER_SAMPLE_CHARS = 64 * 1024;
 /** A record larger than this is a quote left open swallowing the file: fail instead of buffering it all. */
-export const MAX_RECORD_CHARS = 1024 * 1024;
+const MAX_RECORD_CHARS = 1024 * 1024;
 
 export interface CsvRecordsOptions {
   fileName?: string;

@@ -23,7 +23,7 @@ export interface DecodeState {
   encoding: TextEncoding | 'ascii';
 }
 
-export const ENCODING_LOOKAHEAD_BYTES = 64 * 1024;
+const ENCODING_LOOKAHEAD_BYTES = 64 * 1024;
 
 interface Decoder {
   write(b: Buffer): string;

@@ -7,7 +7,7 @@
  * the one with more columns, then the order `,` `;` tab `|`. A sample without any candidate in its header is a
  * one-column file: the hint (tab for `.tsv`) or `,`.
  */
-export const DELIMITERS = [',', ';', '\t', '|'] as const;
+const DELIMITERS = [',', ';', '\t', '|'] as const;
 export type Delimiter = (typeof DELIMITERS)[number];
 
 const MAX_SAMPLE_LINES = 50;

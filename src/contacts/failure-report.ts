@@ -18,12 +18,12 @@ export interface FailureReportRow {
   reason: string;
 }
 
-export const FAILURE_REPORT_HEADER = 'row,value,reason';
+const FAILURE_REPORT_HEADER = 'row,value,reason';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-export function csvCell(value: string): string {
+function csvCell(value: string): string {
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
@@ -36,7 +36,7 @@ export function failureReportCsv(rows: Iterable<FailureReportRow>, opts: { bom?:
 }
 
 /** One row of the report as written in the CSV, CRLF included. */
-export function failureReportLine(r: FailureReportRow): string {
+function failureReportLine(r: FailureReportRow): string {
   return `${r.rowNumber},${csvCell(r.original)},${csvCell(r.reason)}\r\n`;
 }
 

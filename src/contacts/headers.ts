@@ -7,7 +7,7 @@
 import { FileFormatError } from './errors.js';
 
 /** Header aliases per target, compared after `headerKey()`. */
-export const HEADER_ALIASES = {
+const HEADER_ALIASES = {
   phone: [
     'phone',
     'phone number',
@@ -40,7 +40,7 @@ export const HEADER_ALIASES = {
   fId: ['f id', 'id', 'external id', 'folio', 'id externo'],
 } as const;
 
-export type HeaderTarget = keyof typeof HEADER_ALIASES;
+type HeaderTarget = keyof typeof HEADER_ALIASES;
 
 /** Lowercase, accents dropped, every run of non-letters/digits a single space, trimmed: `Teléfono:` → `telefono`. */
 export function headerKey(header: string): string {

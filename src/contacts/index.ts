@@ -6,57 +6,15 @@
 import { requirePhoneColumn, type HeaderMapping } from './headers.js';
 import { normalizeRows, type NormalizedRow, type NormalizeOptions } from './normalize.js';
 import { readTable, type ReadTableOptions, type Table, type TableInput } from './table.js';
-
-export type { ByteInput } from './byte-source.js';
-export { FileFormatError, type FileFormatErrorCode } from './errors.js';
-export {
-  readTable,
-  headerNames,
-  type Row,
-  type Table,
-  type ReadTableOptions,
-  type LocalFile,
-  type TableInput,
-} from './table.js';
-export {
-  DEFAULT_FILE_LIMITS,
-  fileLimits,
-  MAX_COLUMNS,
-  DEFAULT_MAX_ROWS,
-  DEFAULT_MAX_CELL_CHARS,
-  MAX_UNPACKED_BYTES,
-  type FileLimits,
-} from './limits.js';
-export type { FileFormat } from './sniff.js';
-export type { TextEncoding } from './decode.js';
-export type { Delimiter } from './delimiter.js';
-export {
-  mapHeaders,
-  requirePhoneColumn,
-  headerKey,
-  HEADER_ALIASES,
-  type HeaderMapping,
-  type MissingPhoneColumn,
-} from './headers.js';
-export { normalizePhone, isValidNationalNumber, type PhoneResult, type CountryCode } from './phone.js';
-export {
-  normalizeRows,
-  type NormalizedRow,
-  type ContactRow,
-  type RejectedRow,
-  type NormalizeOptions,
-  type RejectionCounts,
-  noRejections,
-  rejectionKind,
-  totalRejected,
-  ORIGINAL_MAX_CHARS,
-} from './normalize.js';
+export { FileFormatError } from './errors.js';
+export { readTable, headerNames, type Row, type Table, type ReadTableOptions, type TableInput } from './table.js';
+export { fileLimits, type FileLimits } from './limits.js';
+export { mapHeaders, requirePhoneColumn, headerKey, type HeaderMapping } from './headers.js';
+export { normalizePhone, isValidNationalNumber, type CountryCode } from './phone.js';
+export { normalizeRows, type NormalizedRow, type RejectedRow, type NormalizeOptions } from './normalize.js';
 export { batch, onlyContacts, batchIdempotencyKey, type ContactBatch, type RowContact } from './batch.js';
 export {
   failureReportCsv,
-  failureReportLine,
-  csvCell,
-  FAILURE_REPORT_HEADER,
   RejectedRowSpool,
   readRejectedSpool,
   writeFailureReport,
@@ -92,6 +50,6 @@ export async function openContactFile(
 }
 
 /** Every header a mapping reads: the phone, name, context and id columns, and those that go to extracted_data. */
-export function mappedColumns(m: HeaderMapping): string[] {
+function mappedColumns(m: HeaderMapping): string[] {
   return [m.phone, m.name, m.context, m.fId, ...m.extra].filter((h): h is string => h !== undefined);
 }

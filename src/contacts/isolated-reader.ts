@@ -33,7 +33,7 @@ export type { ReadBatch, ReadEnd, ReaderJob, ReadProgress, TableSummary } from '
  * rows whose cells are all different, as exceljs holds every shared string. A heap is a cap, not a reservation: an
  * ordinary upload uses 20 to 30 MB of it.
  */
-export const DEFAULT_READER_RESOURCE_LIMITS: ResourceLimits = {
+const DEFAULT_READER_RESOURCE_LIMITS: ResourceLimits = {
   maxOldGenerationSizeMb: 256,
   // Below ~16 MB the young generation is collected so often that reading slows down noticeably.
   maxYoungGenerationSizeMb: 16,

@@ -18,12 +18,12 @@ export interface FileLimits {
   maxUnpackedBytes: number;
 }
 
-export const MAX_COLUMNS = 200;
-export const DEFAULT_MAX_ROWS = 200_000;
-export const DEFAULT_MAX_CELL_CHARS = 5_000;
+const MAX_COLUMNS = 200;
+const DEFAULT_MAX_ROWS = 200_000;
+const DEFAULT_MAX_CELL_CHARS = 5_000;
 /** A row may hold this many times the cell cap in all. */
-export const ROW_CHARS_PER_CELL_CAP = 4;
-export const MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
+const ROW_CHARS_PER_CELL_CAP = 4;
+const MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
 
 export function fileLimits(opts: { maxRows?: number; maxCellChars?: number } = {}): FileLimits {
   const maxCellChars = opts.maxCellChars ?? DEFAULT_MAX_CELL_CHARS;

@@ -9,7 +9,7 @@ import { formatCount } from './limits.js';
 import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.js';
 import type { Row } from './table.js';
 
-export interface ContactRow {
+interface ContactRow {
   kind: 'contact';
   rowNumber: number;
   contact: ContactInput;
@@ -26,7 +26,7 @@ export interface RejectedRow {
 export type NormalizedRow = ContactRow | RejectedRow;
 
 /** Characters of the phone value a rejected row keeps: enough to recognise it, never a runaway cell. */
-export const ORIGINAL_MAX_CHARS = 100;
+const ORIGINAL_MAX_CHARS = 100;
 /** Invalid values whose reason is remembered (see normalizeRows). */
 const INVALID_REMEMBERED = 10_000;
 /** Longer than any way of writing one phone number (labels, spaces, an extension included). */
@@ -142,4 +142,4 @@ export async function* normalizeRows(
   }
 }
 
-export { noRejections, rejectionKind, totalRejected, type RejectionCounts } from './rejections.js';
+export { noRejections, rejectionKind, type RejectionCounts } from './rejections.js';

@@ -39,7 +39,7 @@ export interface Row {
 }
 
 /** A file already on disk: read at random for XLSX (its ZIP directory first), streamed for text. */
-export interface LocalFile {
+interface LocalFile {
   path: string;
 }
 

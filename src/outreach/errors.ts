@@ -134,7 +134,7 @@ export function clip(s: string, max = MAX_SERVICE_TEXT): string {
 }
 
 /** Replaces every occurrence of the secrets in `text`. */
-export function redact(text: string, secrets: readonly string[]): string {
+function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
   return out;
@@ -212,7 +212,7 @@ function isStringArray(v: unknown): v is string[] {
  * 'name: This field is required; Too many items' (messages without their final periods). Keys without messages are
  * left out: the service sends `non_field_errors: []` alongside field errors.
  */
-export function formatFieldErrors(fe: Record<string, string[]>): string {
+function formatFieldErrors(fe: Record<string, string[]>): string {
   return Object.entries(fe)
     .filter(([, msgs]) => msgs.length > 0)
     .map(([k, msgs]) => {

@@ -15,7 +15,7 @@
 import type { Priority } from './api.js';
 
 /** Lanes in the order they are served. */
-export const LANES: readonly Priority[] = ['interactive', 'poller', 'bulk'];
+const LANES: readonly Priority[] = ['interactive', 'poller', 'bulk'];
 
 export interface FairShareOptions {
   /** Slots in all (the limiter's requests per window). */

@@ -63,7 +63,7 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 /** Parses and checks the base URL; returns the origin and the path prefix (without trailing slash). */
-export function parseBaseUrl(baseUrl: string): { origin: string; prefix: string } {
+function parseBaseUrl(baseUrl: string): { origin: string; prefix: string } {
   let url: URL;
   try {
     url = new URL(baseUrl);

@@ -29,7 +29,7 @@ import { FairShareQueue, type FairShareOptions } from './fairShare.js';
 import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
 
 /** Order of the lanes (lower first). */
-export const PRIORITY_LEVELS: Readonly<Record<Priority, number>> = { interactive: 1, poller: 4, bulk: 7 };
+const PRIORITY_LEVELS: Readonly<Record<Priority, number>> = { interactive: 1, poller: 4, bulk: 7 };
 
 export interface LimiterLogger {
   debug(obj: object, msg?: string): void;

@@ -83,8 +83,8 @@ export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
 export const AnsweredBy = z.enum(ANSWERED_BY);
 export type AnsweredBy = z.infer<typeof AnsweredBy>;
 
-export const MESSAGE_TYPES = ['text', 'image', 'audio', 'video', 'button', 'template', 'document'] as const;
-export const SENT_BY = ['AI', 'EU', 'SYS'] as const;
+const MESSAGE_TYPES = ['text', 'image', 'audio', 'video', 'button', 'template', 'document'] as const;
+const SENT_BY = ['AI', 'EU', 'SYS'] as const;
 
 export const ERROR_KEYS = [
   'FORBIDDEN',
@@ -116,12 +116,12 @@ export type ErrorKey = (typeof ERROR_KEYS)[number];
 export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
 
-export const ScheduleDay = z.looseObject({
+const ScheduleDay = z.looseObject({
   startTime: z.string(),
   stopTime: z.string(),
   active: z.boolean(),
 });
-export type ScheduleDay = z.infer<typeof ScheduleDay>;
+type ScheduleDay = z.infer<typeof ScheduleDay>;
 
 export const Schedule = z.looseObject({
   mon: ScheduleDay.optional(),
@@ -166,11 +166,11 @@ export interface CyclesInput {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Campaigns
-export const AgentRef = z.looseObject({ id: z.string(), name: z.string().nullish() });
-export type AgentRef = z.infer<typeof AgentRef>;
+const AgentRef = z.looseObject({ id: z.string(), name: z.string().nullish() });
+type AgentRef = z.infer<typeof AgentRef>;
 
-export const IntegrationRef = z.looseObject({ id: z.string(), type: ChannelType });
-export type IntegrationRef = z.infer<typeof IntegrationRef>;
+const IntegrationRef = z.looseObject({ id: z.string(), type: ChannelType });
+type IntegrationRef = z.infer<typeof IntegrationRef>;
 
 /** Analytics: open-ended, shape depends on the channel; numbers and strings kept as they come. */
 export const Analytics = z.record(z.string(), z.unknown());
@@ -258,13 +258,13 @@ export interface UpdateCampaignInput {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Pagination shapes
-export const CursorPagination = z.looseObject({
+const CursorPagination = z.looseObject({
   has_next: z.boolean(),
   has_previous: z.boolean(),
   next_cursor: z.string().nullish(),
   previous_cursor: z.string().nullish(),
 });
-export type CursorPagination = z.infer<typeof CursorPagination>;
+type CursorPagination = z.infer<typeof CursorPagination>;
 
 export const PagePagination = z.looseObject({
   has_next: z.boolean(),
@@ -274,11 +274,11 @@ export const PagePagination = z.looseObject({
 });
 export type PagePagination = z.infer<typeof PagePagination>;
 
-export const IndexedPagePagination = PagePagination.extend({
+const IndexedPagePagination = PagePagination.extend({
   page_index: z.number().int(),
   page_size: z.number().int(),
 });
-export type IndexedPagePagination = z.infer<typeof IndexedPagePagination>;
+type IndexedPagePagination = z.infer<typeof IndexedPagePagination>;
 
 export const CampaignList = z.looseObject({
   total_count: z.number().int(),
@@ -331,17 +331,17 @@ export interface BatchRequest {
   if_duplicate?: DuplicatePolicy;
 }
 
-export const BatchItemStatus = z.enum(['created', 'updated', 'skipped_duplicate', 'failed']);
-export type BatchItemStatus = z.infer<typeof BatchItemStatus>;
+const BatchItemStatus = z.enum(['created', 'updated', 'skipped_duplicate', 'failed']);
+type BatchItemStatus = z.infer<typeof BatchItemStatus>;
 
-export const BatchItemResult = z.looseObject({
+const BatchItemResult = z.looseObject({
   index: z.number().int(),
   status: BatchItemStatus,
   id: z.union([z.string(), z.number()]).nullish(),
   contact: z.string().nullish(),
   error: z.string().nullish(),
 });
-export type BatchItemResult = z.infer<typeof BatchItemResult>;
+type BatchItemResult = z.infer<typeof BatchItemResult>;
 
 export const BatchResult = z.looseObject({
   success: z.boolean(),
@@ -390,8 +390,8 @@ export interface EndUserInput {
   info: string;
 }
 
-export const ThreadTag = z.looseObject({ id: z.string(), name: z.string().nullish(), color: z.string().nullish() });
-export const AssignedUser = z.looseObject({
+const ThreadTag = z.looseObject({ id: z.string(), name: z.string().nullish(), color: z.string().nullish() });
+const AssignedUser = z.looseObject({
   id: z.string(),
   email: z.string().nullish(),
   first_name: z.string().nullish(),
@@ -429,7 +429,7 @@ export const Call = z.looseObject({
 });
 export type Call = z.infer<typeof Call>;
 
-export const CallContactRef = z.looseObject({
+const CallContactRef = z.looseObject({
   id: z.number().int(),
   f_id: z.string().nullish(),
   name: z.string().nullish(),

@@ -83,7 +83,9 @@ export const CYCLE_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Accepted phone number format of POST /campaigns/{id}/contacts: not shown. We always send E.164 (`+525512345678`; Mexico dropped the mobile `1` in 2019),
- * the one format every phone system accepts, after normalizing with libphonenumber-js.
+ * the one format every phone system accepts, after normalizing with libphonenumber-js. The name the sender and the
+ * simulator point to (src/contacts/phone.ts, src/sim/contacts.ts).
+ * @public
  */
 export const PHONE_FORMAT = 'E.164' as const;
 
@@ -171,7 +173,10 @@ export function normalizeErrorFieldPath(raw: string): string {
  */
 export const DEFAULT_CYCLES_MODE = 'cooldown' as const;
 
-/** Unit of contact `billed_duration`: not shown; the call's is seconds, so we read the contact's as seconds too. */
+/**
+ * Unit of contact `billed_duration`: not shown; the call's is seconds, so we read the contact's as seconds too.
+ * @public (an assumption written down, for whoever shows the field)
+ */
 export const CONTACT_BILLED_DURATION_UNIT = 'seconds';
 
 /**

@@ -64,14 +64,14 @@ export function callMetadata(campaignId: number, callId: string, threadId: strin
 }
 
 /** The contact's name as one clean line (cleanLabel), or "Contact #id" / "Unknown contact". Plain text. */
-export function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
+function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
   const name = cleanLabel(call.contact?.name ?? '');
   if (name) return name;
   return call.contact ? `Contact #${call.contact.id}` : 'Unknown contact';
 }
 
 /** A link only for plain http(s) URLs; anything else is shown as escaped text, never as mrkdwn. */
-export function safeLink(url: string, label: string): string {
+function safeLink(url: string, label: string): string {
   const u = url.trim();
   if (/^https?:\/\/[^\s<>|]+$/i.test(u) && u.length <= 2000) {
     return `<${u.replace(/&/g, '&amp;')}|${escapeMrkdwn(label).replace(/\|/g, '¦')}>`;
@@ -80,7 +80,7 @@ export function safeLink(url: string, label: string): string {
 }
 
 /** The recording path of a call item (`/api/v1.0/call/<id>/recording`) as a link on the service's origin. */
-export function recordingLink(recordingUrl: string | null | undefined, serviceOrigin: string | undefined): string {
+function recordingLink(recordingUrl: string | null | undefined, serviceOrigin: string | undefined): string {
   if (!recordingUrl) return NONE;
   const abs = /^https?:\/\//i.test(recordingUrl)
     ? recordingUrl
@@ -173,12 +173,12 @@ export function callMessage(input: CallMessageInput): SlackMessage {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversation
 
-export const SENDER_LABELS: Record<string, string> = { AI: '🤖 Agent', EU: '👤 End user', SYS: '⚙️ System' };
+const SENDER_LABELS: Record<string, string> = { AI: '🤖 Agent', EU: '👤 End user', SYS: '⚙️ System' };
 
 /** Room for one reply's text: well under chat.update's 4,000 characters, like every other text we post. */
 export const REPLY_MAX = 3500;
 
-export function senderLabel(sentBy: string, endUserName?: string): string {
+function senderLabel(sentBy: string, endUserName?: string): string {
   const name = cleanLabel(endUserName ?? '', 80);
   if (sentBy === 'EU' && name) return `👤 ${name}`;
   return SENDER_LABELS[sentBy] ?? `❔ ${sentBy}`;

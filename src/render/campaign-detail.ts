@@ -56,7 +56,7 @@ const KNOWN_ANALYTICS: Record<string, [key: string, label: string][]> = {
 const MAX_ANALYTICS_FIELDS = 30;
 
 /** A key names a rate when it ends in "rate" (`convertedRate`, `answer_rate`). */
-export function isRateKey(key: string): boolean {
+function isRateKey(key: string): boolean {
   return /rate$/i.test(key);
 }
 

@@ -85,7 +85,7 @@ export function timeBlock(prefix: WeekPrefix, day: Day, which: 'startTime' | 'st
 }
 
 /** The elements that rebuild the form when used (channel first, agent narrows integrations, cycles on/mode). */
-export const DISPATCHING_BLOCKS = [B.channel, B.agent, B.cyclesEnabled, B.cyclesMode] as const;
+const DISPATCHING_BLOCKS = [B.channel, B.agent, B.cyclesEnabled, B.cyclesMode] as const;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Matches the action ids of the dispatching inputs (each input's action_id is its block_id). */
@@ -102,10 +102,10 @@ export const RETRIES_RANGE = [0, 5] as const;
 export const MESSAGE_LIMIT_RANGE = [1, 10_000] as const;
 export const MAX_ITERATIONS_RANGE = [2, 12] as const;
 export const COOLDOWN_RANGE = [0, 1440] as const;
-export const DEFAULT_RETRIES = 1;
-export const DEFAULT_MESSAGE_LIMIT = 250;
+const DEFAULT_RETRIES = 1;
+const DEFAULT_MESSAGE_LIMIT = 250;
 /** plain_text_input max_length. */
-export const TEXT_MAX = 3000;
+const TEXT_MAX = 3000;
 const MODAL_TITLE_MAX = 24;
 const PRIVATE_METADATA_MAX = 3000;
 const MAX_OPTIONS = 100;
@@ -197,7 +197,7 @@ export function formValuesFromCampaign(c: CampaignDetail): FormValues {
 // ---------------------------------------------------------------------------------------------------------------
 // Directory: agents and integrations seen in existing campaigns
 
-export interface KnownIntegration {
+interface KnownIntegration {
   id: string;
   type: ChannelType;
 }

@@ -37,7 +37,7 @@ import type { Button, KnownBlock, SlackMessage } from './types.js';
 /** Page size to request: a page of this many contacts fits in one message (2 blocks each). */
 export const CONTACTS_PER_MESSAGE = 20;
 /** Extracted-data fields shown on a contact before "…and N more". */
-export const MAX_EXTRACTED_FIELDS = 10;
+const MAX_EXTRACTED_FIELDS = 10;
 
 export interface ContactsPageInput {
   campaignId: number;
@@ -54,11 +54,11 @@ export interface ContactsPageInput {
 }
 
 /** The contact's name as one clean line (cleanLabel, at most 200 characters), or "Contact #id". Plain text. */
-export function contactName(c: { name?: string | null; id: number }): string {
+function contactName(c: { name?: string | null; id: number }): string {
   return cleanLabel(c.name ?? '', 200) || `Contact #${c.id}`;
 }
 
-export function isDeletable(status: string): boolean {
+function isDeletable(status: string): boolean {
   return DELETABLE_CONTACT_STATUSES.includes(status);
 }
 

@@ -48,8 +48,8 @@ import type { ActionsBlock, Button, KnownBlock, View } from './types.js';
 import { validActions } from '../outreach/rules.js';
 
 /** Status filter values: a campaign status, or the archived campaigns. */
-export type HomeStatusFilter = CampaignStatus | 'archived';
-export const HOME_STATUS_FILTERS: readonly HomeStatusFilter[] = [...CAMPAIGN_STATUSES, 'archived'];
+type HomeStatusFilter = CampaignStatus | 'archived';
+const HOME_STATUS_FILTERS: readonly HomeStatusFilter[] = [...CAMPAIGN_STATUSES, 'archived'];
 
 export interface HomeFilters {
   status?: HomeStatusFilter;
@@ -57,12 +57,11 @@ export interface HomeFilters {
   agentId?: string;
 }
 
-export const ALL = 'all';
+const ALL = 'all';
 
-export const HOME_MENU_CHOICES = ['edit', 'upload', 'watch', 'calls'] as const;
-export type HomeMenuChoice = (typeof HOME_MENU_CHOICES)[number];
+export type HomeMenuChoice = 'edit' | 'upload' | 'watch' | 'calls';
 
-export function encodeMenuChoice(choice: HomeMenuChoice, campaignId: number): string {
+function encodeMenuChoice(choice: HomeMenuChoice, campaignId: number): string {
   return `${choice}:${campaignId}`;
 }
 

@@ -5,7 +5,7 @@ import { button, cleanLabel, confirmDialog, md } from './mrkdwn.js';
 import type { Button } from './types.js';
 
 /** Button labels. */
-export const ACTION_LABELS: Record<LifecycleAction, string> = {
+const ACTION_LABELS: Record<LifecycleAction, string> = {
   activate: '▶️ Activate',
   pause: '⏸ Pause',
   resume: '⏯ Resume',

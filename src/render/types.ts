@@ -5,7 +5,6 @@
 import type * as types from '@slack/types';
 
 export type KnownBlock = types.KnownBlock;
-export type Block = types.Block;
 export type View = types.View;
 export type SectionBlock = types.SectionBlock;
 export type ActionsBlock = types.ActionsBlock;

@@ -20,7 +20,7 @@ export const UPLOAD_BLOCKS = {
 } as const;
 
 /** What the file input offers (Slack's client filters by these; the server reads the content to decide). */
-export const UPLOAD_FILETYPES = ['csv', 'tsv', 'txt', 'xlsx'] as const;
+const UPLOAD_FILETYPES = ['csv', 'tsv', 'txt', 'xlsx'] as const;
 
 const TITLE = 'Upload contacts';
 const MODAL_TITLE_MAX = 24;
@@ -51,7 +51,7 @@ export function decodeUploadMetadata(raw: string | undefined): UploadMetadata | 
  * Countries offered for numbers written without a country code: the Spanish-speaking Americas, Brazil, North
  * America and Spain first, then a few more. The configured default is always offered.
  */
-export const UPLOAD_COUNTRIES: readonly CountryCode[] = [
+const UPLOAD_COUNTRIES: readonly CountryCode[] = [
   'MX',
   'US',
   'CA',

@@ -41,7 +41,7 @@ export const joinFailedSentence = (channelId: string, code: string) =>
 // Who will read what a watch posts (see slack/watch/channel-privacy.ts)
 
 /** Added to the answer when a public channel starts watching. */
-export function publicChannelSentence(channelId: string): string {
+function publicChannelSentence(channelId: string): string {
   return (
     md`⚠️ <#${raw(channelId)}> is a public channel: the call details, phone numbers and conversation transcripts ` +
     'I post there can be read by everyone in the workspace, not only its members.'
@@ -49,7 +49,7 @@ export function publicChannelSentence(channelId: string): string {
 }
 
 /** Added to the answer when a confirmed Slack Connect channel starts watching. */
-export function externalChannelSentence(channelId: string): string {
+function externalChannelSentence(channelId: string): string {
   return md`⚠️ <#${raw(channelId)}> is shared with another organization: its people can read what I post there.`;
 }
 
@@ -91,7 +91,7 @@ export function confirmExternalMessage(
 // Watch, unwatch, watching
 
 /** `*Spring promo* (#12)`, escaped. */
-export function campaignNameLabel(campaign: { id: number; name: string }): string {
+function campaignNameLabel(campaign: { id: number; name: string }): string {
   return md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
 }
 

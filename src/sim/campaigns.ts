@@ -25,8 +25,8 @@ import {
 } from './validate.js';
 import { campaignDetail, campaignListItem } from './views.js';
 
-export const DEFAULT_CAMPAIGN_PAGE_SIZE = 20;
-export const DEFAULT_CONCURRENCY_LIMIT = 3;
+const DEFAULT_CAMPAIGN_PAGE_SIZE = 20;
+const DEFAULT_CONCURRENCY_LIMIT = 3;
 
 /** The campaign of this org with this id, or 404 NOT_FOUND (another org's campaign is not found either). */
 export function findCampaign(state: SimState, org: string, idParam: string | number): CampaignRec {
@@ -89,7 +89,7 @@ function planLimitCheck(state: SimState, org: string, what: 'create' | 'activate
 }
 
 /** Lifecycle actions that succeed from the campaign's current status (no-op ones included). */
-export function validActions(c: CampaignRec): LifecycleAction[] {
+function validActions(c: CampaignRec): LifecycleAction[] {
   const out: LifecycleAction[] = [];
   if (['pending', 'ready', 'cooldown'].includes(c.status)) out.push('activate');
   if (['active', 'cooldown', 'inactive'].includes(c.status)) out.push('pause');

@@ -15,8 +15,8 @@ import { enumParam, intParam, isObject, requireObjectBody } from './validate.js'
 import { contactView } from './views.js';
 
 /** Accepted phone format (PHONE_FORMAT = E.164): `+`, a non-zero digit, 8 to 15 digits in all. */
-export const E164 = /^\+[1-9]\d{7,14}$/;
-export const DEFAULT_CONTACT_PAGE_SIZE = 20;
+const E164 = /^\+[1-9]\d{7,14}$/;
+const DEFAULT_CONTACT_PAGE_SIZE = 20;
 
 export interface ContactFields {
   contact: string;
@@ -34,7 +34,7 @@ export interface ItemResult {
   error: string | null;
 }
 
-export function newContact(state: SimState, c: CampaignRec, f: ContactFields): ContactRec {
+function newContact(state: SimState, c: CampaignRec, f: ContactFields): ContactRec {
   const x: ContactRec = {
     campaignId: c.id,
     id: c.nextContactId++,
@@ -139,7 +139,7 @@ export const addContacts: Handler = ({ state, org, params, body }) => {
   return ok({ success: true, summary, results });
 };
 
-export function findContact(c: CampaignRec, idParam: string): ContactRec {
+function findContact(c: CampaignRec, idParam: string): ContactRec {
   const x = /^\d+$/.test(idParam) ? c.contacts.get(Number(idParam)) : undefined;
   if (!x) throw campaignError('CONTACT_NOT_FOUND', `Contact ${idParam} not found in campaign ${c.id}.`);
   return x;

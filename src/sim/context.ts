@@ -2,7 +2,7 @@
 import type { SimResponse } from './errors.js';
 import type { SimState } from './model.js';
 
-export interface RouteCtx {
+interface RouteCtx {
   state: SimState;
   /** Organization of the API key of the request. */
   org: string;

@@ -77,14 +77,14 @@ export interface SeedCampaignInput {
   contacts?: ContactFields[];
 }
 
-export interface ThreadPatch {
+interface ThreadPatch {
   active?: boolean;
   blocked?: boolean;
   tags?: ThreadTagRec[];
   assigned_to?: AssignedUserRec[];
 }
 
-export interface CampaignState {
+interface CampaignState {
   /** The stored record (copy), incl. org, archived, cycles.filter_tags, started_at/ended_at, cooldown_until. */
   record: Omit<CampaignRec, 'contacts' | 'byPhone'>;
   /** GET /campaigns/{id} body's campaign. */

@@ -29,12 +29,12 @@ import { dateParam, enumParam, intParam, InvalidJson, isObject, type Obj } from 
 import { callItemView, callView, endUserView, hasRecording, isTerminalCall, messageView, threadView } from './views.js';
 import { silentMp3 } from './recording.js';
 
-export const DEFAULT_CALL_PAGE_SIZE = 20;
+const DEFAULT_CALL_PAGE_SIZE = 20;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operations
 
-export function newEndUser(
+function newEndUser(
   state: SimState,
   org: string,
   f: { display_name: string; info?: string; integration_type?: string },
@@ -119,7 +119,7 @@ export function appendMessage(state: SimState, thread: ThreadRec, m: NewMessage)
 
 export type PolicyOutcome = 'met' | 'not_met' | 'not_applicable';
 
-export const POLICIES = [
+const POLICIES = [
   { policy_id: 'pol-saludo', policy_name: 'Saludo y presentación del agente' },
   { policy_id: 'pol-datos', policy_name: 'Confirmación de identidad y datos' },
   { policy_id: 'pol-cierre', policy_name: 'Cierre con siguiente paso acordado' },

@@ -27,7 +27,7 @@ import type { CallRec, CampaignRec, ContactRec, SimState, ThreadRec } from './mo
 import { isTerminalCall } from './views.js';
 
 /** mulberry32: small, fast, seedable. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -41,7 +41,7 @@ export function seededRandom(seed: number): () => number {
 type Outcome = 'human' | 'machine' | 'no-answer' | 'busy' | 'failed';
 
 /** Share of each call outcome. */
-export const CALL_OUTCOMES: [Outcome, number][] = [
+const CALL_OUTCOMES: [Outcome, number][] = [
   ['human', 0.55],
   ['machine', 0.1],
   ['no-answer', 0.15],
@@ -49,7 +49,7 @@ export const CALL_OUTCOMES: [Outcome, number][] = [
   ['failed', 0.1],
 ];
 /** Share of calls answered by a person that end with the contact converted. */
-export const CONVERSION_RATE = 0.35;
+const CONVERSION_RATE = 0.35;
 
 export interface DriverOptions {
   seed?: number;

@@ -32,7 +32,7 @@ const SPEC_STATUS: Partial<Record<ErrorKey, number>> = {
   CONTACT_NOT_DELETABLE: 409,
 };
 
-export function statusOfKey(key: ErrorKey): number {
+function statusOfKey(key: ErrorKey): number {
   return SPEC_STATUS[key] ?? UNSPECIFIED_ERROR_STATUS[key] ?? 400;
 }
 

@@ -2,7 +2,7 @@
  * Bytes served by GET /call/{id}/recording: a valid MP3 stream of silence (MPEG-1 Layer III, 128 kbit/s, 44.1 kHz,
  * mono), as long as the call up to RECORDING_MAX_SECONDS, so players and `file` recognise it as audio/mpeg.
  */
-export const RECORDING_MAX_SECONDS = 10;
+const RECORDING_MAX_SECONDS = 10;
 
 const FRAME_BYTES = 417; // 144 * 128000 / 44100, no padding
 const SAMPLES_PER_FRAME = 1152;

@@ -53,7 +53,7 @@ const DEFS: Def[] = [
   ['updateEndUser', 'PUT', '/enduser/:id', updateEndUser],
 ];
 
-export const ROUTES: Route[] = DEFS.map(([name, method, pattern, handler, idempotent]) => ({
+const ROUTES: Route[] = DEFS.map(([name, method, pattern, handler, idempotent]) => ({
   name,
   method,
   pattern,

@@ -20,10 +20,10 @@ import { matchRoute, type Route } from './routes.js';
 import { seedSandbox, type SandboxOptions } from './sandbox.js';
 import { InvalidJson } from './validate.js';
 
-export const DEFAULT_API_KEY = 'sim-key';
+const DEFAULT_API_KEY = 'sim-key';
 export const DEFAULT_ORG = 'org-sim';
 /** Dedup window of Idempotency-Key (not shown by the spec; our choice). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_LOGGED_REQUESTS = 10_000;
 

@@ -15,16 +15,16 @@ import {
 import { campaignError, Issues, nonFieldError } from './errors.js';
 import type { CampaignRec, CyclesRec } from './model.js';
 
-export const NAME_MAX = 255;
-export const RETRIES_RANGE = [0, 5] as const;
-export const MESSAGE_LIMIT_RANGE = [1, 10000] as const;
-export const MAX_ITERATIONS_RANGE = [2, 12] as const;
-export const COOLDOWN_MINUTES_RANGE = [0, 1440] as const;
-export const DEFAULT_RETRIES = 1;
-export const DEFAULT_MESSAGE_LIMIT = 250;
+const NAME_MAX = 255;
+const RETRIES_RANGE = [0, 5] as const;
+const MESSAGE_LIMIT_RANGE = [1, 10000] as const;
+const MAX_ITERATIONS_RANGE = [2, 12] as const;
+const COOLDOWN_MINUTES_RANGE = [0, 1440] as const;
+const DEFAULT_RETRIES = 1;
+const DEFAULT_MESSAGE_LIMIT = 250;
 /** Cycles defaults when enabled without them (not shown by the spec; our choice). */
-export const DEFAULT_MAX_ITERATIONS = 2;
-export const DEFAULT_COOLDOWN_MINUTES = 60;
+const DEFAULT_MAX_ITERATIONS = 2;
+const DEFAULT_COOLDOWN_MINUTES = 60;
 
 export type Obj = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export function requireObjectBody(body: unknown): Obj {
 }
 
 /** The body of a campaign create/update as an object, or 400 campaign envelope `INVALID_REQUEST` (no `field`). */
-export function requireCampaignBody(body: unknown): Obj {
+function requireCampaignBody(body: unknown): Obj {
   if (body instanceof InvalidJson) throw campaignError('INVALID_REQUEST', `Malformed JSON body: ${body.message}`);
   if (body === undefined) throw campaignError('INVALID_REQUEST', 'No data provided: send a JSON object body.');
   if (!isObject(body)) throw campaignError('INVALID_REQUEST', 'Invalid data: expected a JSON object.');
@@ -59,7 +59,7 @@ export class InvalidJson {
 }
 
 /** Canonical IANA name (e.g. `America/Mexico_City`) or null when Intl does not know the zone. */
-export function canonicalTimeZone(tz: string): string | null {
+function canonicalTimeZone(tz: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return null;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
@@ -103,7 +103,7 @@ function checkTimeZone(o: Obj, issues: Issues) {
 }
 
 /** Validates a Schedule (day keys mon..sun, each {startTime, stopTime, active}); errors under `path`. */
-export function checkSchedule(v: unknown, path: string, issues: Issues): void {
+function checkSchedule(v: unknown, path: string, issues: Issues): void {
   if (v === undefined || v === null) return;
   if (!isObject(v)) return issues.add(path, 'Expected an object whose keys are days (mon, tue, ..., sun).');
   for (const [day, spec] of Object.entries(v)) {
@@ -213,7 +213,7 @@ export interface CreateCampaignFields {
   cycles: CyclesRec;
 }
 
-export function disabledCycles(): CyclesRec {
+function disabledCycles(): CyclesRec {
   return {
     enabled: false,
     mode: null,
@@ -401,7 +401,7 @@ export interface DateBound {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-export function parseDateBound(value: string): DateBound | null {
+function parseDateBound(value: string): DateBound | null {
   if (DATE_ONLY.test(value)) {
     const at = Date.parse(`${value}T00:00:00Z`);
     if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== value) return null;

@@ -6,7 +6,7 @@ import type { SimState, CallRec, CampaignRec, ContactRec, EndUserRec, MessageRec
 import { API_VERSION_PATH } from '../outreach/unspecified.js';
 
 /** `last_call_at` format of the spec: `YYYY-MM-DD HH:MM:SS` (we write UTC). */
-export function formatLastCallAt(iso: string | null): string | null {
+function formatLastCallAt(iso: string | null): string | null {
   return iso === null ? null : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
@@ -24,7 +24,7 @@ export function isTerminalCall(status: string): boolean {
  * Analytics of a campaign, or undefined while there is no snapshot (phone: no call yet; WhatsApp: every contact
  * still queued). Rates are percentages (0..100, two decimals).
  */
-export function campaignAnalytics(state: SimState, c: CampaignRec): Record<string, number> | undefined {
+function campaignAnalytics(state: SimState, c: CampaignRec): Record<string, number> | undefined {
   const contacts = [...c.contacts.values()];
   const count = (pred: (x: ContactRec) => boolean) => contacts.filter(pred).length;
   const is =
@@ -90,7 +90,7 @@ export function campaignAnalytics(state: SimState, c: CampaignRec): Record<strin
   };
 }
 
-export function agentRef(state: SimState, agentId: string): { id: string; name: string } {
+function agentRef(state: SimState, agentId: string): { id: string; name: string } {
   return { id: agentId, name: state.agents.get(agentId)?.name ?? '' };
 }
 
@@ -168,7 +168,7 @@ export function hasRecording(call: CallRec): boolean {
   return call.status === 'ended' && call.duration > 0;
 }
 
-export function recordingPath(callId: string): string {
+function recordingPath(callId: string): string {
   return `${API_VERSION_PATH}/call/${callId}/recording`;
 }
 

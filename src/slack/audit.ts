@@ -15,7 +15,7 @@ export interface AuditEntry {
 }
 
 /** Told of every entry once it is logged (the Home tab refreshes the person's view with it). Must not throw. */
-export type AuditListener = (entry: AuditEntry, client: WebClient) => void;
+type AuditListener = (entry: AuditEntry, client: WebClient) => void;
 
 export interface Audit {
   record(entry: AuditEntry, client: WebClient): Promise<void>;

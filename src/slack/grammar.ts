@@ -17,7 +17,7 @@ import {
 import { commandUsageMessage } from '../render/feedback.js';
 import type { SlackMessage } from '../render/types.js';
 
-export interface ChannelRef {
+interface ChannelRef {
   id: string;
   name?: string;
 }
@@ -39,7 +39,7 @@ export type CampaignCommand =
 
 /** The whole `/campaign` grammar, one line per command: [syntax, what it does]. */
 /** The usage lines beside the grammar that parses them. */
-export const CAMPAIGN_USAGE: readonly [syntax: string, meaning: string][] = [
+const CAMPAIGN_USAGE: readonly [syntax: string, meaning: string][] = [
   ['help', 'this help'],
   [
     'list [status] [phone_call|whatsapp] [archived]',
@@ -94,7 +94,7 @@ const fail = (problem: string): ParseResult => ({ ok: false, problem });
 const ok = (command: CampaignCommand): ParseResult => ({ ok: true, command });
 
 /** Campaign ids are positive integers; `#12` is accepted too since people copy it from our messages. */
-export function parseCampaignId(raw: string | undefined, sub: string): number | string {
+function parseCampaignId(raw: string | undefined, sub: string): number | string {
   if (raw === undefined || raw === '') return `\`${sub}\` needs a campaign id, for example \`/campaign ${sub} 12\`.`;
   const m = /^#?(\d{1,15})$/.exec(raw);
   if (!m)
@@ -108,7 +108,7 @@ export function parseCampaignId(raw: string | undefined, sub: string): number | 
  * A channel argument: with `should_escape: true` Slack sends `<#C123|name>` (or `<#C123>`); a raw `#name` cannot be
  * resolved without an extra API call, so we ask the person to pick it from Slack's autocomplete.
  */
-export function parseChannel(raw: string): ChannelRef | string {
+function parseChannel(raw: string): ChannelRef | string {
   const m = /^<#([CG][A-Z0-9]+)(?:\|([^>]*))?>$/.exec(raw);
   if (m) return { id: m[1]!, ...(m[2] ? { name: m[2] } : {}) };
   if (/^[CG][A-Z0-9]{6,}$/.test(raw)) return { id: raw };

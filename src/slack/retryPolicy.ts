@@ -129,7 +129,7 @@ export function slackRetryClientOptions(
  * The WebClient `retryConfig` of the policy (tests shorten the waits or set retries to 0). @slack/web-api passes it
  * to p-retry, whose `onFailedAttempt` ends the retries by throwing the attempt's error.
  */
-export function slackRetryConfig(tuning: Partial<SlackRetryTuning> = {}): RetryOptions {
+function slackRetryConfig(tuning: Partial<SlackRetryTuning> = {}): RetryOptions {
   const config: RetryOptions & { onFailedAttempt(err: Error): void } = {
     ...SLACK_RETRY_POLICY,
     ...tuning,

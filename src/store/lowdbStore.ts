@@ -195,7 +195,7 @@ class LowdbStoreImpl implements LowdbStore {
 
   async flush(): Promise<void> {
     // After a failed write nothing may be scheduled although changes are unsaved: try again.
-    if (this.changes !== this.saved && !this.pending && !this.running) this.schedule();
+    if (this.changes !== this.saved && !this.pending && !this.running) this.nextBatch();
     if (this.pending) {
       this.urgent = true;
       if (!this.running) void this.write();
@@ -250,11 +250,16 @@ class LowdbStoreImpl implements LowdbStore {
 
   /** Makes sure a write is coming that will carry every change made so far, and returns its promise. */
   private schedule(): Promise<void> {
+    return this.nextBatch().promise;
+  }
+
+  /** The batch that the next write will carry (started now when there is none). */
+  private nextBatch(): Batch {
     if (!this.pending) {
       this.pending = newBatch();
       if (!this.running) this.arm();
     }
-    return this.pending.promise;
+    return this.pending;
   }
 
   private arm(): void {

@@ -29,7 +29,7 @@ export function newCursor(now: number): ConversationCursor {
 }
 
 /** Index of the first message not yet accounted for. */
-export function startIndex(all: readonly Message[], cur: ConversationCursor): number {
+function startIndex(all: readonly Message[], cur: ConversationCursor): number {
   if (cur.count === 0 || !cur.lastKey) return Math.min(cur.count, all.length);
   const at = all[cur.count - 1];
   if (at && messageKey(at) === cur.lastKey) return cur.count;

@@ -504,6 +504,6 @@ function settle(writes: Promise<void>[]): Promise<void> {
   return Promise.all(writes).then(() => undefined);
 }
 
-export function digestFp(lines: DigestLine[]): string {
+function digestFp(lines: DigestLine[]): string {
   return hashText(JSON.stringify(lines));
 }

@@ -52,7 +52,7 @@ export interface SpeakerCheck {
 }
 
 /** One entry of the audit trail, as watch writes it (who did what, to which campaign, and how it went). */
-export interface WatchAuditEntry {
+interface WatchAuditEntry {
   userId: string;
   action: string;
   campaignId?: number;

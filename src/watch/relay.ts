@@ -23,12 +23,12 @@ import type { Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, SpeakerQuery, WatchSlack } from './ports.js';
 import { postKey, subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
 
-export const REACTION_SENT = 'white_check_mark';
-export const REACTION_FAILED = 'x';
+const REACTION_SENT = 'white_check_mark';
+const REACTION_FAILED = 'x';
 /** On a reply that stayed in Slack because its author may not write to customers. */
-export const REACTION_KEPT = 'lock';
+const REACTION_KEPT = 'lock';
 /** Longest reply sent to the service. */
-export const MAX_REPLY_CHARS = 4000;
+const MAX_REPLY_CHARS = 4000;
 
 /** The parts of a Slack message event we read. */
 export interface SlackMessageEvent {

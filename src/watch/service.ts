@@ -79,7 +79,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
 }
 
 /** The watch feature's metrics (src/metrics.ts). */
-export interface WatchMetrics {
+interface WatchMetrics {
   callShown(endedAt: string | null | undefined, shownAt: number): void;
   pollCycle(seconds: number, failedCampaigns: number): void;
   pollCycleFailed(): void;

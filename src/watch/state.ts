@@ -8,7 +8,7 @@ import type { CampaignCallItem } from '../outreach/schemas.js';
 import type { DigestLine } from '../render/call-message.js';
 import type { Collection, Store } from '../store/store.js';
 
-export const COLLECTIONS = {
+const COLLECTIONS = {
   subscriptions: 'watch_subscriptions',
   cursors: 'watch_cursors',
   calls: 'watch_calls',
@@ -20,7 +20,7 @@ export const COLLECTIONS = {
   whatsapp: 'watch_whatsapp',
 } as const;
 
-export type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
+type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
 
 /** One channel watching one campaign. Key: `${campaignId}/${channelId}`. */
 export interface Subscription {

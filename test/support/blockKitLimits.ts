@@ -122,7 +122,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 /** Length in characters as a person counts them (code points), which is how the limits are documented. */
-export function charLength(s: string): number {
+function charLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;

@@ -3,7 +3,7 @@
  * sample line is parsed strictly (a malformed line fails the test), with its labels and value.
  */
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

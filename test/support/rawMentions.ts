@@ -78,8 +78,8 @@ const NOT_DISPLAYED_KEYS = new Set([
   'response_action',
 ]);
 
-export const HOSTILE_ID = /HOSTILE/i;
-export const HOSTILE_HOST = /(^|\.)evil\.example$/i;
+const HOSTILE_ID = /HOSTILE/i;
+const HOSTILE_HOST = /(^|\.)evil\.example$/i;
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -170,7 +170,7 @@ function isObj(v: unknown): v is Json {
 }
 
 /** v0 signature headers for a raw body. */
-export function signSlackRequest(signingSecret: string, rawBody: string, timestampSec = Math.floor(Date.now() / 1000)) {
+function signSlackRequest(signingSecret: string, rawBody: string, timestampSec = Math.floor(Date.now() / 1000)) {
   const sig = createHmac('sha256', signingSecret).update(`v0:${timestampSec}:${rawBody}`).digest('hex');
   return { 'X-Slack-Request-Timestamp': String(timestampSec), 'X-Slack-Signature': `v0=${sig}` };
 }

@@ -38,7 +38,7 @@ export interface Stub {
   close(): Promise<void>;
 }
 
-export const API_PREFIX = '/api/v1.0';
+const API_PREFIX = '/api/v1.0';
 
 export async function startStub(handler: StubHandler = () => ({ status: 404, json: { error: 404 } })): Promise<Stub> {
   let h = handler;

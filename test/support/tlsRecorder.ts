@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   url: string;
   authorization: string | undefined;

@@ -14,7 +14,7 @@ import type { WatchService, WatchTuning } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
 import { SlackDriver } from './slackDriver.js';
 
-export const SIGNING_SECRET = 'watch-test-secret';
+const SIGNING_SECRET = 'watch-test-secret';
 export const BOT_USER = 'UBOT';
 export const BOT_ID = 'BBOT';
 

@@ -7,11 +7,11 @@ import { errorSummary } from '../middleware/errors.js';
 // Directory of agents and integrations
 
 /** How long the directory is trusted before it is read again. */
-export const DIRECTORY_TTL_MS = 2 * 60_000;
+const DIRECTORY_TTL_MS = 2 * 60_000;
 /** Campaign list items read to find agents (newest first). */
-export const DIRECTORY_SCAN_LIMIT = 300;
+const DIRECTORY_SCAN_LIMIT = 300;
 /** Campaign details read to find integrations (list items don't carry them): one per agent first, newest first. */
-export const DIRECTORY_DETAIL_LIMIT = 20;
+const DIRECTORY_DETAIL_LIMIT = 20;
 
 function addIntegration(agents: Map<string, KnownAgent>, c: CampaignDetail): void {
   const agent = agents.get(c.agent.id) ?? { id: c.agent.id, name: c.agent.name ?? undefined, integrations: [] };

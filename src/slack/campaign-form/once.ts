@@ -20,7 +20,7 @@ const SUBMISSION_KEEP_MS = 3 * 24 * 3600_000;
 export type Outcome = { campaign: CampaignDetail; first: boolean; changed?: string[] };
 
 /** A UUID-shaped key (version nibble 5: name-based) from any text. */
-export function uuidFrom(text: string): string {
+function uuidFrom(text: string): string {
   const h = createHash('sha256').update(text).digest('hex');
   const variant = ((parseInt(h.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;

@@ -48,7 +48,7 @@ async function updateQuietly(deps: AppDeps, client: WebClient, viewId: string | 
   }
 }
 
-export function createFormView(values: FormValues, directory: FormDirectory, meta: FormMetadata): View {
+function createFormView(values: FormValues, directory: FormDirectory, meta: FormMetadata): View {
   return campaignFormView({ mode: 'create', values, directory, metadata: meta });
 }
 

@@ -123,10 +123,10 @@ class Collector {
 }
 
 /** Where an agent error shows: the typed field when it was used (or is the only one), else the select. */
-export function agentBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
+function agentBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
   return textOf(values, B.agentTyped).trim() || !visible.has(B.agent) ? B.agentTyped : B.agent;
 }
-export function integrationBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
+function integrationBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
   return textOf(values, B.integrationTyped).trim() || !visible.has(B.integration) ? B.integrationTyped : B.integration;
 }
 
@@ -392,7 +392,7 @@ function weekBlocks(prefix: WeekPrefix): string[] {
 }
 
 /** The editable API fields of a campaign and the blocks each is made of. */
-export function editableFields(fixed: FixedSettings): Record<string, string[]> {
+function editableFields(fixed: FixedSettings): Record<string, string[]> {
   const f: Record<string, string[]> = {
     name: [B.name],
     description: [B.description],

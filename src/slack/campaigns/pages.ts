@@ -12,7 +12,7 @@ import { CALLS_PER_MESSAGE, callsPageMessage } from '../../render/calls-page.js'
 import type { SlackMessage } from '../../render/types.js';
 
 /** Words for the filters of a list, e.g. "active, WhatsApp, including archived" (empty when none). */
-export function describeListFilter(f: CampaignListRequestFilter): string {
+function describeListFilter(f: CampaignListRequestFilter): string {
   return [
     f.status,
     f.integrationType === 'phone_call' ? 'phone calls' : f.integrationType === 'whatsapp' ? 'WhatsApp' : undefined,
@@ -65,10 +65,6 @@ export async function loadContactsPage(
 
 export async function loadContactDetail(deps: AppDeps, campaignId: number, contactId: number): Promise<SlackMessage> {
   return contactDetailMessage(campaignId, await deps.outreach.getContact(campaignId, contactId));
-}
-
-export async function removeContact(deps: AppDeps, campaignId: number, contactId: number): Promise<void> {
-  await deps.outreach.deleteContact(campaignId, contactId);
 }
 
 export async function loadCallsPage(

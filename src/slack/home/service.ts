@@ -65,7 +65,7 @@ export const DEFAULT_HOME_TUNING: HomeTuning = {
 /** What the Home tab reads: the store (people's filters), the service, who may change, and the log. */
 export type HomeDeps = Pick<AppDeps, 'store' | 'outreach' | 'permissions' | 'logger'>;
 
-export const HOME_PREFS_COLLECTION = 'home_prefs';
+const HOME_PREFS_COLLECTION = 'home_prefs';
 
 /** What the Home tab remembers per person (key: user id). */
 export interface HomePrefs extends HomeFilters {

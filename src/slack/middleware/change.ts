@@ -27,7 +27,7 @@ function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, action:
 /**
  * For every change: true (and the person told who can do it, and the refusal audited) when they may only read.
  */
-export async function refuseIfReadOnly(
+async function refuseIfReadOnly(
   deps: AppDeps,
   client: WebClient,
   reply: Reply,

@@ -101,7 +101,7 @@ export class PersonBudget {
 }
 
 /** "Please wait N seconds", in words a person reads at a glance. */
-export function waitWords(waitMs: number): string {
+function waitWords(waitMs: number): string {
   const s = Math.max(1, Math.ceil(waitMs / 1000));
   if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
   const m = Math.ceil(s / 60);
@@ -109,7 +109,7 @@ export function waitWords(waitMs: number): string {
 }
 
 /** The polite answer to a person over their share. */
-export function overBudgetMessage(waitMs: number, burst: number): SlackMessage {
+function overBudgetMessage(waitMs: number, burst: number): SlackMessage {
   const text = md`⏳ You've sent more than ${burst} commands or clicks in a short time. The outreach service is shared by everyone here, so I'm pacing each person: please wait ${waitWords(waitMs)} and try again. Nothing was done for that last one.`;
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
@@ -119,7 +119,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const obj = (v: unknown): Body | undefined => (v && typeof v === 'object' ? (v as Body) : undefined);
 
 /** The Slack user who sent this request: a command's user_id, an interaction's user, an event's user. */
-export function personOf(body: Body): string | undefined {
+function personOf(body: Body): string | undefined {
   return str(body.user_id) ?? str(obj(body.user)?.id) ?? str(obj(body.event)?.user);
 }
 

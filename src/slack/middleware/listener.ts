@@ -22,7 +22,7 @@ import { errorSummary, guarded } from './errors.js';
 import { dmReply, respondReply, type Reply } from '../reply.js';
 
 /** Buttons in messages answer through response_url; buttons in the Home tab or a modal have none: answer in a DM. */
-export function actionReply(body: BlockAction, respond: RespondFn, client: WebClient): Reply {
+function actionReply(body: BlockAction, respond: RespondFn, client: WebClient): Reply {
   return body.response_url ? respondReply(respond) : dmReply(client, body.user.id);
 }
 
@@ -34,7 +34,7 @@ export function buttonValue(body: BlockAction): string | undefined {
   return undefined;
 }
 
-export const staleButtonMessage = errorMessage({
+const staleButtonMessage = errorMessage({
   sentence: 'That button no longer works. Run the command again to get a fresh one.',
 });
 

@@ -14,7 +14,7 @@ import type { AckSurface, SlackApiExchange } from '../../metrics.js';
 import { AUTH_FAILURE_CODES, type TokenKind } from '../platform.js';
 
 /** Which Slack surface a request body comes from (HTTP and Socket Mode bodies have the same shape). */
-export function surfaceOf(body: Record<string, unknown> | undefined): AckSurface {
+function surfaceOf(body: Record<string, unknown> | undefined): AckSurface {
   if (!body) return 'other';
   if (typeof body.command === 'string') return 'command';
   switch (body.type) {

@@ -70,7 +70,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-export function tooLargeError(name: string, size: number | undefined, maxBytes: number): SlackFileError {
+function tooLargeError(name: string, size: number | undefined, maxBytes: number): SlackFileError {
   const what = size !== undefined ? ` is ${formatBytes(size)};` : ' is larger than allowed;';
   return new SlackFileError(
     'TOO_LARGE',
@@ -80,7 +80,7 @@ export function tooLargeError(name: string, size: number | undefined, maxBytes: 
 }
 
 /** Domains whose hosts (the domain itself and its subdomains) are Slack's own: commercial Slack and GovSlack. */
-export const SLACK_DOMAINS: readonly string[] = ['slack.com', 'slack-gov.com'];
+const SLACK_DOMAINS: readonly string[] = ['slack.com', 'slack-gov.com'];
 
 /** What to do instead, said with every refusal of a file that is not on Slack. */
 const UPLOAD_ITSELF =
@@ -94,7 +94,7 @@ export function isSlackHost(hostname: string): boolean {
 }
 
 /** Whether the bot token may be sent to `url`: Slack's own hosts over https, or the origin of SLACK_API_URL. */
-export function tokenMayGoTo(url: URL, slackApiUrl: string): boolean {
+function tokenMayGoTo(url: URL, slackApiUrl: string): boolean {
   if (url.username || url.password) return false;
   let apiOrigin: string | undefined;
   try {

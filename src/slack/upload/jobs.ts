@@ -10,7 +10,7 @@ import type { FailureReportRow } from '../../contacts/index.js';
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
 import type { Collection, Store } from '../../store/store.js';
 
-export const UPLOAD_JOBS = 'uploadJobs';
+const UPLOAD_JOBS = 'uploadJobs';
 
 export interface ServiceCounts {
   /** Contacts sent and answered for. */
@@ -22,7 +22,7 @@ export interface ServiceCounts {
   failed: number;
 }
 
-export type UploadJobStatus = 'running' | 'done' | 'stopped';
+type UploadJobStatus = 'running' | 'done' | 'stopped';
 
 export interface UploadJob {
   id: string;

@@ -39,9 +39,9 @@ import { serviceErrorMessage } from '../middleware/errors.js';
 import { refuseSubmissionIfReadOnly } from '../middleware/change.js';
 
 /** How long opening the modal waits for the campaign before showing a loading view (trigger ids last 3 s). */
-export const OPEN_BUDGET_MS = 1500;
+const OPEN_BUDGET_MS = 1500;
 
-export function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string {
+function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string {
   return (
     `Campaign "${cleanLabel(c.name, 120)}" (#${c.id}) is finished, and contacts can't be added to a finished ` +
     'campaign. Create a new campaign for these contacts.'
@@ -129,7 +129,7 @@ export interface UploadSubmitRequest {
   ack: (response: UploadAck) => Promise<void>;
 }
 
-export interface UploadChoices {
+interface UploadChoices {
   fileId: string;
   /** The file's name as the submission gave it (shown while the file is checked). */
   fileName?: string;
@@ -141,7 +141,7 @@ type Refusal = { on: 'file' | 'modal'; sentence: string };
 type Prepared = { campaign: CampaignDetail; opened: OpenedFile };
 
 /** The values of the submitted modal, or a refusal to show under the file input. */
-export function uploadChoices(
+function uploadChoices(
   values: Record<string, Record<string, unknown>> | undefined,
   defaultCountry: string,
 ): UploadChoices | Refusal {

@@ -90,10 +90,10 @@ export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
  * Resumes (app restarts) in a row without a batch answered in between, after which a job is stopped instead of
  * resumed again: a file (or anything about a job) that brings the app down would otherwise do it at every start.
  */
-export const MAX_STALLED_RESUMES = 3;
+const MAX_STALLED_RESUMES = 3;
 
 /** How a job gets its turn (UploadQueue in service.ts): resolves when it may read and send; `release` when done. */
-export type TakeTurn = (onWait: (w: UploadWaiting) => void, signal: AbortSignal) => Promise<() => void>;
+type TakeTurn = (onWait: (w: UploadWaiting) => void, signal: AbortSignal) => Promise<() => void>;
 
 /** The reader settings of a job: its own batch size and country, the limits of the app's configuration. */
 export function readerSettings(
@@ -136,7 +136,7 @@ export function failureGroups(rejected: readonly RejectedRow[], serviceFailed: n
   return failureGroupsOf(counts, serviceFailed);
 }
 
-export function failureGroupsOf(c: RejectionCounts, serviceFailed: number): UploadFailureGroup[] {
+function failureGroupsOf(c: RejectionCounts, serviceFailed: number): UploadFailureGroup[] {
   return [
     { label: c.invalid === 1 ? 'number not valid' : 'numbers not valid', count: c.invalid },
     { label: c.empty === 1 ? 'row without a number' : 'rows without a number', count: c.empty },

@@ -29,7 +29,7 @@ export interface NewUploadJob {
  * How long an ended job is remembered: its record answers "this file was already uploaded" to a second submission
  * of the same Slack file (a double submit happens within seconds; a month is plenty).
  */
-export const FINISHED_JOB_KEEP_MS = 30 * 24 * 3600_000;
+const FINISHED_JOB_KEEP_MS = 30 * 24 * 3600_000;
 
 export class UploadService {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const WORKSPACE_PREFIX = 'outreach-upload-';
+const WORKSPACE_PREFIX = 'outreach-upload-';
 
 export class UploadWorkspace {
   private removed = false;
@@ -60,13 +60,4 @@ export async function sweepDeadWorkspaces(root = tmpdir()): Promise<number> {
     removed++;
   }
   return removed;
-}
-
-/** Workspaces present now (tests and the hostile-file bench check that none is left behind). */
-export async function workspaceDirs(root = tmpdir()): Promise<string[]> {
-  try {
-    return (await readdir(root)).filter((n) => n.startsWith(WORKSPACE_PREFIX)).map((n) => join(root, n));
-  } catch {
-    return [];
-  }
 }

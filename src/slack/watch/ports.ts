@@ -11,7 +11,7 @@ import { platformError, TOKEN_ERRORS } from '../platform.js';
  * `auth.test`: is the token accepted, and (given `needed`, Slack's comma-separated alternatives of a missing scope)
  * does it carry one of those scopes? Scopes not reported count as missing: Slack said so and nothing says otherwise.
  */
-export async function checkToken(client: WebClient, needed?: string): Promise<TokenCheck> {
+async function checkToken(client: WebClient, needed?: string): Promise<TokenCheck> {
   try {
     const res = await client.auth.test();
     if (needed) {

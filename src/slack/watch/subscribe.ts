@@ -37,7 +37,7 @@ export interface WatchRequest {
   externalConfirmed?: boolean;
 }
 
-export type ChannelAccess =
+type ChannelAccess =
   | { ok: true; joined: boolean; audience: ChannelAudience }
   | { ok: false; sentence: string }
   /** A Slack Connect channel (or one whose sharing is unknown) not confirmed yet: not joined, nothing started. */
@@ -48,7 +48,7 @@ export type ChannelAccess =
  * A Slack Connect channel (or one whose sharing Slack would not tell) is neither joined nor watched until the person
  * confirmed it (`externalConfirmed`, from the confirmation button).
  */
-export async function ensureBotInChannel(
+async function ensureBotInChannel(
   client: WebClient,
   channelId: string,
   opts: { externalConfirmed?: boolean } = {},
@@ -92,7 +92,7 @@ export interface WatchOutcome {
 }
 
 /** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
-export async function watchCampaign(svc: WatchService, client: WebClient, req: WatchRequest): Promise<WatchOutcome> {
+async function watchCampaign(svc: WatchService, client: WebClient, req: WatchRequest): Promise<WatchOutcome> {
   const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
   const access = await ensureBotInChannel(client, req.channelId, { externalConfirmed: req.externalConfirmed ?? false });
   if (!access.ok && 'confirm' in access) {
