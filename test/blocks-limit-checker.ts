@@ -1,5 +1,5 @@
 /**
- * An independent check of a message against Block Kit's limits (../shared/slack-platform-notes.md §1) and our
+ * An independent check of a message against Block Kit's limits (docs/slack-platform-notes.md §1) and our
  * escaping rule. It does not use the builders' own LIMITS so that a wrong constant there is caught here.
  */
 

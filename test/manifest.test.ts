@@ -62,7 +62,7 @@ function slackManifestValidator() {
   return ajv.compile(schema);
 }
 
-/** The scope each subscribed bot event needs (slack-platform-notes.md 5.3). */
+/** The scope each subscribed bot event needs (docs/slack-platform-notes.md §5). */
 const EVENT_SCOPES: Record<string, string | null> = {
   app_home_opened: null,
   'message.channels': 'channels:history',

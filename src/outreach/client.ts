@@ -1,5 +1,5 @@
 /**
- * Typed client of the Campaign Outreach Service (../../shared/outreach-api.md, see api.ts for the surface).
+ * Typed client of the Campaign Outreach Service (docs/outreach-api-notes.md; api.ts is the surface).
  *
  * Every request goes through the API key's shared RateLimiter (every retry too), every response is validated with
  * the zod schemas of schemas.ts, and every failure becomes an OutreachError (errors.ts). Names and formats the spec

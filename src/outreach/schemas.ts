@@ -1,5 +1,5 @@
 /**
- * zod schemas of every resource and envelope of the Campaign Outreach Service (../shared/outreach-api.md).
+ * zod schemas of every resource and envelope of the Campaign Outreach Service (docs/outreach-api-notes.md).
  *
  * Response objects are "loose": unknown extra fields are kept, never rejected, because the service may add fields
  * (analytics is open-ended). Fields the spec lists but a real service might leave out or send as null are

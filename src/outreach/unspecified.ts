@@ -1,5 +1,5 @@
 /**
- * Every name and format that ../shared/outreach-api.md leaves "not shown", in one place.
+ * Every name and format that the service's interface leaves (docs/outreach-api-notes.md) "not shown", in one place.
  *
  * The client, the simulator and the Slack layer all read these constants, so a guess that turns out wrong against
  * the real service is corrected here once. Where the service might ignore a filter we send, the client filters the

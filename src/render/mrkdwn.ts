@@ -1,6 +1,6 @@
 /**
  * Escaping, truncation and small block constructors that keep every message inside Block Kit's limits
- * (../../../../shared/slack-platform-notes.md §1, §7). Slack rejects a whole message (`invalid_blocks`) for one
+ * (docs/slack-platform-notes.md §1, §7). Slack rejects a whole message (`invalid_blocks`) for one
  * oversize field, so every builder goes through these helpers instead of writing raw objects.
  *
  * Rule: text from outside (service data, files, people) enters mrkdwn only through `escapeMrkdwn` — most simply via

@@ -1,4 +1,4 @@
-// Block Kit limits as Slack enforces them (see /work/shared/slack-platform-notes.md section 1), used by the fake
+// Block Kit limits as Slack enforces them (see docs/slack-platform-notes.md §1), used by the fake
 // Slack Web API to reject oversize payloads the way real Slack does. Pure functions: they can also check the
 // output of block builders offline. Each problem is reported like Slack's own messages:
 // "<what is wrong> [json-pointer:/blocks/3/text/text]".

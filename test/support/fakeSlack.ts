@@ -2,7 +2,7 @@
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
 // Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
-// Facts it follows: /work/shared/slack-platform-notes.md sections 1-6.
+// Facts it follows: docs/slack-platform-notes.md §1-§6.
 
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';

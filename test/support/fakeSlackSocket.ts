@@ -3,7 +3,7 @@
 // envelopes `{envelope_id, type, payload, accepts_response_payload}` that the app acknowledges with
 // `{envelope_id, payload?}`. `disconnect()` sends Slack's `{type: "disconnect"}` (the client closes and reconnects
 // through apps.connections.open). Pings from the client are answered with pongs (the `ws` server does it).
-// Shapes: Slack's Socket Mode docs and node-slack-sdk's socket-mode tests (/work/shared/slack-platform-notes.md §10).
+// Shapes: Slack's Socket Mode docs and node-slack-sdk's socket-mode tests (docs/slack-platform-notes.md §6).
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -1,6 +1,6 @@
 // The fake Slack's check that no text from outside reaches Slack as a live `<…>` sequence: a broadcast
 // (`<!channel>`, `<!here>`, `<!everyone>`), a mention (`<@U…>`, `<#C…>`, `<!subteam^S…>`) or a disguised link
-// (`<https://…|click>`). See /work/shared/slack-platform-notes.md §7.
+// (`<https://…|click>`). See docs/slack-platform-notes.md §7.
 //
 // Every displayed text of every payload the app sends is looked at: message `text`, every text object of blocks
 // and views (titles, labels, options, placeholders, hints, confirm dialogs, …), attachments, file titles and

@@ -3,7 +3,7 @@
 // raw body) HTTP POSTs to the app, or Socket Mode envelopes over the fake Slack's WebSocket. The payloads are the
 // same either way; only the delivery and the shape of the ack differ.
 // Trigger ids and response_urls are issued through the fake Web API, so the fake can enforce their rules.
-// Payload shapes: /work/shared/slack-platform-notes.md sections 5 and 6.
+// Payload shapes: docs/slack-platform-notes.md §5 and §6.
 
 import { createHmac, randomBytes } from 'node:crypto';
 import {

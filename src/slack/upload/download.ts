@@ -1,7 +1,7 @@
 /**
  * Getting an uploaded file's bytes from Slack, as a stream, with the bot token sent only to Slack.
  *
- * Rules (../../../../shared/slack-platform-notes.md §2.3):
+ * Rules (docs/slack-platform-notes.md §2):
  * - The download URL is never taken from the view_submission payload: `files.info` is asked for the file id, its
  *   answer must be about that same id, and only its `url_private_download` gets the `Authorization: Bearer` header.
  * - A remote or external file (`is_external`, `mode: "external"`: Google Drive, files.remote.add) is refused before
