@@ -28,6 +28,9 @@ import type { Priority } from './api.js';
 import { FairShareQueue, type FairShareOptions } from './fairShare.js';
 import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
 
+/** Extra hold of a slot beyond its window, ms, for timer granularity (see `run`). */
+const TIMER_GUARD_MS = 2;
+
 /** Order of the lanes (lower first). */
 const PRIORITY_LEVELS: Readonly<Record<Priority, number>> = { interactive: 1, poller: 4, bulk: 7 };
 
@@ -183,7 +186,7 @@ export class RateLimiter {
     resolve: (v: T) => void,
     reject: (e: unknown) => void,
   ): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     let done: Promise<T>;
     try {
       done = task();
@@ -193,8 +196,10 @@ export class RateLimiter {
     // The caller gets the result as soon as it is there; the slot stays held.
     done.then(resolve, reject);
     await this.sleep(this.marginMs, done);
-    const lag = Math.min(Date.now() - startedAt, this.marginMs);
-    await this.sleep(startedAt + lag + this.windowMs - Date.now());
+    const lag = Math.min(performance.now() - startedAt, this.marginMs);
+    // Timed on the monotonic high-resolution clock, plus a guard: Node's timers run on a cached millisecond clock and
+    // may fire up to a millisecond early, which would let the next request start just inside the window.
+    await this.sleep(startedAt + lag + this.windowMs + TIMER_GUARD_MS - performance.now());
     this.queue.release(w);
     this.dispatch();
   }
