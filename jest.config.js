@@ -3,7 +3,8 @@ export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
+  // unit: one module, no app; contract: the fakes and the client against the specs; integration: the real app.
+  testMatch: ['<rootDir>/test/{unit,contract,integration}/**/*.test.ts'],
   // A test fails when the app sent outside text to the fake Slack as a live mention or link.
   setupFilesAfterEnv: ['<rootDir>/test/support/failOnRawMentions.ts'],
   extensionsToTreatAsEsm: ['.ts'],

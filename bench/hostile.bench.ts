@@ -4,7 +4,7 @@
  * long it took, the event loop's longest block in the app meanwhile (target ≤ 100 ms), the other person's slowest
  * ack (Slack's limit is 3 s), and whether any temp file of the app was left behind.
  *
- * The files are those of test/upload-hostile.test.ts: a header of 200,000 commas, 250 named columns, a 1 MB XLSX
+ * The files are those of test/integration/upload-hostile.test.ts: a header of 200,000 commas, 250 named columns, a 1 MB XLSX
  * whose sheet unpacks to 300 MB, shared strings that lie about their size, cells of 1 MB, one 2 MB shared string in
  * each of 20,000 rows, and 2,000,000 rows without a number (UPLOAD_MAX_ROWS raised so it is read to the end).
  *

@@ -9,7 +9,7 @@
  *  - plainly written numbers of the default country (digits, spaces, - . ( ), optional +code) skip the library's
  *    general-purpose parse (see `shortcut`); everything else takes the full path.
  * The library path alone ran ~140,000 numbers/s, `parsePhoneNumberFromString(...).isValid()` ~100,000, the
- * shortcut over a million. test/contacts-phone.test.ts checks both speed-ups agree with the library exactly.
+ * shortcut over a million. test/unit/contacts-phone.test.ts checks both speed-ups agree with the library exactly.
  *
  * Mexico dropped its dialling prefixes in 2019-2020, and the current metadata no longer knows them, but contact
  * lists are full of them: `044`/`045` (mobile), `01` (long distance) before a national number, and `1` after +52
@@ -108,7 +108,7 @@ export function isValidNationalNumber(countryOrCallingCode: string, nationalNumb
 // national number = the digits. When that is certain (the calling code belongs to this country alone, the digits
 // do not start with its international or national prefix, their length is possible) and the number is valid,
 // the E.164 form is "+" + code + digits; anything else goes through the library. The shortcut skips about half
-// of the per-number cost; test/contacts-phone.test.ts checks it gives exactly the library path's answers.
+// of the per-number cost; test/unit/contacts-phone.test.ts checks it gives exactly the library path's answers.
 
 interface ShortcutPlan {
   callingCode: string;

@@ -72,7 +72,7 @@ export function cellText(value: unknown): string {
 // `_parseSharedStrings`, `_parseWorksheet` of lib/stream/xlsx/workbook-reader.js, 4.4.0) with streams of our own
 // instead of its `parse()`, which reads the ZIP front to back. Each stream is decoded as UTF-8 with
 // `setEncoding` (a streaming decoder): exceljs decodes every chunk on its own, so a letter split between two
-// chunks became "��" ("Muñoz" → "Mu��oz"). test/contacts-xlsx.test.ts fails if this stops working.
+// chunks became "��" ("Muñoz" → "Mu��oz"). test/unit/contacts-xlsx.test.ts fails if this stops working.
 
 interface Relationship {
   Id?: string;

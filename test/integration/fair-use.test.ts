@@ -1,0 +1,195 @@
+/**
+ * Fair use of the service's 12 requests/s among people, end to end: signed Slack requests to the real app, the
+ * service played by the simulator, the app's real shared limiter (12 per 1-second window). One person's burst must
+ * not hold up another person's command or the poller, and the person over their share is told how long to wait.
+ */
+import { countsAgainstBudget, PersonBudget } from '../../src/slack/middleware/fair-use.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { FAST_TUNING } from '../support/watchHarness.js';
+
+type Json = Record<string, unknown>;
+const CH = 'C0OPS';
+const text = (x: unknown) => JSON.stringify(x);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('end to end', () => {
+  let h: TestApp;
+  let ids: number[];
+  const poller = () => h.app.services.watch;
+
+  const answerOf = (url: string) => h.fake.responseUrlUses().find((u) => u.url === url)?.body as Json | undefined;
+  const answered = (url: string, timeoutMs = 10_000) => h.fake.waitFor(() => answerOf(url), timeoutMs);
+  /** A `/campaign` command and its answer through response_url. */
+  async function runCommand(commandText: string, opts: { userId: string; channelId?: string }): Promise<Json> {
+    const r = await h.driver.command(commandText, opts);
+    expect(r.status).toBe(200);
+    return answered(r.responseUrl);
+  }
+
+  beforeAll(async () => {
+    // Each person's share at its defaults (the test app raises them for tests about other things); polling on demand.
+    h = await startTestApp({
+      env: { PERSON_ACTIONS_PER_MINUTE: '60', PERSON_ACTIONS_BURST: '10' },
+      start: { watch: FAST_TUNING },
+    });
+    const agent = h.sim.control.addAgent({ name: 'Ana Agent' });
+    const phone = h.sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
+    ids = [1, 2, 3].map((i) =>
+      Number(
+        h.sim.control.seedCampaign({
+          name: `Campaign ${i}`,
+          agentId: agent.id,
+          integrationId: phone.id,
+          status: 'active',
+          contacts: [{ contact: `+52551000000${i}`, name: `Contact ${i}` }],
+        }).id,
+      ),
+    );
+    for (const [i, id] of ids.entries()) {
+      expect(text(await runCommand(`watch ${id}`, { channelId: CH, userId: `U0SETUP${i}` }))).toContain('watch');
+    }
+    await poller().pollNow();
+  }, 30_000);
+  afterAll(async () => h.close());
+
+  it("one person's burst of 60 commands delays another person's command by < 1 s and a poll cycle by < 2 s", async () => {
+    // Something for the poller to read.
+    for (const id of ids) h.sim.control.createCall(id, { status: 'ended', answered_by: 'human' });
+    const requestsBefore = h.sim.control.requests().length;
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, () => h.driver.command(`show ${ids[0]}`, { userId: 'U0BURST' })),
+    );
+    for (const r of burst) expect(r.status).toBe(200);
+
+    const asked = Date.now();
+    const [other, cycle] = await Promise.all([
+      (async () => {
+        const r = await h.driver.command(`show ${ids[1]}`, { userId: 'U0OTHER' });
+        const body = await answered(r.responseUrl);
+        return { body, ms: Date.now() - asked };
+      })(),
+      (async () => {
+        const report = await poller().pollNow();
+        return { report, ms: Date.now() - asked };
+      })(),
+    ]);
+    expect(text(other.body)).toContain('Campaign 2');
+    expect(other.ms).toBeLessThan(1000);
+    expect(cycle.report.failedCampaigns).toEqual([]);
+    expect(cycle.report.newCalls).toBe(3);
+    expect(cycle.ms).toBeLessThan(2000);
+
+    // Every command of the burst got an answer: the campaign for the first ones, a request to wait for the rest.
+    const bodies = await Promise.all(burst.map((r) => answered(r.responseUrl, 20_000)));
+    const shown = bodies.filter((b) => text(b).includes('Campaign 1'));
+    const waits = bodies.filter((b) => /please wait \d+ seconds?/.test(text(b)));
+    expect(shown.length + waits.length).toBe(60);
+    expect(shown.length).toBeGreaterThanOrEqual(10);
+    expect(shown.length).toBeLessThan(15);
+    // The burst's requests were made on that person's behalf: at most half the slots (6) in any second.
+    const times = h.sim.control
+      .requests()
+      .slice(requestsBefore)
+      .filter((r) => r.route === 'getCampaign' && r.path.endsWith(`/campaigns/${ids[0]}`))
+      .map((r) => Date.parse(r.at))
+      .sort((a, b) => a - b);
+    expect(times.length).toBe(shown.length);
+    const inOneSecond = times.map((ti, i) => times.slice(i).filter((tj) => tj - ti < 1000).length);
+    expect(Math.max(...inOneSecond)).toBe(6);
+  }, 40_000);
+
+  it('over their share a person is told, in an ephemeral, how long to wait; after that wait it works again', async () => {
+    const who = 'U0EAGER';
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => h.driver.command(`show ${ids[2]}`, { userId: who })),
+    );
+    const bodies = await Promise.all(results.map((r) => answered(r.responseUrl)));
+    const refused = bodies.filter((b) => text(b).includes('please wait'));
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    const first = refused[0] as Json;
+    expect(first.response_type).toBe('ephemeral');
+    expect(text(first)).toContain('shared by everyone');
+    expect(text(first)).toContain('Nothing was done for that last one');
+    const secs = Number(/please wait (\d+) seconds?/.exec(text(first))?.[1]);
+    expect(secs).toBeGreaterThanOrEqual(1);
+    expect(secs).toBeLessThanOrEqual(2);
+
+    // help and a mistyped command cost the service nothing: answered as usual even now.
+    expect(text(await runCommand('help', { userId: who }))).toContain('list [status]');
+    expect(text(await runCommand('frobnicate', { userId: who }))).toContain('is not a /campaign subcommand');
+
+    await sleep(secs * 1000);
+    expect(text(await runCommand(`show ${ids[2]}`, { userId: who }))).toContain('Campaign 3');
+  }, 30_000);
+
+  it('Home tab buttons over the share: one DM per streak saying how long to wait, not one per click', async () => {
+    const who = 'U0CLICKER';
+    await h.driver.appHomeOpened({ userId: who });
+    const view = await h.fake.waitFor(() => {
+      const v = h.fake.publishedHome(who);
+      return v && !text(v).includes('Reading the campaigns') ? v : undefined;
+    }, 10_000);
+    const clicks = await Promise.all(
+      Array.from({ length: 14 }, () =>
+        h.driver.blockAction({ userId: who, view: view.id as string, actionId: 'home_refresh' }),
+      ),
+    );
+    for (const c of clicks) expect(c.status).toBe(200);
+    const dm = await h.fake.waitFor(() => h.fake.messages(who).find((m) => text(m).includes('please wait')), 5000);
+    expect(text(dm)).toMatch(/please wait \d+ seconds?/);
+    await sleep(300);
+    expect(h.fake.messages(who).filter((m) => text(m).includes('please wait'))).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('what counts against a person', () => {
+  it('commands that reach the service and clicks in messages or the Home tab; not help, typos, forms or events', () => {
+    const command = (t: string) => ({ command: '/campaign', text: t, user_id: 'U1' });
+    expect(countsAgainstBudget(command('show 3'))).toBe(true);
+    expect(countsAgainstBudget(command('list active'))).toBe(true);
+    expect(countsAgainstBudget(command('help'))).toBe(false);
+    expect(countsAgainstBudget(command(''))).toBe(false);
+    expect(countsAgainstBudget(command('show abc'))).toBe(false);
+    const click = (view?: Json) => ({ type: 'block_actions', user: { id: 'U1' }, ...(view ? { view } : {}) });
+    expect(countsAgainstBudget(click())).toBe(true);
+    expect(countsAgainstBudget(click({ type: 'home' }))).toBe(true);
+    expect(countsAgainstBudget(click({ type: 'modal' }))).toBe(false);
+    expect(countsAgainstBudget({ type: 'view_submission', user: { id: 'U1' } })).toBe(false);
+    expect(countsAgainstBudget({ type: 'event_callback', event: { type: 'app_home_opened', user: 'U1' } })).toBe(false);
+  });
+});
+
+describe('PersonBudget', () => {
+  it('lets a burst through, then one more per refill interval, each person on their own', () => {
+    let now = 0;
+    const b = new PersonBudget({ perMinute: 60, burst: 3, now: () => now });
+    expect([b.take('A'), b.take('A'), b.take('A')]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(b.take('A')).toEqual({ ok: false, waitMs: 1000 });
+    expect(b.take('B')).toEqual({ ok: true });
+    now = 400;
+    expect(b.take('A')).toEqual({ ok: false, waitMs: 600 });
+    now = 1000;
+    expect(b.take('A')).toEqual({ ok: true });
+    now = 60_000;
+    expect([b.take('A'), b.take('A'), b.take('A'), b.take('A').ok]).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+      false,
+    ]);
+  });
+
+  it('a DM about waiting goes out once per streak of refusals', () => {
+    let now = 0;
+    const b = new PersonBudget({ perMinute: 60, burst: 1, now: () => now });
+    b.take('A');
+    expect(b.take('A').ok).toBe(false);
+    expect(b.shouldDm('A')).toBe(true);
+    expect(b.take('A').ok).toBe(false);
+    expect(b.shouldDm('A')).toBe(false);
+    now = 1000;
+    expect(b.take('A').ok).toBe(true);
+    expect(b.take('A').ok).toBe(false);
+    expect(b.shouldDm('A')).toBe(true);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * `npm start`'s entry point as a child process: sandbox mode (no service credentials) against the fake Slack,
+ * GET /healthz once listening, a clean stop on SIGTERM; and the one-line refusal of a bad environment.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { startApp } from '../../src/main.js';
+import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+
+const ENTRY = ['--import', 'tsx', 'src/index.ts'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ENTRY, {
+    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+let fake: FakeSlack;
+beforeAll(async () => {
+  fake = await startFakeSlack();
+});
+afterAll(async () => fake.close());
+
+it('starts in sandbox mode, answers /healthz, and stops cleanly on SIGTERM', async () => {
+  const port = await freePort();
+  const stateFile = join(mkdtempSync(join(tmpdir(), 'outreach-start-')), 'state.json');
+  const p = run({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: 'a-signing-secret-for-tests',
+    SLACK_API_URL: fake.apiUrl,
+    PORT: String(port),
+    STATE_FILE: stateFile,
+    POLL_INTERVAL_SECONDS: '5',
+    LOG_LEVEL: 'info',
+  });
+  try {
+    let status = 0;
+    for (let i = 0; i < 200 && status !== 200; i++) {
+      status = await fetch(`http://127.0.0.1:${port}/healthz`)
+        .then((r) => r.status)
+        .catch(() => 0);
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+    expect(p.output()).toContain('sandbox');
+    expect(p.output()).not.toContain('a-signing-secret-for-tests');
+    expect(p.output()).not.toContain(fake.botToken);
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0);
+    expect(p.output()).toContain('shutting down');
+  } finally {
+    p.child.kill('SIGKILL');
+  }
+}, 60000);
+
+it('refuses a malformed variable with one line naming it', async () => {
+  const p = run({ SLACK_BOT_TOKEN: fake.botToken, SLACK_SIGNING_SECRET: 'x'.repeat(32), PORT: 'abc' });
+  expect(await p.exit).toBe(1);
+  const lines = p.output().trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain('PORT');
+}, 30000);
+
+it('refuses a missing bot token without echoing secrets', async () => {
+  const p = run({ SLACK_SIGNING_SECRET: 'super-secret-value-123' });
+  expect(await p.exit).toBe(1);
+  expect(p.output()).toContain('SLACK_BOT_TOKEN');
+  expect(p.output()).not.toContain('super-secret-value-123');
+}, 30000);
+
+describe('who may change with the live service', () => {
+  const live = () => ({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: 'a-signing-secret-for-tests',
+    SLACK_API_URL: fake.apiUrl,
+    OUTREACH_BASE_URL: 'http://127.0.0.1:9/api/v1.0',
+    OUTREACH_API_KEY: 'sk_live_SECRET_never_shown',
+    STATE_FILE: join(mkdtempSync(join(tmpdir(), 'outreach-start-')), 'state.json'),
+  });
+
+  it('refuses to start without admins, in one line naming the variables', async () => {
+    const p = run(live());
+    expect(await p.exit).toBe(1);
+    const lines = p.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^outreach-slack cannot start: /);
+    for (const v of ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']) expect(lines[0]).toContain(v);
+    expect(p.output()).not.toContain('sk_live_SECRET_never_shown');
+  }, 30000);
+
+  it('startApp refuses a hand-built live Config without admins before opening anything', async () => {
+    const config = { ...loadConfig({ ...live(), ALLOW_EVERYONE_TO_CHANGE: 'true' }), allowEveryoneToChange: false };
+    await expect(startApp(config)).rejects.toThrow(
+      /ADMIN_USER_IDS nor ADMIN_USERGROUP_ID .*ALLOW_EVERYONE_TO_CHANGE=true/,
+    );
+    expect(existsSync(config.stateFile)).toBe(false);
+  });
+});

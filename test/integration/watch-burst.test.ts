@@ -1,0 +1,49 @@
+/**
+ * A burst of 300 calls into one channel: the fake Slack enforces a per-channel pace (scaled: 10/s instead of 1/s,
+ * with the app's gap scaled the same way); the channel switches to digest messages, no call is dropped, no 429.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+
+const CH = 'C0BURST';
+
+describe('bursts', () => {
+  let h: WatchHarness;
+  beforeEach(async () => {
+    h = await startWatchHarness({
+      fake: { postMessageRateLimit: { perSecond: 10, burst: 3, retryAfterSec: 1 } },
+      tuning: { minGapMs: 110, burstThreshold: 8 },
+    });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('stays within the channel pace, switches to a digest and keeps all 300 calls findable', async () => {
+    const { id } = h.phoneCampaign(300);
+    await runCommand(h, `watch ${id}`, { channelId: CH });
+    const calls = Array.from({ length: 300 }, () => h.sim.control.createCall(id, { status: 'in-progress' }));
+    const started = Date.now();
+    await h.cycle();
+    for (const c of calls) h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
+    await h.cycle();
+    const elapsed = Date.now() - started;
+
+    const writes = h.fake.calls().filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update');
+    // Slack never had to refuse us.
+    expect(writes.filter((c) => c.status === 429)).toHaveLength(0);
+    // Far fewer writes than calls: the burst went into digests updated in place.
+    expect(writes.length).toBeLessThan(60);
+    const top = h.topLevel(CH);
+    const everything = JSON.stringify(top.map((m) => [m.text, m.blocks]));
+    for (const c of calls) expect(everything).toContain(c.id as string);
+    const digests = top.filter((m) => m.metadata?.event_type === 'outreach_call_digest');
+    expect(digests.length).toBeGreaterThanOrEqual(7);
+    // Every line shows the final status.
+    expect(everything).not.toContain('In progress');
+    // Writes into the channel kept the gap (a little timer jitter allowed).
+    const times = writes.filter((c) => c.args.channel === CH).map((c) => c.at);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
+    expect(elapsed).toBeLessThan(20_000);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Helpers of the upload integration tests: a campaign in the simulator, the upload modal opened through the real
+ * command, a file submitted through it, and waiting for the upload's summary message.
+ */
+import { jobsOf, uploadJobId, type UploadJob } from '../../src/slack/upload/jobs.js';
+import type { FakeFileObject, FakeMessage } from './fakeSlack.js';
+import { stateValue } from './slackDriver.js';
+import type { TestApp } from './testApp.js';
+
+export type Json = Record<string, unknown>;
+export const ADMIN = 'U0ADMIN';
+export const READER = 'U0READER';
+export const CHANNEL = 'C0OPS';
+
+export function seedCampaign(
+  t: TestApp,
+  name = 'Cobranza',
+  status: 'pending' | 'ready' | 'finished' = 'ready',
+): number {
+  const { control } = t.sim;
+  const agent = control.addAgent({ name: 'Sofía' });
+  const phone = control.addIntegration({ agentId: agent.id, type: 'phone_call' });
+  return Number(control.seedCampaign({ name, agentId: agent.id, integrationId: phone.id, status }).id);
+}
+
+/** `/campaign upload <id>` and the id of the upload modal it opened. */
+export async function openUploadModal(t: TestApp, campaignId: number, userId = ADMIN): Promise<string> {
+  const before = new Set(t.fake.openViews(userId).map((v) => v.id));
+  const ack = await t.driver.command(`upload ${campaignId}`, { userId, channelId: CHANNEL });
+  expect(ack.status).toBe(200);
+  const view = await t.fake.waitFor(
+    () => t.fake.openViews(userId).find((v) => v.callback_id === 'campaign_upload' && !before.has(v.id)),
+    5000,
+  );
+  return String(view.id);
+}
+
+export async function submitUpload(
+  t: TestApp,
+  viewId: string,
+  file: FakeFileObject,
+  opts: { ifDuplicate?: 'skip' | 'update'; country?: string; userId?: string } = {},
+) {
+  const values: Json = { file: { file: stateValue.files([file]) } };
+  if (opts.ifDuplicate) values.if_duplicate = { if_duplicate: stateValue.radio(opts.ifDuplicate) };
+  if (opts.country) values.default_country = { default_country: stateValue.staticSelect(opts.country) };
+  return t.driver.viewSubmission({ viewId, values, ...(opts.userId ? { userId: opts.userId } : {}) });
+}
+
+export function job(t: TestApp, campaignId: number, fileId: string): UploadJob | undefined {
+  return jobsOf(t.app.deps.store).get(uploadJobId(campaignId, fileId));
+}
+
+/** The upload's message in the channel once it shows the summary. */
+export async function waitForSummary(
+  t: TestApp,
+  campaignId: number,
+  fileId: string,
+  timeoutMs = 10_000,
+): Promise<FakeMessage> {
+  await t.fake.waitFor(() => job(t, campaignId, fileId)?.status !== 'running' && job(t, campaignId, fileId), timeoutMs);
+  const j = job(t, campaignId, fileId)!;
+  return t.fake.waitFor(() => {
+    const m = t.fake.message(j.channelId, j.messageTs ?? '');
+    return m && /Upload (finished|stopped)/.test(m.text) ? m : undefined;
+  }, timeoutMs);
+}
+
+export const blocksText = (m: { blocks?: unknown[]; text?: string }) => JSON.stringify(m.blocks ?? []) + (m.text ?? '');
+
+export function simContacts(t: TestApp, campaignId: number): Json[] {
+  return t.sim.control.getCampaignState(campaignId)?.contacts ?? [];
+}
+
+/** Requests of POST /campaigns/{id}/contacts the simulator received (answered or not). */
+export function contactPosts(t: TestApp, campaignId: number) {
+  return t.sim.control
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith(`/campaigns/${campaignId}/contacts`));
+}
+
+/** A CSV of `n` distinct valid Mexican mobile numbers, `Nombre,Teléfono`, starting at `from`. */
+export function numbersCsv(n: number, from = 0): string {
+  const lines = ['Nombre,Teléfono'];
+  for (let i = 0; i < n; i++) lines.push(`Persona ${from + i},55${String(10_000_000 + from + i).slice(-8)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,229 @@
+/** Snapshots of every message builder, each also checked against Block Kit's limits. */
+import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
+import { campaignListMessage } from '../../src/render/campaign-list.js';
+import { callsPageMessage } from '../../src/render/calls-page.js';
+import { contactDetailMessage, contactsPageMessage } from '../../src/render/contacts-page.js';
+import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/render/feedback.js';
+import type { SlackMessage } from '../../src/render/types.js';
+import { assertWithinMessageLimits } from '../support/messageChecks.js';
+import { call, campaignDetail, contact, listItem } from '../support/blocksFixtures.js';
+import { usageMessage } from '../../src/slack/grammar.js';
+
+function checked(m: SlackMessage): SlackMessage {
+  assertWithinMessageLimits(m);
+  return m;
+}
+
+describe('campaignListMessage', () => {
+  it('a page with a next cursor and a filter', () => {
+    const m = campaignListMessage({
+      campaigns: [0, 1, 2, 3, 4, 5].map((i) => listItem(i)),
+      totalCount: 1234,
+      nextCursor: 'cursor-abc',
+      filterText: 'phone call',
+      requestFilter: { integrationType: 'phone_call', pageSize: 6 },
+    });
+    expect(checked(m)).toMatchSnapshot();
+  });
+  it('an archived campaign with cycles and no agent name', () => {
+    const m = campaignListMessage({
+      campaigns: [
+        listItem(1, {
+          archived: true,
+          agent: { id: 'agent-uuid', name: null },
+          cycle_enabled: true,
+          cycle_max_iterations: 3,
+          cycle_cooldown_minutes: 60,
+          cycle_current_iteration: 2,
+          scheduling: null,
+          timezone: null,
+        }),
+      ],
+      totalCount: 1,
+    });
+    expect(checked(m)).toMatchSnapshot();
+  });
+  it('empty, with and without a filter', () => {
+    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0 }))).toMatchSnapshot();
+    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0, filterText: 'finished' }))).toMatchSnapshot();
+  });
+});
+
+describe('campaignDetailMessage', () => {
+  it('a phone campaign with analytics (fractions) and cycles', () => {
+    expect(checked(campaignDetailMessage(campaignDetail()))).toMatchSnapshot();
+  });
+  it('a WhatsApp campaign with analytics in percents, no calls button', () => {
+    const m = campaignDetailMessage(
+      campaignDetail({
+        id: 13,
+        status: 'inactive',
+        integration: { id: 'int-wa-1', type: 'whatsapp' },
+        analytics: { sent: 10000, delivered: 9500, read: 7000, convertedRate: 12.5, deliveredRate: 95 },
+        cycles: null,
+        first_message: null,
+        template: 'renewal_v2',
+        template_alt: 'renewal_v2_short',
+      }),
+    );
+    expect(checked(m)).toMatchSnapshot();
+    expect(JSON.stringify(m.blocks)).not.toContain('campaign_calls');
+  });
+  it('a minimal finished archived campaign without integration', () => {
+    const m = campaignDetailMessage(
+      campaignDetail({
+        status: 'finished',
+        archived: true,
+        integration: null,
+        agent: { id: 'agent-uuid' },
+        analytics: null,
+        scheduling: null,
+        cycles: null,
+        description: null,
+        first_message: null,
+        timezone: null,
+        retries: null,
+        message_limit: null,
+      }),
+    );
+    expect(checked(m)).toMatchSnapshot();
+  });
+});
+
+describe('contacts', () => {
+  it('a middle page with previous and next', () => {
+    const m = contactsPageMessage({
+      campaignId: 12,
+      campaignName: 'Spring renewals',
+      contacts: [0, 1, 2].map((i) => contact(i)),
+      page: 2,
+      pagination: { has_next: true, has_previous: true, next_page: 3, previous_page: 1 },
+      totalCount: 1234,
+      status: undefined,
+      timezone: 'America/Mexico_City',
+    });
+    expect(checked(m)).toMatchSnapshot();
+  });
+  it('an empty first page, and an empty filtered page', () => {
+    const pagination = { has_next: false, has_previous: false };
+    expect(checked(contactsPageMessage({ campaignId: 12, contacts: [], page: 0, pagination }))).toMatchSnapshot();
+    expect(
+      checked(contactsPageMessage({ campaignId: 12, contacts: [], page: 0, pagination, status: 'failed' })),
+    ).toMatchSnapshot();
+  });
+  it('one contact in full', () => {
+    expect(checked(contactDetailMessage(12, contact(0), { timezone: 'UTC' }))).toMatchSnapshot();
+  });
+  it('a contact with no name, no calls, no extracted data', () => {
+    const m = contactDetailMessage(
+      12,
+      contact(1, {
+        name: null,
+        f_id: null,
+        context: null,
+        call_count: null,
+        last_call_at: null,
+        billed_duration: null,
+        extracted_data: null,
+        tags: null,
+      }),
+    );
+    expect(checked(m)).toMatchSnapshot();
+  });
+});
+
+describe('callsPageMessage', () => {
+  it('a first page with a next page', () => {
+    const m = callsPageMessage({
+      campaignId: 12,
+      calls: [
+        call(0),
+        call(1, { status: 'no-answer', answered_by: null, ended_by: '', ended_reason: '', duration: 0 }),
+        call(2, { contact: null, started_at: null, status: 'in-progress', ended_by: null, duration: null }),
+      ],
+      page: 0,
+      pagination: { page_index: 0, page_size: 3, has_next: true, has_previous: false, next_page: 1 },
+      totalCount: 40,
+      status: undefined,
+      timezone: 'UTC',
+    });
+    expect(checked(m)).toMatchSnapshot();
+  });
+  it('empty, filtered', () => {
+    const m = callsPageMessage({
+      campaignId: 12,
+      calls: [],
+      page: 0,
+      pagination: { has_next: false, has_previous: false },
+      status: 'busy',
+    });
+    expect(checked(m)).toMatchSnapshot();
+  });
+});
+
+describe('feedback', () => {
+  it('an invalid transition offers the moves that are possible', () => {
+    const m = errorMessage({
+      sentence: 'Campaign #12 can’t be activated: it is paused. Resume it instead.',
+      campaignId: 12,
+      campaignName: 'Spring renewals',
+      currentStatus: 'inactive',
+      validTargets: ['active', 'resume', 'archived', 'something-new'],
+    });
+    expect(checked(m)).toMatchSnapshot();
+    const ids = m.blocks.flatMap((b) => (b.type === 'actions' ? b.elements.map((e) => e.action_id) : []));
+    expect(ids).toEqual(['campaign_action:resume', 'campaign_action:archive']);
+  });
+  it('a plain error and a success', () => {
+    expect(checked(errorMessage({ sentence: 'The service is unreachable. Try again in a minute.' }))).toMatchSnapshot();
+    expect(checked(successMessage('Added *1,200 contacts* to campaign #12.'))).toMatchSnapshot();
+  });
+  it('who did what, for each action', () => {
+    for (const [action, status] of [
+      ['pause', 'inactive'],
+      ['resume', 'active'],
+      ['activate', 'active'],
+      ['archive', 'finished'],
+    ] as const) {
+      const m = lifecycleResultMessage({
+        userId: 'U123ABC',
+        action,
+        campaign: { id: 12, name: 'Spring renewals', status, archived: action === 'archive' },
+      });
+      expect(checked(m)).toMatchSnapshot(action);
+    }
+    expect(
+      lifecycleResultMessage({
+        userId: 'U123',
+        action: 'pause',
+        campaign: { id: 12, name: 'Name', status: 'inactive' },
+      }).text,
+    ).toBe('<@U123> paused *Name* (#12). It is now ⏸ Inactive.');
+  });
+  it('usage, with and without a problem', () => {
+    const m = usageMessage();
+    expect(checked(m)).toMatchSnapshot();
+    expect(checked(usageMessage('“frobnicate” is not a /campaign command.'))).toMatchSnapshot();
+    const all = JSON.stringify(m.blocks);
+    for (const cmd of [
+      'help',
+      'list [status] [phone_call|whatsapp] [archived]',
+      'show &lt;id&gt;',
+      'activate &lt;id&gt;',
+      'pause &lt;id&gt;',
+      'resume &lt;id&gt;',
+      'archive &lt;id&gt;',
+      'contacts &lt;id&gt; [status]',
+      'calls &lt;id&gt; [status]',
+      'create',
+      'edit &lt;id&gt;',
+      'upload &lt;id&gt;',
+      'watch &lt;id&gt; [#channel]',
+      'unwatch &lt;id&gt; [#channel]',
+      'watching',
+      'try &lt;agent_id&gt;',
+    ]) {
+      expect(all).toContain(`/campaign ${cmd}\``);
+    }
+  });
+});
