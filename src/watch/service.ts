@@ -114,6 +114,8 @@ export class WatchService {
   readonly relay: Relay;
   readonly health: SlackHealth;
   readonly tuning: WatchTuning;
+  /** `/campaign try`: the end user being created for a person, so one is created even if they click twice. */
+  readonly endUsersBeingCreated = new Map<string, Promise<string>>();
   private started = false;
 
   constructor(readonly deps: WatchDeps) {

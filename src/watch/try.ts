@@ -20,12 +20,10 @@ export async function knownAgents(svc: WatchService): Promise<Map<string, string
   return agents;
 }
 
-/** One end user per person, created once even if they click twice. */
-const creating = new Map<string, Promise<string>>();
-
 async function endUserFor(svc: WatchService, userId: string): Promise<string> {
   const known = svc.state.tries.get(userId);
   if (known) return known.endUserId;
+  const creating = svc.endUsersBeingCreated;
   const inFlight = creating.get(userId);
   if (inFlight) return inFlight;
   const p = (async () => {
