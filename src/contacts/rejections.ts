@@ -2,7 +2,6 @@
  * Rejected rows counted by kind, for the summary of an upload. Kept apart from normalize.ts so the main thread,
  * which only counts (the reader thread normalizes), does not load the parsing pipeline.
  */
-import type { RejectedRow } from './normalize.js';
 
 /** Why rows were rejected, counted by kind (for a summary line such as "12 not valid · 3 repeated in the file"). */
 export interface RejectionCounts {
@@ -22,7 +21,7 @@ export function noRejections(): RejectionCounts {
   return { empty: 0, invalid: 0, repeated: 0, broken: 0, tooLong: 0 };
 }
 
-export function rejectionKind(r: Pick<RejectedRow, 'original' | 'reason'>): keyof RejectionCounts {
+export function rejectionKind(r: { original: string; reason: string }): keyof RejectionCounts {
   if (r.reason.startsWith('the value in column') || r.reason.startsWith('the row has')) return 'tooLong';
   if (r.reason.startsWith('too long to be a phone number')) return 'tooLong';
   if (r.reason.startsWith('has values beyond')) return 'broken';
