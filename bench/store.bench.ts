@@ -5,7 +5,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLowdbStore } from '../src/store/lowdbStore.js';
+import { openLowdbStore } from '../src/store/lowdb-store.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'store-bench-'));
 const record = (i: number) => ({

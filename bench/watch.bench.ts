@@ -24,7 +24,7 @@ import { startSimulator } from '../src/sim/server.js';
 import { createAudit } from '../src/slack/audit.js';
 import type { AppDeps } from '../src/slack/deps.js';
 import { createPermissions } from '../src/slack/permissions.js';
-import { openLowdbStore } from '../src/store/lowdbStore.js';
+import { openLowdbStore } from '../src/store/lowdb-store.js';
 import { createWatch } from '../src/slack/watch/create.js';
 import { startFakeSlack } from '../test/support/fakeSlack.js';
 

@@ -2,7 +2,7 @@
 import { ConfigError, configSecrets, describeConfig, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startApp } from './main.js';
-import { StoreCorruptError } from './store/lowdbStore.js';
+import { StoreCorruptError } from './store/lowdb-store.js';
 
 async function main(): Promise<void> {
   let config;

@@ -14,7 +14,7 @@ import { metricsHandler, startMetricsServer, type MetricsServer } from './metric
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
-import { openLowdbStore } from './store/lowdbStore.js';
+import { openLowdbStore } from './store/lowdb-store.js';
 import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';

@@ -15,7 +15,7 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { createAudit } from '../../src/slack/audit.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { createPermissions } from '../../src/slack/permissions.js';
-import { openLowdbStore } from '../../src/store/lowdbStore.js';
+import { openLowdbStore } from '../../src/store/lowdb-store.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import type { WatchService } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';

@@ -8,8 +8,8 @@ import {
   StoreClosedError,
   StoreCorruptError,
   type LowdbStore,
-} from '../../src/store/lowdbStore.js';
-import { createMemoryStore } from '../../src/store/memoryStore.js';
+} from '../../src/store/lowdb-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 
 let dir: string;
 let file: string;

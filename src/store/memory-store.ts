@@ -3,7 +3,7 @@
  * It behaves like the lowdb store in what callers can observe: records are stored as JSON (detached from the caller's
  * object, read back as a restart would), key order is the same, and changes after `close()` are refused.
  */
-import { StoreClosedError } from './lowdbStore.js';
+import { StoreClosedError } from './lowdb-store.js';
 import type { Collection, Store } from './store.js';
 
 type Records = Record<string, unknown>;
