@@ -12,6 +12,7 @@
  * services exist.
  */
 import type { App, BlockAction } from '@slack/bolt';
+import { callDetailsMessage } from '../render/call-message.js';
 import { DISPATCHING_PATTERN } from '../render/campaign-form.js';
 import { decodeMenuChoice } from '../render/home.js';
 import {
@@ -59,7 +60,6 @@ import * as upload from './upload/listeners.js';
 import type { UploadService } from './upload/service.js';
 import * as watch from './watch/listeners.js';
 import { watchChange } from './watch/subscribe.js';
-import { callDetailsMessage } from '../render/call-message.js';
 
 /** The app's shared base plus every service a listener uses. */
 export interface Services extends AppDeps {
