@@ -10,12 +10,10 @@
  *
  *   npm run bench -- hostile         (BENCH_LOG=info shows the app's logs)
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { UploadJob } from '../src/slack/upload/jobs.js';
 import { uploadJobId } from '../src/slack/upload/jobs.js';
-import { startFakeSlack } from '../test/support/fakeSlack.js';
 import {
   longCellsCsv,
   namedColumnsCsv,
@@ -25,10 +23,9 @@ import {
   wideHeaderCsv,
   xlsxWith,
 } from '../test/support/hostileFiles.js';
-import { SlackDriver, stateValue } from '../test/support/slackDriver.js';
-import { build, seedCampaign, startAppChild, startSimChild } from './support/appHarness.js';
+import { stateValue } from '../test/support/slackDriver.js';
+import { seedCampaign, startBenchStack } from './support/appHarness.js';
 
-const SIGNING_SECRET = 'bench-secret';
 const UPLOADER = 'U0BENCH';
 const OTHER = 'U0OTHER';
 const MB = 1024 * 1024;
@@ -75,30 +72,10 @@ const FILES: { name: string; what: string; make: () => Buffer | Promise<Buffer> 
 ];
 
 async function main(): Promise<void> {
-  console.log('building the app (tsc) …');
-  build();
-  const sim = await startSimChild();
-  const fake = await startFakeSlack();
-  const stateDir = mkdtempSync(join(tmpdir(), 'hostile-bench-'));
-  const app = await startAppChild(
-    {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      OUTREACH_BASE_URL: sim.baseUrl,
-      OUTREACH_API_KEY: sim.apiKey,
-      STATE_FILE: join(stateDir, 'state.json'),
-      ADMIN_USER_IDS: UPLOADER,
-      UPLOAD_MAX_BYTES: String(20 * MB),
-      UPLOAD_MAX_ROWS: '2500000',
-      LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
-    },
-    { botId: fake.botId, botUserId: fake.botUserId, slackRetries: 0 },
-  );
-  const driver = new SlackDriver({
-    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    fake,
+  const { sim, fake, app, driver, close } = await startBenchStack('hostile', {
+    ADMIN_USER_IDS: UPLOADER,
+    UPLOAD_MAX_BYTES: String(20 * MB),
+    UPLOAD_MAX_ROWS: '2500000',
   });
   const appPid = app.child.pid!;
   const tempOfApp = () =>
@@ -177,10 +154,7 @@ async function main(): Promise<void> {
     );
     if (failed) process.exitCode = 1;
   } finally {
-    if (app.child.exitCode === null) app.child.kill();
-    await fake.close();
-    sim.child.stdin?.end();
-    rmSync(stateDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -14,18 +14,13 @@
  *   npm run bench -- upload          (ROWS=200000 … for a bigger file; NODE_ARGS='--optimize-for-size' … to run
  *                                     the app with V8 flags; CONCURRENCY=2 … for fewer batches in flight)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { UploadJob } from '../src/slack/upload/jobs.js';
 import { uploadJobId } from '../src/slack/upload/jobs.js';
-import { startFakeSlack } from '../test/support/fakeSlack.js';
-import { SlackDriver, stateValue } from '../test/support/slackDriver.js';
-import { build, NODE_ARGS, PER_SECOND, seedCampaign, startAppChild, startSimChild } from './support/appHarness.js';
+import { stateValue } from '../test/support/slackDriver.js';
+import { NODE_ARGS, PER_SECOND, seedCampaign, startBenchStack } from './support/appHarness.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const BATCH = 1000;
-const SIGNING_SECRET = 'bench-secret';
 /** Batches in flight (default: the app's, 4). */
 const CONCURRENCY = process.env.CONCURRENCY ? Number(process.env.CONCURRENCY) : undefined;
 
@@ -52,35 +47,11 @@ function csv(rows: number): string {
 }
 
 async function main(): Promise<void> {
-  console.log('building the app (tsc) …');
-  build();
-  const sim = await startSimChild();
-  const fake = await startFakeSlack();
-  const stateDir = mkdtempSync(join(tmpdir(), 'upload-bench-'));
-  const app = await startAppChild(
-    {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      OUTREACH_BASE_URL: sim.baseUrl,
-      OUTREACH_API_KEY: sim.apiKey,
-      STATE_FILE: join(stateDir, 'state.json'),
-      ADMIN_USER_IDS: 'U0BENCH',
-      LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
-    },
-    {
-      botId: fake.botId,
-      botUserId: fake.botUserId,
-      slackRetries: 0,
-      ...(CONCURRENCY ? { upload: { concurrency: CONCURRENCY } } : {}),
-    },
+  const { sim, fake, app, driver, close } = await startBenchStack(
+    'upload',
+    { ADMIN_USER_IDS: 'U0BENCH' },
+    CONCURRENCY ? { upload: { concurrency: CONCURRENCY } } : {},
   );
-  const driver = new SlackDriver({
-    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    fake,
-  });
-  let stopped = false;
   try {
     const campaignId = await seedCampaign(sim, 'Bench upload');
 
@@ -116,7 +87,6 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - started;
     const loop = await app.ask<{ maxMs: number; p99Ms: number }>({ type: 'loop' }, 'loop');
     const end = await app.ask<{ maxRssKb: number }>({ type: 'stop' }, 'stopped');
-    stopped = true;
 
     const batches = Math.ceil(ROWS / BATCH);
     const floorS = batches / PER_SECOND;
@@ -149,10 +119,7 @@ async function main(): Promise<void> {
       console.log(`settings             node ${NODE_ARGS.join(' ')} concurrency ${CONCURRENCY ?? 'default'}`);
     if (job.status !== 'done' || job.counts.created !== ROWS) process.exitCode = 1;
   } finally {
-    if (!stopped) app.child.kill();
-    await fake.close();
-    sim.child.stdin?.end();
-    rmSync(stateDir, { recursive: true, force: true });
+    await close();
   }
 }
 

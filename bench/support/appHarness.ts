@@ -8,11 +8,14 @@
  * question (perf_hooks.monitorEventLoopDelay at 1 ms resolution: a block of the loop delays its timer).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSimulator } from '../../src/sim/index.js';
+import { startFakeSlack, type FakeSlack } from '../../test/support/fakeSlack.js';
+import { SlackDriver } from '../../test/support/slackDriver.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILD = join(ROOT, 'node_modules', '.cache', 'upload-bench');
@@ -61,13 +64,13 @@ process.on('message', async (m) => {
 process.send({ type: 'ready', port: app.port, ...rss() });
 `;
 
-export interface AppChild {
+interface AppChild {
   port: number;
   child: ChildProcess;
   ask<T>(msg: { type: string; id?: string }, answer: string): Promise<T>;
 }
 
-export function build(): void {
+function build(): void {
   const r = spawnSync(
     process.execPath,
     [
@@ -83,7 +86,7 @@ export function build(): void {
   if (r.status !== 0) console.warn(`(tsc reported type errors, exit ${r.status}; using what it emitted)`);
 }
 
-export async function startAppChild(env: Record<string, string>, start: Record<string, unknown>): Promise<AppChild> {
+async function startAppChild(env: Record<string, string>, start: Record<string, unknown>): Promise<AppChild> {
   const child = spawn(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', APP_CHILD], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, BENCH_BUILD: pathToFileURL(BUILD).href, BENCH_APP: JSON.stringify({ env, start }) },
@@ -120,7 +123,7 @@ export interface SimHandle {
 }
 
 /** The simulator in a child process (this file run with --sim), enforcing the service's 12 requests/s. */
-export async function startSimChild(): Promise<SimHandle> {
+async function startSimChild(): Promise<SimHandle> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--sim'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -161,4 +164,58 @@ if (process.argv.includes('--sim') && process.argv[1] === fileURLToPath(import.m
   console.log(JSON.stringify({ baseUrl: sim.baseUrl, origin: sim.origin, apiKey: sim.apiKey }));
   process.stdin.resume();
   process.stdin.on('end', () => void sim.close().then(() => process.exit(0)));
+}
+
+const SIGNING_SECRET = 'bench-secret';
+
+/** The simulator, the fake Slack, the app (with `env` over the common settings) and a driver for signed requests. */
+export interface BenchStack {
+  sim: SimHandle;
+  fake: FakeSlack;
+  app: AppChild;
+  driver: SlackDriver;
+  /** Stops all three and removes the state directory. */
+  close(): Promise<void>;
+}
+
+export async function startBenchStack(
+  name: string,
+  env: Record<string, string>,
+  start: Record<string, unknown> = {},
+): Promise<BenchStack> {
+  console.log('building the app (tsc) …');
+  build();
+  const sim = await startSimChild();
+  const fake = await startFakeSlack();
+  const stateDir = mkdtempSync(join(tmpdir(), `${name}-bench-`));
+  const app = await startAppChild(
+    {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      OUTREACH_BASE_URL: sim.baseUrl,
+      OUTREACH_API_KEY: sim.apiKey,
+      STATE_FILE: join(stateDir, 'state.json'),
+      LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
+      ...env,
+    },
+    { botId: fake.botId, botUserId: fake.botUserId, slackRetries: 0, ...start },
+  );
+  const driver = new SlackDriver({
+    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    fake,
+  });
+  return {
+    sim,
+    fake,
+    app,
+    driver,
+    async close() {
+      if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill();
+      await fake.close();
+      sim.child.stdin?.end();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }
