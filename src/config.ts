@@ -34,7 +34,14 @@ export interface Config {
   metricsPort?: number;
   /** `sandbox` runs against the built-in simulator; `live` against the real service. */
   outreach: OutreachConfig;
+  /** The state as it was kept before STATE_DIR (one JSON file): converted into `stateDir` on first start. */
   stateFile: string;
+  /** Where the embedded store keeps its files (no `databaseUrl`). */
+  stateDir: string;
+  /** postgres://… : state in PostgreSQL, shared by every replica; unset: embedded in `stateDir`. */
+  databaseUrl?: string;
+  /** Records of calls final for longer than this, and finished upload jobs, are dropped. */
+  retentionDays: number;
   pollIntervalSeconds: number;
   /**
    * Slack user ids allowed to manage campaigns; empty (with no `adminUsergroupId`) means everyone, which the live
@@ -231,6 +238,32 @@ const envSchema = z.looseObject({
   }),
   OUTREACH_API_KEY: text,
   STATE_FILE: text.transform((v) => v ?? './data/state.json'),
+  STATE_DIR: text.transform((v) => v ?? './data'),
+  DATABASE_URL: text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    let u: URL | undefined;
+    try {
+      u = new URL(v);
+    } catch {
+      u = undefined;
+    }
+    if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || !u.hostname) {
+      // The URL may hold a password: it is never repeated back.
+      return fail(
+        ctx,
+        'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@db.example.com:5432/outreach ' +
+          '(the value given is not one; it is not shown because it may hold a password). ' +
+          'Unset it to keep state embedded in STATE_DIR.',
+      );
+    }
+    return v;
+  }),
+  RETENTION_DAYS: wholeNumber('RETENTION_DAYS', {
+    min: 1,
+    max: 3650,
+    fallback: 7,
+    purpose: 'how many days records of ended calls and finished uploads are kept',
+  }),
   POLL_INTERVAL_SECONDS: wholeNumber('POLL_INTERVAL_SECONDS', {
     min: 5,
     max: 3600,
@@ -416,6 +449,9 @@ const VARIABLES = [
   'OUTREACH_BASE_URL',
   'OUTREACH_API_KEY',
   'STATE_FILE',
+  'STATE_DIR',
+  'DATABASE_URL',
+  'RETENTION_DAYS',
   'POLL_INTERVAL_SECONDS',
   'ADMIN_USER_IDS',
   'ADMIN_USERGROUP_ID',
@@ -474,6 +510,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: e.PORT,
     outreach,
     stateFile: e.STATE_FILE,
+    stateDir: e.STATE_DIR,
+    retentionDays: e.RETENTION_DAYS,
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
     adminUserIds: e.ADMIN_USER_IDS,
     allowEveryoneToChange: e.ALLOW_EVERYONE_TO_CHANGE,
@@ -488,6 +526,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: e.LOG_LEVEL,
   };
   if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
+  if (e.DATABASE_URL !== undefined) config.databaseUrl = e.DATABASE_URL;
   if (e.LOG_FORMAT !== undefined) config.logFormat = e.LOG_FORMAT;
   if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
   if (e.SLACK_APP_TOKEN !== undefined) config.slackAppToken = e.SLACK_APP_TOKEN;
@@ -504,6 +543,9 @@ export function configSecrets(config: Config): string[] {
     config.slackSigningSecret,
     config.slackAppToken,
     config.outreach.mode === 'live' ? config.outreach.apiKey : undefined,
+    // The database password, wherever it shows up (a driver's error message may quote the URL).
+    config.databaseUrl ? decodeURIComponent(new URL(config.databaseUrl).password) || undefined : undefined,
+    config.databaseUrl,
   ].filter((s): s is string => s !== undefined);
 }
 
@@ -517,6 +559,8 @@ export interface ConfigSummary {
   metricsPort: number | string;
   outreach: { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
   stateFile: string;
+  state: string;
+  retentionDays: number;
   pollIntervalSeconds: number;
   admins: string;
   responders: string;
@@ -530,6 +574,12 @@ export interface ConfigSummary {
 }
 
 const SET = 'set (hidden)';
+
+/** host:port/database of a PostgreSQL URL, without user or password. */
+export function postgresWhere(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+}
 const UNSET = 'not set';
 
 /** A summary safe to log at start-up: what is configured, with every secret replaced by "set (hidden)". */
@@ -551,6 +601,8 @@ export function describeConfig(config: Config): ConfigSummary {
         ? { mode: 'live', baseUrl: config.outreach.baseUrl, apiKey: SET }
         : { mode: 'sandbox' },
     stateFile: config.stateFile,
+    state: config.databaseUrl ? `PostgreSQL at ${postgresWhere(config.databaseUrl)}` : `embedded in ${config.stateDir}`,
+    retentionDays: config.retentionDays,
     pollIntervalSeconds: config.pollIntervalSeconds,
     admins,
     responders,
