@@ -15,6 +15,10 @@
  *   returns true; `compareAndSet` succeeds only if the record's version is still the one read.
  * - A record put with `expiresAt` (ms since the epoch) is invisible from that instant and is removed by `sweep`.
  * - Records are detached JSON: what `get` returns is a copy as a restart would read it back.
+ *
+ * Keys: a key's head (the text before its first `/`, e.g. a campaign or channel id) is the unit the embedded store
+ * writes: one file per collection and key head, so a change rewrites only that small part. Key records that change
+ * together under one head (`${campaignId}/${callId}`), and give keys without `/` only to small collections.
  */
 
 /** A top-level field of a record that can be listed by equality. */
@@ -24,12 +28,6 @@ export interface CollectionSpec {
   name: string;
   /** Top-level fields listed by equality (`list({ where })`); only these may be used in `where`. */
   indexes?: readonly string[];
-  /**
-   * How the embedded store splits the collection into files: `'key-head'` = one file per first key segment (the
-   * text before the first `/`, e.g. a campaign or channel id), so a change rewrites only that part. Default: one
-   * file for the collection. PostgreSQL ignores it.
-   */
-  partition?: 'none' | 'key-head';
 }
 
 export interface Versioned<T> {
