@@ -10,8 +10,9 @@ import {
   specOf,
   type Collection,
   type CollectionSpec,
+  type ExportableStore,
+  type ExportedRecord,
   type ListOptions,
-  type Store,
   type StoreStatus,
   type Versioned,
   type WriteOptions,
@@ -100,6 +101,19 @@ export class RecordTable {
     return this.rows.delete(key);
   }
 
+  /** The unexpired rows in key order, with their expiry (for a copy of the state). */
+  exported(): ExportedRecord[] {
+    const out: ExportedRecord[] = [];
+    for (const key of [...this.rows.keys()].sort(byKey)) {
+      const row = this.live(key);
+      if (!row) continue;
+      const rec: ExportedRecord = { key, value: JSON.parse(row.json) as unknown };
+      if (row.expiresAt !== undefined) rec.expiresAt = row.expiresAt;
+      out.push(rec);
+    }
+    return out;
+  }
+
   /** Removes expired rows; returns their keys. */
   expired(now: number): string[] {
     const gone: string[] = [];
@@ -166,7 +180,7 @@ export function tableCollection<T>(
   };
 }
 
-export function createMemoryStore(opts: { now?: () => number } = {}): Store {
+export function createMemoryStore(opts: { now?: () => number } = {}): ExportableStore {
   const now = opts.now ?? Date.now;
   const tables = new Map<string, RecordTable>();
   const views = new Map<string, Collection<unknown>>();
@@ -193,6 +207,14 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Store {
       let n = 0;
       for (const t of tables.values()) n += t.expired(at).length;
       return n;
+    },
+    collectionNames: async () =>
+      [...tables.values()]
+        .filter((t) => t.exported().length > 0)
+        .map((t) => t.spec.name)
+        .sort(byKey),
+    exportRecords: async function* (name) {
+      yield* tables.get(name)?.exported() ?? [];
     },
     status: () => ({ ...status }),
     probe: async () => ({ ...status }),

@@ -95,6 +95,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** One record as a copy of the state must keep it (`npm run state:copy`). */
+export interface ExportedRecord {
+  key: string;
+  value: unknown;
+  /** ms since the epoch, when the record was written with one. */
+  expiresAt?: number;
+}
+
+/** A store whose whole content can be read out, collection by collection (the source and target of a copy). */
+export interface ExportableStore extends Store {
+  /** The names of the collections that hold at least one record, in code-point order. */
+  collectionNames(): Promise<string[]>;
+  /** Every unexpired record of the collection, in key order, with its expiry. */
+  exportRecords(collection: string): AsyncIterable<ExportedRecord>;
+}
+
 /** A change was attempted after `close()`. */
 export class StoreClosedError extends Error {
   override name = 'StoreClosedError';
