@@ -21,8 +21,11 @@ export interface SlackDriverOptions {
    * connected in Socket Mode (no signatures; SendOptions that spoil a signature are refused).
    */
   transport?: 'http' | 'socket';
-  /** http://127.0.0.1:PORT/slack/events (HTTP transport). */
-  appUrl?: string;
+  /**
+   * http://127.0.0.1:PORT/slack/events (HTTP transport). A function is asked once per request: several replicas
+   * behind a load balancer (test/support/replicas.ts spreads requests over the live ones).
+   */
+  appUrl?: string | (() => string);
   signingSecret?: string;
   /** The fake Web API the app talks to (issues trigger ids / response_urls, knows messages and views). */
   fake: FakeSlack;
@@ -69,6 +72,8 @@ export interface AckResponse {
   seq: number;
   /** What was sent (the parsed payload). */
   payload: Json;
+  /** The URL the request went to (HTTP transport). */
+  url?: string;
 }
 
 export interface CommandResult extends AckResponse {
@@ -268,7 +273,7 @@ const HTTP_ONLY = ['badSignature', 'staleTimestamp', 'timestamp', 'omitSignature
 
 export class SlackDriver {
   readonly transport: 'http' | 'socket';
-  readonly appUrl: string | undefined;
+  readonly appUrl: string | (() => string) | undefined;
   readonly fake: FakeSlack;
   readonly userId: string;
   readonly channelId: string;
@@ -323,7 +328,8 @@ export class SlackDriver {
       ...opts.headers,
     };
     const sentAt = harnessNow();
-    const res = await fetch(this.appUrl, {
+    const url = typeof this.appUrl === 'function' ? this.appUrl() : this.appUrl;
+    const res = await fetch(url, {
       method: 'POST',
       headers,
       body,
@@ -350,6 +356,7 @@ export class SlackDriver {
       respondedAt,
       seq,
       payload,
+      url,
     };
     this.log.push({ kind, payload, response });
     return response;
