@@ -528,6 +528,86 @@ describe('rate limits and injected failures', () => {
     expect(fake.messages('C0PUB').map((m) => m.text)).toEqual(['1', '2']);
   });
 
+  it("enforces Slack's per-method limits for the workspace only when asked (tierLimits)", async () => {
+    // Off by default: 60 updates a minute (over Tier 3's 50) all go through.
+    const first = await client.chat.postMessage({ channel: 'C0PUB', text: 'x' });
+    for (let i = 0; i < 60; i++) await client.chat.update({ channel: 'C0PUB', ts: first.ts as string, text: `${i}` });
+    expect(fake.calls('chat.update').every((c) => c.status === 200)).toBe(true);
+
+    fake.setTierLimits(true);
+    const c = newClient(fake.botToken, { rejectRateLimitedCalls: true });
+    // Tier 3 (chat.update, conversations.history): 50 in any minute; Tier 4 (users.info): 100.
+    for (let i = 0; i < 50; i++) await c.chat.update({ channel: 'C0PUB', ts: first.ts as string, text: `t${i}` });
+    const err = (await c.chat
+      .update({ channel: 'C0PUB', ts: first.ts as string, text: 'over' })
+      .catch((e: unknown) => e)) as WebAPIRateLimitedError;
+    expect(err.code).toBe(ErrorCode.RateLimitedError);
+    // Slack's Retry-After: the seconds until the oldest call of the window leaves it.
+    expect(err.retryAfter).toBeGreaterThanOrEqual(59);
+    expect(err.retryAfter).toBeLessThanOrEqual(60);
+    expect(fake.calls('chat.update').at(-1)).toMatchObject({ status: 429, error: 'ratelimited' });
+    expect(fake.message('C0PUB', first.ts as string)?.text).toBe('t49');
+    for (let i = 0; i < 100; i++) await c.users.info({ user: 'U0ALICE' });
+    await expect(c.users.info({ user: 'U0ALICE' })).rejects.toMatchObject({ code: ErrorCode.RateLimitedError });
+    for (let i = 0; i < 50; i++) await c.conversations.history({ channel: 'C0PUB' });
+    await expect(c.conversations.history({ channel: 'C0PUB' })).rejects.toMatchObject({
+      code: ErrorCode.RateLimitedError,
+    });
+    // A method of its own window is not held up by the others.
+    expect((await c.chat.postEphemeral({ channel: 'C0PUB', user: 'U0ALICE', text: 'hi' })).ok).toBe(true);
+    // Counted per method: every call, and the 429s the fake's limits gave.
+    expect(fake.counts()).toMatchObject({
+      'chat.update': { calls: 111, ratelimited: 1 },
+      'users.info': { calls: 101, ratelimited: 1 },
+      'conversations.history': { calls: 51, ratelimited: 1 },
+      'chat.postEphemeral': { calls: 1, ratelimited: 0 },
+      'chat.postMessage': { calls: 1, ratelimited: 0 },
+    });
+  });
+
+  it('caps chat.postMessage per channel and for the whole workspace; the window slides', async () => {
+    fake.setTierLimits({ perMinute: { 'chat.postMessage': 5 }, timeScale: 60 }); // 5 a second, workspace-wide
+    fake.setPostMessageRateLimit({ burst: 3, perSecond: 1 });
+    for (const id of ['C1', 'C2', 'C3']) fake.addChannel({ id });
+    const c = newClient(fake.botToken, { rejectRateLimitedCalls: true });
+    for (let i = 0; i < 3; i++) await c.chat.postMessage({ channel: 'C0PUB', text: `p${i}` });
+    // The channel's burst is spent; the workspace still has room.
+    await expect(c.chat.postMessage({ channel: 'C0PUB', text: 'p3' })).rejects.toMatchObject({ retryAfter: 1 });
+    await c.chat.postMessage({ channel: 'C1', text: 'a' });
+    await c.chat.postMessage({ channel: 'C2', text: 'b' });
+    // Five accepted in this second: a fresh channel is refused by the workspace cap.
+    await expect(c.chat.postMessage({ channel: 'C3', text: 'c' })).rejects.toMatchObject({
+      code: ErrorCode.RateLimitedError,
+      retryAfter: 1,
+    });
+    expect(fake.counts()['chat.postMessage']).toEqual({ calls: 7, ratelimited: 2 });
+    await new Promise((r) => setTimeout(r, 1_050));
+    // The window has room again, and C3's channel allowance was not spent by the refusal.
+    for (let i = 0; i < 3; i++) await c.chat.postMessage({ channel: 'C3', text: `c${i}` });
+    expect(fake.messages('C3').map((m) => m.text)).toEqual(['c0', 'c1', 'c2']);
+  });
+
+  it('turns the per-channel chat.postMessage pace on with the tiers, scaled like them', async () => {
+    const scaled = await startFakeSlack({ tierLimits: { timeScale: 10 }, checkRawMentions: false });
+    try {
+      const c = new WebClient(scaled.botToken, {
+        slackApiUrl: scaled.apiUrl,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+      });
+      // Burst 3 at 10 messages/s (time ×10): the 4th at once is refused, one 150 ms later goes through.
+      for (let i = 0; i < 3; i++) await c.chat.postMessage({ channel: 'C9', text: `${i}` });
+      await expect(c.chat.postMessage({ channel: 'C9', text: 'x' })).rejects.toMatchObject({
+        code: ErrorCode.RateLimitedError,
+      });
+      await new Promise((r) => setTimeout(r, 150));
+      expect((await c.chat.postMessage({ channel: 'C9', text: 'later' })).ok).toBe(true);
+      expect(scaled.counts()['chat.postMessage']).toEqual({ calls: 5, ratelimited: 1 });
+    } finally {
+      await scaled.close();
+    }
+  });
+
   it('lets WebClient wait out a Retry-After and retry', async () => {
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 0 });
     const c = newClient(fake.botToken, { retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 } });
@@ -655,6 +735,7 @@ describe('reset', () => {
     fake.failNext('auth.test', 'fatal_error');
     fake.reset();
     expect(fake.calls()).toEqual([]);
+    expect(fake.counts()).toEqual({});
     expect(fake.messages('C0PUB')).toEqual([]);
     expect((await client.auth.test()).ok).toBe(true);
     expect(fake.channel('G0PRIV')).toMatchObject({ isPrivate: true, isMember: false });

@@ -2,7 +2,7 @@
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
 // Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
-// Facts it follows: docs/slack-platform-notes.md §1-§6.
+// Facts it follows: docs/slack-platform-notes.md §1-§6 (rate limits: §4, opt-in with tierLimits).
 
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -81,6 +81,60 @@ export interface PostMessageRateLimit {
   retryAfterSec: number;
 }
 
+/**
+ * Slack's per-method limits for the workspace (docs/slack-platform-notes.md §4: "per API method per app per
+ * workspace"), the fake's own copy (the app keeps its own in src/slack/method-budget.ts). Calls per minute; a method
+ * not listed is not limited. Tier 2 = 20, Tier 3 = 50, Tier 4 = 100 ("20+", "50+", "100+": the floor is used).
+ */
+export const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
+  // Special: ~1/s per channel (postMessageRateLimit) plus a workspace-wide cap of "several hundred" a minute; the
+  // notes give no number, so the smallest reading of "several hundred" is taken.
+  'chat.postMessage': 300,
+  'chat.update': 50,
+  'chat.delete': 50,
+  'chat.postEphemeral': 100,
+  // Special: "hundreds/min".
+  'chat.getPermalink': 300,
+  'auth.test': 300,
+  'views.open': 100,
+  'views.update': 100,
+  'views.push': 100,
+  'views.publish': 100,
+  'conversations.history': 50,
+  'conversations.replies': 50,
+  'conversations.info': 50,
+  'users.info': 100,
+  'users.lookupByEmail': 50,
+  'files.getUploadURLExternal': 100,
+  'files.completeUploadExternal': 100,
+  'files.info': 100,
+  'files.list': 50,
+  'files.delete': 50,
+  // Not in the notes; from Slack's method pages: reactions.*, conversations.join/open Tier 3, usergroups Tier 2.
+  'reactions.add': 50,
+  'reactions.remove': 50,
+  'conversations.join': 50,
+  'conversations.open': 50,
+  'usergroups.users.list': 20,
+});
+
+export interface TierLimits {
+  /** Calls per minute per method for the whole workspace. Default SLACK_TIER_PER_MINUTE. */
+  perMinute: Record<string, number>;
+  /**
+   * Time runs this many times faster (benches): each method's allowance holds per 60 s / timeScale, and the
+   * per-channel chat.postMessage rate (unless given) is timeScale messages/s. Default 1.
+   */
+  timeScale: number;
+}
+
+/** What the fake counted for one method since the last reset. */
+export interface MethodCount {
+  calls: number;
+  /** Of those, answered 429 by the fake's own limits (injected failures are not counted here). */
+  ratelimited: number;
+}
+
 export interface FakeSlackOptions {
   /** The bot token the app uses. Default 'xoxb-test'. */
   botToken?: string;
@@ -109,8 +163,15 @@ export interface FakeSlackOptions {
   responseUrlTtlMs?: number;
   /** Uses of a response_url. Default 5. */
   responseUrlMaxUses?: number;
-  /** Per-channel chat.postMessage rate limit; off unless given (true = defaults). */
+  /** Per-channel chat.postMessage rate limit; off unless given (true = defaults), or on with tierLimits. */
   postMessageRateLimit?: boolean | Partial<PostMessageRateLimit>;
+  /**
+   * Slack's per-method limits for the workspace (a sliding window of one minute per method: at most `perMinute`
+   * calls accepted in any 60 s), answered like Slack with 429 + Retry-After (the seconds until the window has
+   * room). Also turns the per-channel chat.postMessage limit on unless postMessageRateLimit says otherwise.
+   * Off unless given (true = SLACK_TIER_PER_MINUTE at real time).
+   */
+  tierLimits?: boolean | Partial<TierLimits>;
   /** Delay added before every API answer. Default 0. */
   latencyMs?: number;
   /** Scopes reported in `x-oauth-scopes` on every Web API answer, as Slack does; default: none reported. */
@@ -473,6 +534,10 @@ export class FakeSlack {
   private uploadsById = new Map<string, string>(); // upload id -> file id
   private rateLimit: PostMessageRateLimit | undefined;
   private buckets = new Map<string, { tokens: number; last: number }>();
+  private tiers: TierLimits | undefined;
+  /** Per method: when each call the tier window accepted arrived (ms), oldest first. */
+  private tierWindows = new Map<string, number[]>();
+  private methodCounts = new Map<string, MethodCount>();
   private lastTsMicros = 0;
   private counter = 0;
   /** Ids the app may mention on purpose besides the workspace's users/channels/groups (config, request senders). */
@@ -545,7 +610,10 @@ export class FakeSlack {
     this.filesById = new Map();
     this.uploadsById = new Map();
     this.buckets = new Map();
-    this.setPostMessageRateLimit(o.postMessageRateLimit ?? false);
+    this.methodCounts = new Map();
+    this.setTierLimits(o.tierLimits ?? false);
+    const tierScale = this.tiers?.timeScale ?? 1;
+    this.setPostMessageRateLimit(o.postMessageRateLimit ?? (this.tiers ? { perSecond: tierScale } : false));
     for (const c of o.channels ?? []) this.addChannel(c);
     this.addUser({ id: this.botUserId, name: 'outreach-bot', realName: 'Outreach', isBot: true });
     for (const u of o.users ?? []) this.addUser(u);
@@ -661,6 +729,21 @@ export class FakeSlack {
       const l = limit === true ? {} : limit;
       this.rateLimit = { perSecond: l.perSecond ?? 1, burst: l.burst ?? 3, retryAfterSec: l.retryAfterSec ?? 1 };
     }
+  }
+
+  /** Slack's per-method workspace limits on (true = defaults) or off; the windows start empty. */
+  setTierLimits(limits: boolean | Partial<TierLimits>): void {
+    this.tierWindows = new Map();
+    if (limits === false) this.tiers = undefined;
+    else {
+      const l = limits === true ? {} : limits;
+      this.tiers = { perMinute: { ...(l.perMinute ?? SLACK_TIER_PER_MINUTE) }, timeScale: l.timeScale ?? 1 };
+    }
+  }
+
+  /** Web API calls per method since the last reset, and how many of them the fake's limits answered 429. */
+  counts(): Record<string, MethodCount> {
+    return Object.fromEntries([...this.methodCounts].map(([m, c]) => [m, { ...c }]));
   }
 
   /**
@@ -1069,6 +1152,7 @@ export class FakeSlack {
     call: { seq: number; at: number; method: string; args: Json; token: string | undefined },
   ): Promise<void> {
     const r = await this.sendFailure(res, injected);
+    if (this.handlers[call.method]) this.count(call.method).calls++;
     this.record({ ...call, status: r.status, ok: false, error: this.errorOf(r.body), response: r.body, injected });
   }
 
@@ -1107,13 +1191,12 @@ export class FakeSlack {
         // The app-level token opens Socket Mode connections and does nothing else; a bot token cannot open them.
         if (appToken !== (method === 'apps.connections.open')) throw new ApiError('not_allowed_token_type');
       }
-      if (method === 'chat.postMessage') {
-        const retryAfter = this.takeRateToken(str(args.channel) ?? '');
-        if (retryAfter !== undefined) {
-          status = 429;
-          headers = { 'retry-after': String(retryAfter) };
-          throw new ApiError('ratelimited');
-        }
+      const retryAfter = this.rateLimited(method, args);
+      if (retryAfter !== undefined) {
+        status = 429;
+        headers = { 'retry-after': String(retryAfter) };
+        this.count(method).ratelimited++;
+        throw new ApiError('ratelimited');
       }
       body = { ok: true, ...(await handler(args, token as string)) };
       // Checked once Slack took the call (a rejected payload is shown to no one).
@@ -1128,6 +1211,7 @@ export class FakeSlack {
     }
     if (this.opts.latencyMs) await sleep(this.opts.latencyMs);
     const ok = body.ok === true;
+    if (this.handlers[method]) this.count(method).calls++;
     this.record({
       seq,
       at,
@@ -1146,6 +1230,45 @@ export class FakeSlack {
   private errorOf(body: unknown): string | undefined {
     if (isObj(body) && typeof body.error === 'string') return body.error;
     return body === undefined ? 'connection dropped' : 'http error';
+  }
+
+  private count(method: string): MethodCount {
+    let c = this.methodCounts.get(method);
+    if (!c) this.methodCounts.set(method, (c = { calls: 0, ratelimited: 0 }));
+    return c;
+  }
+
+  /**
+   * Slack's limits for this call: the per-channel pace of chat.postMessage, then the method's workspace window.
+   * Returns the Retry-After seconds of a refusal; an accepted call is counted in both.
+   */
+  private rateLimited(method: string, args: Json): number | undefined {
+    const tierWait = this.tierWait(method);
+    if (method === 'chat.postMessage') {
+      // The channel's token is only spent when the workspace window also has room.
+      if (tierWait === undefined || tierWait <= 0) {
+        const channelRetry = this.takeRateToken(str(args.channel) ?? '');
+        if (channelRetry !== undefined) return channelRetry;
+      }
+    }
+    if (tierWait === undefined) return undefined;
+    if (tierWait > 0) return Math.max(1, Math.ceil(tierWait / 1000));
+    this.tierWindows.get(method)?.push(Date.now());
+    return undefined;
+  }
+
+  /** ms until the method's window has room (0: room now); undefined when the method is not limited. */
+  private tierWait(method: string): number | undefined {
+    const t = this.tiers;
+    const limit = t?.perMinute[method];
+    if (!t || limit === undefined) return undefined;
+    const windowMs = 60_000 / t.timeScale;
+    const now = Date.now();
+    let w = this.tierWindows.get(method);
+    if (!w) this.tierWindows.set(method, (w = []));
+    while (w.length > 0 && (w[0] as number) <= now - windowMs) w.shift();
+    if (w.length < limit) return 0;
+    return (w[w.length - limit] as number) + windowMs - now;
   }
 
   /** Token bucket per channel; returns Retry-After seconds when the channel is over its rate. */
