@@ -39,6 +39,28 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX records_value ON records USING gin (value jsonb_path_ops);
       CREATE INDEX records_expires_at ON records (expires_at) WHERE expires_at IS NOT NULL;
+      -- One row rewritten by Store.probe(): a real committed write, outside the records.
+      CREATE TABLE store_probe (id integer PRIMARY KEY, probed_at timestamptz NOT NULL);
+    `,
+  },
+  {
+    version: 2,
+    name: 'shared rate windows',
+    // pg-coordination.ts: a bucket (e.g. the service's 12 requests/s of one API key) is `limit` slot rows, created on
+    // first use. `free_at` is when a slot may be taken again; `token` names the current holding, so a late release of
+    // an expired holding never touches the next holder's.
+    sql: `
+      CREATE TABLE rate_buckets (
+        bucket text COLLATE "C" PRIMARY KEY,
+        paused_until timestamptz NOT NULL DEFAULT '-infinity'
+      );
+      CREATE TABLE rate_slots (
+        bucket text COLLATE "C" NOT NULL REFERENCES rate_buckets ON DELETE CASCADE,
+        slot integer NOT NULL,
+        free_at timestamptz NOT NULL DEFAULT '-infinity',
+        token uuid,
+        PRIMARY KEY (bucket, slot)
+      );
     `,
   },
 ];

@@ -1,0 +1,397 @@
+/**
+ * The PostgreSQL store (DATABASE_URL): every replica of the app on one database, through a `pg.Pool`.
+ *
+ * All records live in one table `records` (collection, key, value JSONB, version, expires_at; see migrations.ts):
+ * - keys are `COLLATE "C"`, so a prefix listing (`key LIKE 'prefix%'`, wildcards escaped) uses the primary key's
+ *   btree and lists in code-point order like the other stores;
+ * - `where` on indexed fields is `value @> {...}` on a GIN (jsonb_path_ops) index;
+ * - versions come from one sequence: compare-and-set is `UPDATE … WHERE version = expected`, insert-if-absent is
+ *   `INSERT … ON CONFLICT DO UPDATE … WHERE the row expired`, both atomic between processes (row locks);
+ * - expiry is checked in every query against the app's clock, so an expired row is invisible at once; `sweep`
+ *   deletes them.
+ *
+ * Durability: every write is one committed statement, so its promise resolves once it is durable. When a query fails
+ * because the database cannot be reached or cannot write (refused, lost connection, dropped database, disk full,
+ * read-only), `status()` turns not durable with an operator's explanation (host:port/db, never credentials) and the
+ * call rejects with StoreUnavailableError; the next successful write or `probe()` makes it durable again.
+ */
+import pg from 'pg';
+import { byKey, toJson } from './memory-store.js';
+import { migrate, type Migration, MIGRATIONS } from './migrations.js';
+import {
+  StoreUnavailableError,
+  assertIndexed,
+  specOf,
+  type Collection,
+  type CollectionSpec,
+  type ExportableStore,
+  type ExportedRecord,
+  type ListOptions,
+  type StoreStatus,
+  type Versioned,
+  type WriteOptions,
+} from './store.js';
+
+export interface PostgresStoreOptions {
+  /** Connections this process keeps at most (default 10). */
+  poolSize?: number;
+  /** The clock expiry is judged by (tests inject one); ms since the epoch. */
+  now?: () => number;
+  /** Longest wait for a connection before the database counts as unreachable (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** Longest a statement may take before it is given up (default 30000 ms). */
+  queryTimeoutMs?: number;
+  /** The schema to migrate to (tests only; default: every migration of migrations.ts). */
+  migrations?: readonly Migration[];
+}
+
+export interface PostgresStoreStats {
+  /** Statements this store sent since it opened (records, probes, `query()`; the migrations at open excluded). */
+  queries: number;
+}
+
+export interface PostgresStore extends ExportableStore {
+  readonly kind: 'postgres';
+  /** host:port/database, safe to show (no credentials). */
+  readonly where: string;
+  /**
+   * The pool, for the PostgreSQL coordination (leader lease, shared rate windows) to share its connections. Prefer
+   * `query`, which counts the statement and notices an unreachable database.
+   */
+  readonly pool: pg.Pool;
+  /** Runs one statement on the pool like the store's own: counted, and a lost database marks `status()`. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<pg.QueryResult<R>>;
+  stats(): PostgresStoreStats;
+}
+
+/**
+ * host:port/database of a PostgreSQL URL, without user or password (the store imports nothing of the app, so this is
+ * config.ts's postgresWhere again). A URL that does not parse is not echoed: it may hold the password.
+ */
+export function databaseWhere(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error('DATABASE_URL is not a URL such as postgres://user:password@db.example.com:5432/outreach.');
+  }
+  return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+}
+
+/** Why the database cannot take writes, in words for an operator; undefined when the error is not about that. */
+export function unavailability(err: unknown, where: string): string | undefined {
+  // Not `instanceof Error`: errors of node's own sockets may come from another realm (e.g. under jest's vm).
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  const c = typeof code === 'string' ? code : '';
+  const text = typeof message === 'string' ? message : '';
+  const db = `PostgreSQL at ${where}`;
+  switch (c) {
+    case 'ECONNREFUSED':
+      return `${db} refuses connections (is the server running and listening there?)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host of ${db} cannot be found (check DATABASE_URL's host name)`;
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${db} cannot be reached over the network`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `the connection to ${db} was cut`;
+    case '3D000':
+      return `the database at ${where} does not exist (was it dropped or renamed?)`;
+    case '28P01':
+    case '28000':
+      return `${db} refused the user name or password in DATABASE_URL`;
+    case '53100':
+      return `${db} has no disk space left`;
+    case '25006':
+      return `${db} accepts only reads (is it a standby?)`;
+    case '57P01':
+    case '57P02':
+    case '57P03':
+      return `${db} is shutting down or restarting`;
+  }
+  if (/^(08|53|58)/.test(c)) return `${db} cannot take writes (PostgreSQL error ${c})`;
+  if (/^57P0/.test(c)) return `${db} is shutting down or restarting`;
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(text)) {
+    return `${db} does not answer (timed out connecting)`;
+  }
+  if (/Connection terminated|not queryable|Query read timeout/i.test(text)) {
+    return `the connection to ${db} was lost`;
+  }
+  return undefined;
+}
+
+/** The row is unexpired at the time given in parameter $n. */
+const live = (n: number) => `(expires_at IS NULL OR expires_at > $${n})`;
+
+/** A LIKE pattern matching keys that start with `prefix` (its own `%`, `_` and `\` taken literally). */
+export function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** Opens the store: connects, migrates the schema (refusing one from a newer app version) and returns it. */
+export async function openPostgresStore(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const where = databaseWhere(url);
+  const now = opts.now ?? Date.now;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    query_timeout: opts.queryTimeoutMs ?? 30_000,
+    keepAlive: true,
+  });
+  // An idle connection that the server closes (restart, pg_terminate_backend) is reported here; without a listener
+  // it would crash the process. The pool drops it; the next query finds out whether the database is still there.
+  pool.on('error', () => undefined);
+
+  try {
+    await migrate(pool, where, opts.migrations ?? MIGRATIONS);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    // migrate() wraps what failed inside a migration's transaction; the cause says whether the database went away.
+    const why = unavailability(err, where) ?? unavailability((err as { cause?: unknown } | null)?.cause, where);
+    if (why) throw new StoreUnavailableError(`Cannot open the state: ${why}.`, { cause: err });
+    throw err;
+  }
+
+  let queries = 0;
+  let closed = false;
+  let status: StoreStatus = { durable: true };
+  const listeners = new Set<(s: StoreStatus) => void>();
+
+  const setStatus = (next: StoreStatus) => {
+    const changed = next.durable !== status.durable;
+    status = next;
+    if (changed) for (const l of [...listeners]) l({ ...status });
+  };
+  const markDurable = () => {
+    if (!status.durable) setStatus({ durable: true });
+  };
+  const markDown = (problem: string) => {
+    setStatus({ durable: false, problem, since: status.durable ? now() : (status.since ?? now()) });
+  };
+
+  /** Runs a statement; `what` says in words what it was for (in errors). Writes that succeed prove durability. */
+  async function run<R extends pg.QueryResultRow>(
+    what: string,
+    write: boolean,
+    text: string,
+    params: readonly unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
+    if (closed) {
+      throw new StoreUnavailableError(`The store is closed (the app is shutting down), so ${what} did not happen.`);
+    }
+    queries++;
+    try {
+      const result = await pool.query<R>(text, params as unknown[]);
+      if (write) markDurable();
+      return result;
+    } catch (err) {
+      const why = unavailability(err, where);
+      if (!why) throw err;
+      markDown(why);
+      throw new StoreUnavailableError(`${why}, so ${what} did not happen.`, { cause: err });
+    }
+  }
+
+  const at = () => new Date(now());
+  const expiry = (o?: WriteOptions) => (o?.expiresAt === undefined ? null : new Date(o.expiresAt));
+
+  /** The WHERE clause and parameters of a listing ($1 collection, $2 now, then prefix and where). */
+  function filter(name: string, o: ListOptions): { sql: string; params: unknown[] } {
+    const params: unknown[] = [name, at()];
+    let sql = `collection = $1 AND ${live(2)}`;
+    if (o.prefix !== undefined && o.prefix !== '') {
+      params.push(likePrefix(o.prefix));
+      sql += ` AND key LIKE $${params.length}`;
+    }
+    if (o.where && Object.keys(o.where).length > 0) {
+      params.push(JSON.stringify(o.where));
+      sql += ` AND value @> $${params.length}::jsonb`;
+    }
+    return { sql, params };
+  }
+
+  function makeCollection<T>(spec: CollectionSpec): Collection<T> {
+    const name = spec.name;
+    const getVersioned = async (key: string): Promise<Versioned<T> | undefined> => {
+      const r = await run<{ value: T; version: string }>(
+        `reading ${name}/${key}`,
+        false,
+        `SELECT value, version FROM records WHERE collection = $1 AND key = $2 AND ${live(3)}`,
+        [name, key, at()],
+      );
+      const row = r.rows[0];
+      return row ? { value: row.value, version: Number(row.version) } : undefined;
+    };
+    return {
+      name,
+      getVersioned,
+      get: async (key) => (await getVersioned(key))?.value,
+      list: async (o = {}) => {
+        assertIndexed(spec, o.where);
+        const f = filter(name, o);
+        let sql = `SELECT key, value FROM records WHERE ${f.sql} ORDER BY key`;
+        if (o.limit !== undefined) {
+          f.params.push(Math.max(0, Math.floor(o.limit)));
+          sql += ` LIMIT $${f.params.length}`;
+        }
+        const r = await run<{ key: string; value: T }>(`listing ${name}`, false, sql, f.params);
+        return r.rows.map((row) => [row.key, row.value] as [string, T]);
+      },
+      count: async (o = {}) => {
+        assertIndexed(spec, o.where);
+        const f = filter(name, o);
+        let sql = `SELECT count(*) AS n FROM records WHERE ${f.sql}`;
+        if (o.limit !== undefined) {
+          f.params.push(Math.max(0, Math.floor(o.limit)));
+          sql = `SELECT count(*) AS n FROM (SELECT 1 FROM records WHERE ${f.sql} LIMIT $${f.params.length}) s`;
+        }
+        const r = await run<{ n: string }>(`counting ${name}`, false, sql, f.params);
+        return Number(r.rows[0]?.n ?? 0);
+      },
+      put: async (key, value, o) => {
+        const json = toJson(name, key, value);
+        await run(
+          `the change to ${name}/${key}`,
+          true,
+          `INSERT INTO records (collection, key, value, expires_at) VALUES ($1, $2, $3::jsonb, $4)
+           ON CONFLICT (collection, key) DO UPDATE
+             SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, version = nextval('record_versions')`,
+          [name, key, json, expiry(o)],
+        );
+      },
+      insertIfAbsent: async (key, value, o) => {
+        const json = toJson(name, key, value);
+        // A conflicting row is locked by ON CONFLICT; it is replaced only if it has expired, so of two concurrent
+        // inserts exactly one writes (the other waits for its commit, then sees a live row).
+        const r = await run(
+          `the insertion of ${name}/${key}`,
+          true,
+          `INSERT INTO records (collection, key, value, expires_at) VALUES ($1, $2, $3::jsonb, $4)
+           ON CONFLICT (collection, key) DO UPDATE
+             SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, version = nextval('record_versions')
+             WHERE records.expires_at IS NOT NULL AND records.expires_at <= $5`,
+          [name, key, json, expiry(o), at()],
+        );
+        return r.rowCount === 1;
+      },
+      compareAndSet: async (key, expectedVersion, value, o) => {
+        const json = toJson(name, key, value);
+        const r = await run(
+          `the change to ${name}/${key}`,
+          true,
+          `UPDATE records SET value = $4::jsonb, expires_at = $5, version = nextval('record_versions')
+           WHERE collection = $1 AND key = $2 AND ${live(3)} AND version = $6`,
+          [name, key, at(), json, expiry(o), expectedVersion],
+        );
+        return r.rowCount === 1;
+      },
+      delete: async (key) => {
+        await run(`the deletion of ${name}/${key}`, true, 'DELETE FROM records WHERE collection = $1 AND key = $2', [
+          name,
+          key,
+        ]);
+      },
+      deletePrefix: async (prefix) => {
+        const r =
+          prefix === ''
+            ? await run(`the deletion of ${name}/*`, true, 'DELETE FROM records WHERE collection = $1', [name])
+            : await run(
+                `the deletion of ${name}/${prefix}*`,
+                true,
+                'DELETE FROM records WHERE collection = $1 AND key LIKE $2',
+                [name, likePrefix(prefix)],
+              );
+        return r.rowCount ?? 0;
+      },
+    };
+  }
+
+  const views = new Map<string, Collection<unknown>>();
+
+  const store: PostgresStore = {
+    kind: 'postgres',
+    where,
+    pool,
+    query: (text, params) => run('a coordination query', true, text, params),
+    stats: () => ({ queries }),
+    collection<T>(s: CollectionSpec | string): Collection<T> {
+      const spec = specOf(s);
+      let view = views.get(spec.name);
+      if (!view) {
+        view = makeCollection<unknown>(spec);
+        views.set(spec.name, view);
+      }
+      return view as Collection<T>;
+    },
+    sweep: async (when = now()) => {
+      const r = await run('removing expired records', true, 'DELETE FROM records WHERE expires_at <= $1', [
+        new Date(when),
+      ]);
+      return r.rowCount ?? 0;
+    },
+    status: () => ({ ...status }),
+    probe: async () => {
+      try {
+        await run(
+          'a test write',
+          true,
+          `INSERT INTO store_probe (id, probed_at) VALUES (1, now())
+           ON CONFLICT (id) DO UPDATE SET probed_at = EXCLUDED.probed_at`,
+        );
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || closed) throw err;
+      }
+      return { ...status };
+    },
+    onStatus: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    // Each write is committed before its promise resolves: nothing is ever waiting to be made durable.
+    flush: async () => {},
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+    collectionNames: async () => {
+      const r = await run<{ collection: string }>(
+        'listing the collections',
+        false,
+        `SELECT DISTINCT collection FROM records WHERE expires_at IS NULL OR expires_at > $1`,
+        [at()],
+      );
+      return r.rows.map((row) => row.collection).sort(byKey);
+    },
+    exportRecords: async function* (name) {
+      // Pages by key so a large collection is never held whole in memory.
+      let after: string | null = null;
+      for (;;) {
+        const r: pg.QueryResult<{ key: string; value: unknown; expires_at: Date | null }> = await run(
+          `reading ${name}`,
+          false,
+          `SELECT key, value, expires_at FROM records
+           WHERE collection = $1 AND ($2::text IS NULL OR key > $2) AND ${live(3)}
+           ORDER BY key LIMIT 1000`,
+          [name, after, at()],
+        );
+        for (const row of r.rows) {
+          const rec: ExportedRecord = { key: row.key, value: row.value };
+          if (row.expires_at) rec.expiresAt = row.expires_at.getTime();
+          yield rec;
+        }
+        if (r.rows.length < 1000) return;
+        after = r.rows.at(-1)!.key;
+      }
+    },
+  };
+  return store;
+}
