@@ -19,6 +19,7 @@ import pg from 'pg';
 import { byKey, toJson } from './memory-store.js';
 import { migrate, type Migration, MIGRATIONS } from './migrations.js';
 import {
+  StoreClosedError,
   StoreUnavailableError,
   assertIndexed,
   specOf,
@@ -185,7 +186,9 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     params: readonly unknown[] = [],
   ): Promise<pg.QueryResult<R>> {
     if (closed) {
-      throw new StoreUnavailableError(`The store is closed (the app is shutting down), so ${what} did not happen.`);
+      const err = new StoreClosedError(what);
+      if (!write) err.message = `The store is closed (the app is shutting down), so ${what} could not be done.`;
+      throw err;
     }
     queries++;
     try {

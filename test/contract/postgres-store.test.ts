@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { likePrefix, openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
-import { StoreUnavailableError, type StoreStatus } from '../../src/store/store.js';
+import { StoreClosedError, StoreUnavailableError, type StoreStatus } from '../../src/store/store.js';
 import { freshDatabase, testPostgresUrl } from '../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 
@@ -160,7 +160,8 @@ describe('the PostgreSQL store', () => {
     await c.list({ prefix: 'x' });
     expect(store.stats().queries - before).toBe(3);
     await store.close();
-    await expect(c.put('y', 2)).rejects.toThrow(StoreUnavailableError);
+    await expect(c.put('y', 2)).rejects.toThrow(StoreClosedError);
+    await expect(c.get('x')).rejects.toThrow(/store is closed.*reading n\/x could not be done/);
     const again = await open(url);
     expect(await again.collection<number>('n').list()).toEqual([['x', 1]]);
   });
