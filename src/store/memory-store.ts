@@ -12,6 +12,7 @@ import {
   type CollectionSpec,
   type ExportableStore,
   type ExportedRecord,
+  type IndexValue,
   type ListOptions,
   type StoreStatus,
   type Versioned,
@@ -23,10 +24,26 @@ export interface Row {
   json: string;
   version: number;
   expiresAt?: number;
+  /** The record's indexed top-level fields (of the collection's spec) that hold an IndexValue. */
+  indexed?: Record<string, IndexValue>;
 }
 
-/** Code-point order, as PostgreSQL's "C" collation sorts the keys. */
-export const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Code-point order, as PostgreSQL's "C" collation sorts UTF-8 keys. JavaScript's `<` compares UTF-16 code units,
+ * which puts characters above U+FFFF (surrogate pairs) before U+E000..U+FFFF; the units are remapped so they do not.
+ */
+export function byKey(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x += x >= 0xe000 ? -0x800 : 0x2000;
+    if (y >= 0xd800) y += y >= 0xe000 ? -0x800 : 0x2000;
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
 
 export function toJson(name: string, key: string, value: unknown): string {
   const text = JSON.stringify(value);
@@ -34,26 +51,105 @@ export function toJson(name: string, key: string, value: unknown): string {
   return text;
 }
 
-function matches(row: Row, where: ListOptions['where']): boolean {
-  if (!where) return true;
-  const rec = JSON.parse(row.json) as Record<string, unknown> | null;
-  if (rec === null || typeof rec !== 'object') return false;
-  return Object.entries(where).every(([f, v]) => rec[f] === v);
+/** Keys kept in code-point order, so a prefix is one contiguous run found by binary search. */
+export class SortedKeys {
+  private readonly keys: string[] = [];
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** The index of the first key not before `key`. */
+  private lower(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byKey(this.keys[mid]!, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  add(key: string): void {
+    const i = this.lower(key);
+    if (this.keys[i] !== key) this.keys.splice(i, 0, key);
+  }
+
+  delete(key: string): void {
+    const i = this.lower(key);
+    if (this.keys[i] === key) this.keys.splice(i, 1);
+  }
+
+  /** The keys starting with `prefix`, in order (a snapshot: safe to change the set while iterating). */
+  withPrefix(prefix = ''): string[] {
+    const out: string[] = [];
+    for (let i = this.lower(prefix); i < this.keys.length && this.keys[i]!.startsWith(prefix); i++) {
+      out.push(this.keys[i]!);
+    }
+    return out;
+  }
+
+  /** Like withPrefix, lazily: stops as soon as the caller does (a list with a limit). Do not change the set meanwhile. */
+  *iterate(prefix = ''): Generator<string> {
+    for (let i = this.lower(prefix); i < this.keys.length && this.keys[i]!.startsWith(prefix); i++) yield this.keys[i]!;
+  }
+}
+
+const indexSlot = (v: IndexValue): string => `${typeof v}:${String(v)}`;
+
+function indexedFields(spec: CollectionSpec, json: string): Record<string, IndexValue> | undefined {
+  if (!spec.indexes?.length) return undefined;
+  const rec = JSON.parse(json) as unknown;
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return undefined;
+  const out: Record<string, IndexValue> = {};
+  for (const field of spec.indexes) {
+    const v = (rec as Record<string, unknown>)[field];
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[field] = v;
+  }
+  return out;
 }
 
 /**
- * The rows of one collection in memory, with the semantics of store.ts. `onChange(key)` is told of every change
- * (the embedded store uses it to know which file to rewrite); a clock can be given for tests of expiry.
+ * The rows of one collection in memory, with the semantics of store.ts: all keys in code-point order, and for each
+ * indexed field the keys of each value in that order, so listing a prefix or an index value costs what it returns,
+ * not the size of the collection. A clock can be given for tests of expiry.
  */
 export class RecordTable {
-  readonly rows = new Map<string, Row>();
+  private readonly rows = new Map<string, Row>();
+  private readonly sorted = new SortedKeys();
+  /** field -> value slot -> keys. */
+  private readonly indexes = new Map<string, Map<string, SortedKeys>>();
   /** The highest version ever given in this table, so a deleted-then-recreated key never reuses a version. */
   private clock = 0;
 
   constructor(
-    readonly spec: CollectionSpec,
+    public spec: CollectionSpec,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    for (const field of spec.indexes ?? []) this.indexes.set(field, new Map());
+  }
+
+  /**
+   * Adds indexes on more fields (a collection opened again with a spec naming more, or first loaded from disk
+   * without its spec): the rows are indexed on them at once.
+   */
+  ensureIndexes(fields: readonly string[] = []): void {
+    const missing = fields.filter((f) => !this.indexes.has(f));
+    if (!missing.length) return;
+    this.spec = { ...this.spec, indexes: [...(this.spec.indexes ?? []), ...missing] };
+    for (const field of missing) this.indexes.set(field, new Map());
+    for (const [key, row] of this.rows) this.load(key, row);
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** The row as stored, expired or not. */
+  row(key: string): Row | undefined {
+    return this.rows.get(key);
+  }
 
   live(key: string): Row | undefined {
     const row = this.rows.get(key);
@@ -67,44 +163,100 @@ export class RecordTable {
     return row ? { value: JSON.parse(row.json) as T, version: row.version } : undefined;
   }
 
-  list<T>(opts: ListOptions = {}): Array<[string, T]> {
+  /** Every key starting with `prefix` (expired ones included), in order. */
+  keys(prefix = ''): string[] {
+    return this.sorted.withPrefix(prefix);
+  }
+
+  /** The live keys matching the options, in order, with their rows. */
+  private *matching(opts: ListOptions): Generator<[string, Row]> {
     assertIndexed(this.spec, opts.where);
-    const keys = [...this.rows.keys()]
-      .filter((k) => opts.prefix === undefined || k.startsWith(opts.prefix))
-      .sort(byKey);
-    const out: Array<[string, T]> = [];
-    for (const key of keys) {
-      if (opts.limit !== undefined && out.length >= opts.limit) break;
+    const where = Object.entries(opts.where ?? {});
+    let candidates: SortedKeys | undefined = this.sorted;
+    if (where.length) {
+      // The smallest of the index value sets narrows most; the other fields are checked on the row.
+      candidates = undefined;
+      for (const [field, v] of where) {
+        const set = this.indexes.get(field)?.get(indexSlot(v));
+        if (!set) return;
+        if (!candidates || set.size < candidates.size) candidates = set;
+      }
+    }
+    for (const key of candidates!.iterate(opts.prefix)) {
       const row = this.live(key);
-      if (row && matches(row, opts.where)) out.push([key, JSON.parse(row.json) as T]);
+      if (row && where.every(([f, v]) => row.indexed?.[f] === v)) yield [key, row];
+    }
+  }
+
+  list<T>(opts: ListOptions = {}): Array<[string, T]> {
+    const out: Array<[string, T]> = [];
+    if (opts.limit !== undefined && opts.limit <= 0) return out;
+    for (const [key, row] of this.matching(opts)) {
+      out.push([key, JSON.parse(row.json) as T]);
+      if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
     return out;
+  }
+
+  count(opts: ListOptions = {}): number {
+    let n = 0;
+    for (const entry of this.matching(opts)) {
+      void entry;
+      n++;
+      if (opts.limit !== undefined && n >= opts.limit) break;
+    }
+    return n;
   }
 
   /** Sets the row; returns the new version. */
   write(key: string, json: string, opts: WriteOptions = {}): number {
     const version = Math.max(this.clock, this.rows.get(key)?.version ?? 0) + 1;
-    this.clock = version;
     const row: Row = { json, version };
     if (opts.expiresAt !== undefined) row.expiresAt = opts.expiresAt;
-    this.rows.set(key, row);
+    this.load(key, row);
     return version;
   }
 
   /** Loads a row read back from disk as it was. */
   load(key: string, row: Row): void {
+    this.unindex(key);
+    const indexed = indexedFields(this.spec, row.json);
+    if (indexed) row.indexed = indexed;
+    else delete row.indexed;
     this.rows.set(key, row);
+    this.sorted.add(key);
+    for (const [field, v] of Object.entries(row.indexed ?? {})) {
+      const values = this.indexes.get(field)!;
+      let set = values.get(indexSlot(v));
+      if (!set) values.set(indexSlot(v), (set = new SortedKeys()));
+      set.add(key);
+    }
     this.clock = Math.max(this.clock, row.version);
   }
 
+  private unindex(key: string): void {
+    const old = this.rows.get(key);
+    if (!old) return;
+    for (const [field, v] of Object.entries(old.indexed ?? {})) {
+      const values = this.indexes.get(field)!;
+      const set = values.get(indexSlot(v));
+      set?.delete(key);
+      if (set?.size === 0) values.delete(indexSlot(v));
+    }
+  }
+
   remove(key: string): boolean {
-    return this.rows.delete(key);
+    if (!this.rows.has(key)) return false;
+    this.unindex(key);
+    this.rows.delete(key);
+    this.sorted.delete(key);
+    return true;
   }
 
   /** The unexpired rows in key order, with their expiry (for a copy of the state). */
   exported(): ExportedRecord[] {
     const out: ExportedRecord[] = [];
-    for (const key of [...this.rows.keys()].sort(byKey)) {
+    for (const key of this.sorted.withPrefix()) {
       const row = this.live(key);
       if (!row) continue;
       const rec: ExportedRecord = { key, value: JSON.parse(row.json) as unknown };
@@ -120,7 +272,7 @@ export class RecordTable {
     for (const [key, row] of this.rows) {
       if (row.expiresAt !== undefined && row.expiresAt <= now) gone.push(key);
     }
-    for (const key of gone) this.rows.delete(key);
+    for (const key of gone) this.remove(key);
     return gone;
   }
 }
@@ -146,7 +298,7 @@ export function tableCollection<T>(
     get: async (key) => table.getVersioned<T>(key)?.value,
     getVersioned: async (key) => table.getVersioned<T>(key),
     list: async (opts) => table.list<T>(opts),
-    count: async (opts) => table.list<T>(opts).length,
+    count: async (opts) => table.count(opts),
     put: async (key, value, opts) => {
       const json = toJson(name, key, value);
       await change(key, 'the change to', () => (table.write(key, json, opts), true));
@@ -172,7 +324,7 @@ export function tableCollection<T>(
     },
     deletePrefix: async (prefix) => {
       checkOpen(`the deletion of ${name}/${prefix}*`);
-      const keys = [...table.rows.keys()].filter((k) => k.startsWith(prefix));
+      const keys = table.keys(prefix);
       for (const key of keys) table.remove(key);
       if (keys.length) await persist(keys);
       return keys.length;
@@ -195,6 +347,7 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Exportable
     collection<T>(s: CollectionSpec | string): Collection<T> {
       const spec = specOf(s);
       let view = views.get(spec.name);
+      tables.get(spec.name)?.ensureIndexes(spec.indexes);
       if (!view) {
         const table = new RecordTable(spec, now);
         tables.set(spec.name, table);
