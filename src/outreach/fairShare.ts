@@ -49,12 +49,16 @@ class Lane<E extends FairShareEntry> {
     this.size++;
   }
 
-  /** Takes the first request of the first person in turn that `may` take a slot; that person goes to the back. */
-  take(may: (key: string) => boolean): E | undefined {
+  /**
+   * Takes the first request of the first person in turn that `may` take a slot; that person goes to the back. With
+   * `peek`, only says which request that would be.
+   */
+  take(may: (key: string) => boolean, peek = false): E | undefined {
     for (let i = 0; i < this.turns.length; i++) {
       const key = this.turns[i] as string;
       if (!may(key)) continue;
       const q = this.byPerson.get(key) as E[];
+      if (peek) return q[0];
       const e = q.shift() as E;
       this.turns.splice(i, 1);
       if (q.length > 0) this.turns.push(key);
@@ -148,6 +152,15 @@ export class FairShareQueue<E extends FairShareEntry> {
    * when no slot is free or no waiting request may take one now (a person at their cap: asked again at each release).
    */
   next(): E | undefined {
+    return this.choose(false);
+  }
+
+  /** The request `next()` would give a slot to now, left waiting (the shared windows ask before taking a slot). */
+  peek(): E | undefined {
+    return this.choose(true);
+  }
+
+  private choose(peek: boolean): E | undefined {
     const free = this.slots - this.heldCount;
     if (free <= 0) return undefined;
     for (const p of LANES) {
@@ -162,9 +175,10 @@ export class FairShareQueue<E extends FairShareEntry> {
       if (free <= owed) continue;
       const e = lane.take(
         (key) => key === NO_ONE || p !== 'interactive' || (this.heldByPerson.get(key) ?? 0) < this.perPersonSlots,
+        peek,
       );
       if (!e) continue;
-      this.hold(e, +1);
+      if (!peek) this.hold(e, +1);
       return e;
     }
     return undefined;

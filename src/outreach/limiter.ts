@@ -20,12 +20,19 @@
  *
  * A 429 pauses the whole limiter: no waiting request gets a slot until the pause ends, and they keep their order.
  *
- * Scale-out: this holds state in the process. Running several processes with one key would need a shared store of
- * the slots plus a shared pause, which this class does not do yet.
+ * Several replicas (one budget per API key for all of them): given `shared` windows (src/store/pg-coordination.ts),
+ * a request that is next in line here must also take a slot of the shared bucket `outreach:<key hash>` (the same
+ * rule, `perSecond` slots each held until a window after the answer, kept in PostgreSQL with the database's clock),
+ * and gives it back when the answer comes. The poller's and uploads' requests take a shared slot only while
+ * `reserve` (2) more stay free, so a person's command on any replica finds one at once; a 429 pauses the shared
+ * bucket for every replica. The order within this process (people first, floors, turns) stays as above. While the
+ * shared windows cannot be reached, nothing starts (the budget cannot be checked); the limiter retries every second.
+ * Embedded mode (one process) passes no shared windows: this process's slots are the whole budget.
  */
 import { createHash } from 'node:crypto';
 import type { Priority } from './api.js';
 import { FairShareQueue, type FairShareOptions } from './fairShare.js';
+import type { SharedWindows, SharedTicket } from './sharedWindows.js';
 import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
 
 /** Extra hold of a slot beyond its window, ms, for timer granularity (see `run`). */
@@ -59,8 +66,28 @@ export interface RateLimiterOptions {
   floors?: FairShareOptions['floors'];
   /** Most slots one person's requests hold at once. Default: half of `perSecond`, rounded up. */
   perPersonSlots?: number;
+  /** The budget shared with other replicas (see the top of the file); none in embedded mode. */
+  shared?: SharedBudget;
   logger?: LimiterLogger;
 }
+
+export interface SharedBudget {
+  windows: SharedWindows;
+  /** The bucket of the API key: `outreachBucket(apiKey)`. */
+  bucket: string;
+  /** Shared slots the poller and uploads leave free for people's requests on any replica. Default 2. */
+  reserve?: number;
+}
+
+/** The shared bucket of an API key: `outreach:` and the first 16 hex digits of its SHA-256 (never the key). */
+export function outreachBucket(apiKey: string): string {
+  return `outreach:${keyId(apiKey).slice(0, 16)}`;
+}
+
+/** Longest wait before asking the shared windows again when none was free, ms (a release may free one sooner). */
+const SHARED_RETRY_MS = 50;
+/** Wait before asking again when the shared windows could not be reached, ms. */
+const SHARED_DOWN_RETRY_MS = 1000;
 
 export class LimiterStoppedError extends Error {
   override readonly name = 'LimiterStoppedError';
@@ -78,8 +105,8 @@ interface Sleeper {
 interface Waiter {
   readonly priority: Priority;
   readonly person: string | undefined;
-  /** Called when it gets a slot: sends the request and holds the slot. */
-  start(): void;
+  /** Called when it gets a slot (and the shared slot it holds, if shared): sends the request and holds the slot. */
+  start(ticket?: SharedTicket): void;
   /** Called when it will never get one (the limiter stopped). */
   drop(reason: unknown): void;
 }
@@ -101,6 +128,12 @@ export class RateLimiter {
   private startedCount = 0;
   /** A request was started in this turn of the event loop (see dispatch). */
   private startedThisTurn = false;
+  private readonly shared: Required<SharedBudget> | undefined;
+  /** A shared slot is being asked for (one at a time). */
+  private acquiring = false;
+  /** When none was free: the timer that asks again, and the reserve it was refused with. */
+  private sharedRetry: { timer: NodeJS.Timeout; reserve: number } | undefined;
+  private sharedDownLogged = false;
 
   constructor(opts: RateLimiterOptions = {}) {
     this.perSecond = opts.perSecond ?? RATE_LIMIT_PER_SECOND;
@@ -109,6 +142,10 @@ export class RateLimiter {
     this.backoffBaseMs = opts.backoffBaseMs ?? 1000;
     this.maxPauseMs = opts.maxPauseMs ?? 60_000;
     this.logger = opts.logger;
+    this.shared = opts.shared ? { reserve: 2, ...opts.shared } : undefined;
+    if (this.shared && (!Number.isInteger(this.shared.reserve) || this.shared.reserve < 0)) {
+      throw new RangeError('shared.reserve must be an integer >= 0');
+    }
     if (!Number.isInteger(this.perSecond) || this.perSecond < 1)
       throw new RangeError('perSecond must be an integer >= 1');
     if (!(this.windowMs > 0) || !(this.marginMs >= 0)) throw new RangeError('windowMs must be > 0 and marginMs >= 0');
@@ -141,9 +178,9 @@ export class RateLimiter {
       const waiter: Waiter = {
         priority,
         person,
-        start: () => {
+        start: (ticket) => {
           signal?.removeEventListener('abort', onAbort);
-          void this.run(waiter, task, resolve, reject);
+          void this.run(waiter, task, resolve, reject, ticket);
         },
         drop: (reason) => {
           signal?.removeEventListener('abort', onAbort);
@@ -167,16 +204,93 @@ export class RateLimiter {
   private dispatch(): void {
     if (this.stopped || Date.now() < this.pausedUntil) return;
     if (this.startedThisTurn) return; // the setImmediate below dispatches again
+    if (this.shared) {
+      this.acquireShared(this.shared);
+      return;
+    }
     const w = this.queue.next();
-    if (!w) return;
+    if (w) this.begin(w);
+  }
+
+  private begin(w: Waiter, ticket?: SharedTicket): void {
     this.startedThisTurn = true;
     setImmediate(() => {
       this.startedThisTurn = false;
       this.dispatch();
     });
     this.startedCount++;
-    w.start();
+    w.start(ticket);
     this.refreshTimerRefs();
+  }
+
+  /**
+   * Shared mode: asks the shared windows for a slot for the request that is next here (with the reserve of its
+   * lane), then gives the slot to whoever is next by then (a person who came meanwhile goes first, which only
+   * leaves more of the reserve). None free: asks again when one should be, or sooner for a person's request.
+   */
+  private acquireShared(shared: Required<SharedBudget>): void {
+    if (this.acquiring) return;
+    const first = this.queue.peek();
+    if (!first) return;
+    const reserve = first.priority === 'interactive' ? 0 : shared.reserve;
+    if (this.sharedRetry) {
+      if (reserve >= this.sharedRetry.reserve) return; // its timer asks again
+      clearTimeout(this.sharedRetry.timer);
+      this.sharedRetry = undefined;
+    }
+    this.acquiring = true;
+    const window = { bucket: shared.bucket, limit: this.perSecond, windowMs: this.windowMs };
+    // Held at most a window after the margin, like the slots here (run): a holder that died frees it by itself.
+    const holdMs = this.windowMs + this.marginMs + TIMER_GUARD_MS;
+    shared.windows.tryAcquire(window, { holdMs, reserve: Math.min(reserve, this.perSecond - 1) }).then(
+      (got) => {
+        this.acquiring = false;
+        this.sharedDownLogged = false;
+        if (!got.ok) {
+          this.retryShared(Math.min(Math.max(1, got.waitMs), SHARED_RETRY_MS), reserve);
+          return;
+        }
+        const w = this.stopped || Date.now() < this.pausedUntil ? undefined : this.queue.next();
+        if (!w) {
+          // Stopped, paused by a 429 meanwhile, or the request gave up: the slot counts as used for a window.
+          this.releaseShared(shared, got.ticket);
+          this.dispatch();
+          return;
+        }
+        this.begin(w, got.ticket);
+      },
+      (err: unknown) => {
+        this.acquiring = false;
+        if (!this.sharedDownLogged) {
+          this.sharedDownLogged = true;
+          this.logger?.error(
+            { err: err instanceof Error ? err.message : String(err) },
+            'the shared rate budget cannot be reached; no request to the outreach service starts until it can',
+          );
+        }
+        this.retryShared(SHARED_DOWN_RETRY_MS, reserve);
+      },
+    );
+  }
+
+  private retryShared(ms: number, reserve: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.sharedRetry = undefined;
+      this.dispatch();
+    }, ms);
+    this.sharedRetry = { timer, reserve };
+    this.refreshTimerRefs();
+  }
+
+  private releaseShared(shared: Required<SharedBudget>, ticket: SharedTicket): void {
+    shared.windows.release(ticket, this.windowMs).catch((err: unknown) => {
+      // Not given back: it frees by itself when its hold ends.
+      this.logger?.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'could not give back a slot of the shared rate budget',
+      );
+    });
   }
 
   /** Sends the request of `w`, which holds a slot; gives the slot back one window later (see the top of the file). */
@@ -185,6 +299,7 @@ export class RateLimiter {
     task: () => Promise<T>,
     resolve: (v: T) => void,
     reject: (e: unknown) => void,
+    ticket?: SharedTicket,
   ): Promise<void> {
     const startedAt = performance.now();
     let done: Promise<T>;
@@ -196,6 +311,8 @@ export class RateLimiter {
     // The caller gets the result as soon as it is there; the slot stays held.
     done.then(resolve, reject);
     await this.sleep(this.marginMs, done);
+    // The answer came (or the margin passed): the shared slot frees a window from now, on the database's clock.
+    if (ticket && this.shared && !this.stopped) this.releaseShared(this.shared, ticket);
     const lag = Math.min(performance.now() - startedAt, this.marginMs);
     // Timed on the monotonic high-resolution clock, plus a guard: Node's timers run on a cached millisecond clock and
     // may fire up to a millisecond early, which would let the next request start just inside the window.
@@ -221,6 +338,13 @@ export class RateLimiter {
       ms = Math.round(exp / 2 + (Math.random() * exp) / 2);
     }
     this.pauseFor(ms);
+    // Every replica pauses too: their requests count against the same budget.
+    this.shared?.windows.pause(this.shared.bucket, Date.now() + ms).catch((err: unknown) => {
+      this.logger?.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'could not pause the shared rate budget for the other replicas',
+      );
+    });
     this.logger?.warn(
       { pauseMs: ms, retryAfterMs, consecutive: this.consecutive429 },
       'outreach service rate-limited us; pausing all requests',
@@ -286,6 +410,8 @@ export class RateLimiter {
     for (const [k, v] of registry) if (v === this) registry.delete(k);
     if (this.resumeTimer) clearTimeout(this.resumeTimer);
     this.resumeTimer = undefined;
+    if (this.sharedRetry) clearTimeout(this.sharedRetry.timer);
+    this.sharedRetry = undefined;
     for (const w of this.queue.drain()) w.drop(new LimiterStoppedError());
     for (const s of [...this.sleepers]) {
       clearTimeout(s.timer);
@@ -322,9 +448,10 @@ export class RateLimiter {
       if (keepAlive) s.timer.ref();
       else s.timer.unref();
     }
-    if (this.resumeTimer) {
-      if (keepAlive) this.resumeTimer.ref();
-      else this.resumeTimer.unref();
+    for (const t of [this.resumeTimer, this.sharedRetry?.timer]) {
+      if (!t) continue;
+      if (keepAlive) t.ref();
+      else t.unref();
     }
   }
 }
@@ -342,11 +469,20 @@ function keyId(apiKey: string): string {
  * The process-wide limiter of `apiKey` (created with `opts` on first use; later calls return the same instance and
  * ignore `opts`). The key is kept only as a SHA-256 digest.
  */
-export function sharedLimiter(apiKey: string, opts?: RateLimiterOptions): RateLimiter {
+export function sharedLimiter(
+  apiKey: string,
+  opts?: RateLimiterOptions & {
+    /** Replicas' shared windows: the limiter then also takes slots of the key's bucket (`outreachBucket`). */
+    windows?: SharedWindows;
+  },
+): RateLimiter {
   const id = keyId(apiKey);
   let limiter = registry.get(id);
   if (!limiter) {
-    limiter = new RateLimiter(opts);
+    const { windows, ...rest } = opts ?? {};
+    limiter = new RateLimiter(
+      windows && !rest.shared ? { ...rest, shared: { windows, bucket: outreachBucket(apiKey) } } : rest,
+    );
     registry.set(id, limiter);
   }
   return limiter;
