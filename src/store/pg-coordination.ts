@@ -119,7 +119,7 @@ export class PgRateWindows implements RateWindows {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The advisory lock of the poller's lease: "outrlead" as bytes (the migrations use another key). */
-export const LEADER_LOCK_KEY = 0x6f75_7472_6c65_6164n;
+const LEADER_LOCK_KEY = 0x6f75_7472_6c65_6164n;
 /** Non-leaders LISTEN here; a leader that steps down NOTIFYs it, so the next one takes over at once. */
 const LEADER_CHANNEL = 'outreach_leader_free';
 
