@@ -317,7 +317,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     };
   }
 
-  const views = new Map<string, Collection<unknown>>();
+  const views = new Map<string, { spec: CollectionSpec; view: Collection<unknown> }>();
 
   const store: PostgresStore = {
     kind: 'postgres',
@@ -327,11 +327,13 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     stats: () => ({ queries }),
     collection<T>(s: CollectionSpec | string): Collection<T> {
       const spec = specOf(s);
-      let view = views.get(spec.name);
-      if (!view) {
-        view = makeCollection<unknown>(spec);
-        views.set(spec.name, view);
-      }
+      const known = views.get(spec.name);
+      // Opened again naming more indexed fields: the view allows every field named so far (all are in the GIN index).
+      const missing = (spec.indexes ?? []).filter((f) => !known?.spec.indexes?.includes(f));
+      if (known && !missing.length) return known.view as Collection<T>;
+      const merged = { name: spec.name, indexes: [...(known?.spec.indexes ?? []), ...missing] };
+      const view = makeCollection<unknown>(merged);
+      views.set(spec.name, { spec: merged, view });
       return view as Collection<T>;
     },
     sweep: async (when = now()) => {
