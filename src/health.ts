@@ -1,15 +1,12 @@
 /**
  * What GET /healthz reports: whether the app can do its job, check by check, not only that it is listening.
  *
- * - `store`: the state file's directory takes a write (a small probe file, written and removed at most every few
- *   seconds), and the latest save of the state did not fail (after a failed save, the unsaved changes are written
- *   again before answering).
+ * - `store`: the store can make changes durable (Store.status(); a probe write at most every few seconds, and at
+ *   every check while it cannot, which also retries the unsaved changes).
  * - `slack_auth`: Slack accepts the app's tokens (src/slack/auth-monitor.ts).
  *
  * A failing check makes /healthz answer 503 with a body naming it and saying what is wrong, never a secret.
  */
-import { rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 
 export interface CheckResult {
   ok: boolean;
@@ -56,61 +53,37 @@ export class Health {
   }
 }
 
-function errnoCode(err: unknown): string {
-  for (let cur: unknown = err, depth = 0; cur && depth < 4; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return 'unknown error';
+/** A store's durability (the shape of store.ts's StoreStatus; health imports nothing of the app). */
+interface StoreStatus {
+  durable: boolean;
+  problem?: string;
 }
 
-/** What the store check needs from the store (LowdbStore has it). */
+/** What the store check needs from the store (every Store has it). */
 export interface StoreHealthSource {
-  /** Absolute path of the state file. */
-  readonly file: string;
-  /** The latest write's error, until a write succeeds. */
-  readonly lastWriteError: Error | undefined;
-  flush(): Promise<void>;
+  status(): StoreStatus;
+  /** Tries a small write and, if it works, the writes still pending: the store becomes durable again. */
+  probe(): Promise<StoreStatus>;
 }
 
+/**
+ * The store can make changes durable. While it cannot (disk full, database down) the answer names the problem; each
+ * check then probes, so /healthz turns ok by itself once writes succeed again. While durable, a probe at most every
+ * `probeEveryMs` notices a problem before a change runs into it.
+ */
 export function storeCheck(store: StoreHealthSource, opts: { probeEveryMs?: number } = {}): HealthCheck {
   const probeEveryMs = opts.probeEveryMs ?? 5000;
-  const dir = dirname(store.file);
-  const probeFile = join(dir, `.${basename(store.file)}.health`);
-  let probed: { at: number; result: CheckResult } | undefined;
-
-  const probe = async (): Promise<CheckResult> => {
-    if (probed && Date.now() - probed.at < probeEveryMs) return probed.result;
-    let result: CheckResult;
-    try {
-      await writeFile(probeFile, `${new Date().toISOString()}\n`);
-      await rm(probeFile, { force: true });
-      result = { ok: true };
-    } catch (err) {
-      result = {
-        ok: false,
-        detail: `cannot write in the state file's directory ${dir} (${errnoCode(err)}); check STATE_FILE, the disk and its permissions`,
-      };
-    }
-    probed = { at: Date.now(), result };
-    return result;
-  };
-
+  let probedAt = 0;
   return async () => {
-    const p = await probe();
-    if (!p.ok) return p;
-    if (store.lastWriteError) {
-      // The directory takes writes again (or the failure was passing): save what is still unsaved.
-      await store.flush().catch(() => undefined);
-      const err = store.lastWriteError;
-      if (err) {
-        return {
-          ok: false,
-          detail: `the latest save of the state file ${store.file} failed (${errnoCode(err)}); changes are kept in memory only`,
-        };
-      }
+    let status = store.status();
+    if (!status.durable || Date.now() - probedAt >= probeEveryMs) {
+      probedAt = Date.now();
+      status = await store.probe();
     }
-    return { ok: true };
+    if (status.durable) return { ok: true };
+    return {
+      ok: false,
+      detail: `${status.problem ?? 'the state cannot be saved'}; changes are refused and delivery to Slack waits until it can`,
+    };
   };
 }

@@ -2,7 +2,7 @@
 import { ConfigError, configSecrets, describeConfig, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startApp } from './main.js';
-import { StoreCorruptError } from './store/lowdb-store.js';
+import { StoreCorruptError, StoreLockedError } from './store/embedded-store.js';
 
 async function main(): Promise<void> {
   let config;
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   try {
     app = await startApp(config, { logger });
   } catch (err) {
-    if (err instanceof StoreCorruptError || err instanceof ConfigError) {
+    if (err instanceof StoreCorruptError || err instanceof StoreLockedError || err instanceof ConfigError) {
       console.error(`outreach-slack cannot start: ${err.message}`);
       process.exit(1);
     }

@@ -472,6 +472,7 @@ const WRITE_PROBLEMS: Record<string, string> = {
   EPERM: 'operation not permitted',
   ENOTDIR: 'a path component is not a directory',
   ENOENT: 'the directory has disappeared',
+  EISDIR: 'a directory is in the way of a file',
   EMFILE: 'too many open files',
   ENFILE: 'too many open files',
 };
@@ -788,6 +789,8 @@ class EmbeddedStoreImpl implements EmbeddedStore {
       batch.resolve();
     } catch (err) {
       this.counters.writeFailures++;
+      // The directory may be what went away (STATE_DIR replaced or emptied): make it again at the next attempt.
+      state.dirReady = false;
       this.setProblem(err);
       this.logger?.error(
         { file: file.path, code: errCode(err) },

@@ -1,11 +1,11 @@
 /**
  * GET /healthz of the real app says whether it can do its job: 200 with every check passing; 503 naming the check
- * when the state cannot be saved (its directory gone, the file unwritable) or when Slack refuses the bot token (seen
+ * when the state cannot be saved (STATE_DIR unwritable, a file write failing) or when Slack refuses the bot token (seen
  * by the periodic auth.test, or on a real call and confirmed by auth.test), and 200 again once fixed. No secret in
  * the answer.
  */
 import { mkdir, rm, writeFile, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { join } from 'node:path';
 import { parseExposition } from '../support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
 import { ADMIN, CHANNEL } from '../support/upload.js';
@@ -43,7 +43,7 @@ describe('the state store', () => {
     t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { healthTuning: { storeProbeMs: 0 } } });
   });
   afterEach(async () => {
-    await mkdir(dirname(t.config.stateFile), { recursive: true }).catch(() => undefined);
+    await mkdir(t.config.stateDir, { recursive: true }).catch(() => undefined);
     await t.close();
   });
 
@@ -56,8 +56,8 @@ describe('the state store', () => {
     });
   });
 
-  it('answers 503 naming the store while its directory cannot be written, and 200 once it can', async () => {
-    const dir = dirname(t.config.stateFile);
+  it('answers 503 naming the store while STATE_DIR cannot be written, and 200 once it can', async () => {
+    const dir = t.config.stateDir;
     // The state directory replaced by a file: nothing can be written in it (root or not).
     await rm(dir, { recursive: true, force: true });
     await writeFile(dir, 'not a directory');
@@ -68,40 +68,47 @@ describe('the state store', () => {
     expect(bad.body.checks.store).toEqual({
       ok: false,
       detail: expect.stringMatching(
-        /^cannot write in the state file's directory .* \(ENOTDIR\); check STATE_FILE, the disk and its permissions$/,
+        /^cannot write the state in .*: a path component is not a directory \(ENOTDIR\); changes are refused and delivery to Slack waits until it can$/,
       ) as unknown,
     });
     expect(bad.body.checks.slack_auth).toEqual({ ok: true });
     noSecrets(t, bad.text);
     const metrics = parseExposition(await (await fetch(`http://127.0.0.1:${t.app.port}/metrics`)).text());
     expect(metrics.sum('outreach_slack_health_check_ok', { check: 'store' })).toBe(0);
+    // Nothing moves on as if saved while the store cannot write.
+    await expect(t.app.deps.store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(
+      /was not saved: cannot write the state in/,
+    );
 
     await rm(dir, { force: true });
     await mkdir(dir);
     expect((await healthz(t)).status).toBe(200);
+    await t.app.deps.store.collection<{ n: number }>('health-test').put('k', { n: 1 });
   });
 
-  it('answers 503 while the latest save failed, and saves what was kept in memory once it can', async () => {
-    const file = t.config.stateFile;
-    // The state file's path taken by a directory: the directory takes writes, the file cannot be replaced.
-    await rm(file, { force: true });
-    await mkdir(file);
-    const saved = t.app.deps.store.collection<{ n: number }>('health-test').set('k', { n: 1 });
-    await expect(saved).rejects.toThrow(/Could not save the state file/);
+  it('answers 503 while a save failed, and saves what was kept in memory once it can', async () => {
+    const store = t.app.deps.store;
+    await store.collection<{ n: number }>('health-test').put('a', { n: 0 });
+    // A directory where the store writes its temporary file: that file cannot be written.
+    const file = join(t.config.stateDir, 'health-test', '@keys.json');
+    await mkdir(`${file}.tmp`);
+    await expect(store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(
+      /not saved: cannot write the state in .*\(EISDIR\)/,
+    );
 
     const bad = await healthz(t);
     expect(bad.status).toBe(503);
     expect(bad.body.checks.store).toEqual({
       ok: false,
       detail: expect.stringMatching(
-        /^the latest save of the state file .* failed \(EISDIR\); changes are kept in memory only$/,
+        /^cannot write the state in .*: a directory is in the way of a file \(EISDIR\); changes are refused/,
       ) as unknown,
     });
 
-    await rm(file, { recursive: true });
+    await rm(`${file}.tmp`, { recursive: true });
     expect((await healthz(t)).status).toBe(200);
-    const onDisk = JSON.parse(await readFile(file, 'utf8')) as { collections: Record<string, unknown> };
-    expect(onDisk.collections['health-test']).toEqual({ k: { n: 1 } });
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as { records: Record<string, { value: unknown }> };
+    expect(onDisk.records.k?.value).toEqual({ n: 1 });
   });
 });
 

@@ -1,0 +1,32 @@
+/**
+ * The Store of a configuration: PostgreSQL when DATABASE_URL is set (any number of replicas), else the embedded store
+ * in STATE_DIR (one process), into which an old STATE_FILE is converted on first start.
+ */
+import { convertStateFile } from './convert-state-file.js';
+import { openEmbeddedStore, type EmbeddedStore, type StoreLogger } from './embedded-store.js';
+import { openPostgresStore, type PostgresStore } from './pg-store.js';
+
+/** The part of the app's Config the store needs (the store imports nothing else of the app). */
+export interface StoreConfig {
+  stateDir: string;
+  /** The legacy single-file state, converted into stateDir on first start. */
+  stateFile?: string;
+  databaseUrl?: string;
+}
+
+export async function openStore(config: StoreConfig, logger?: StoreLogger): Promise<EmbeddedStore | PostgresStore> {
+  if (config.databaseUrl) {
+    // PostgreSQL: records, leases and rate windows shared by every replica on this database.
+    return openPostgresStore(config.databaseUrl);
+  }
+  const store = await openEmbeddedStore(config.stateDir, logger ? { logger } : {});
+  if (config.stateFile) {
+    try {
+      await convertStateFile(store, config.stateFile, logger ? { logger } : {});
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return store;
+}
