@@ -42,6 +42,8 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Longest a statement may take before it is given up (default 30000 ms). */
   queryTimeoutMs?: number;
+  /** While not durable, try a write this often (ms), so status recovers by itself. Default 5000. */
+  retryMs?: number;
   /** The schema to migrate to (tests only; default: every migration of migrations.ts). */
   migrations?: readonly Migration[];
 }
@@ -166,9 +168,18 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   let status: StoreStatus = { durable: true };
   const listeners = new Set<(s: StoreStatus) => void>();
 
+  // While not durable, a probe every retryMs (besides the app's own) turns the store durable once writes succeed.
+  let retryTimer: NodeJS.Timeout | undefined;
   const setStatus = (next: StoreStatus) => {
     const changed = next.durable !== status.durable;
     status = next;
+    if (!status.durable && !retryTimer && !closed) {
+      retryTimer = setInterval(() => void store.probe().catch(() => undefined), opts.retryMs ?? 5000);
+      retryTimer.unref();
+    } else if (status.durable && retryTimer) {
+      clearInterval(retryTimer);
+      retryTimer = undefined;
+    }
     if (changed) for (const l of [...listeners]) l({ ...status });
   };
   const markDurable = () => {
@@ -365,6 +376,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     close: async () => {
       if (closed) return;
       closed = true;
+      clearInterval(retryTimer);
       await pool.end();
     },
     collectionNames: async () => {

@@ -168,7 +168,7 @@ describe('the PostgreSQL store', () => {
 
   it('turns not durable when the database cannot be reached, refuses writes, and recovers by probe', async () => {
     const { url, proxy, password } = await throughProxy(await freshDatabase('pgs'));
-    const store = await open(url, { connectTimeoutMs: 2000 });
+    const store = await open(url, { connectTimeoutMs: 2000, retryMs: 100 });
     const seen: StoreStatus[] = [];
     store.onStatus((s) => seen.push(s));
     const c = store.collection<string>('posts');
@@ -197,6 +197,15 @@ describe('the PostgreSQL store', () => {
     await proxy.restore();
     expect(await store.probe()).toEqual({ durable: true });
     expect(seen.map((s) => s.durable)).toEqual([false, true]);
+
+    // Without anyone probing, the store retries by itself while down and turns durable when the database is back.
+    await proxy.cut();
+    await expect(c.put('x', 'y')).rejects.toThrow(StoreUnavailableError);
+    await proxy.restore();
+    const t0 = Date.now();
+    while (!store.status().durable && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
+    expect(store.status().durable).toBe(true);
+    expect(seen.map((s) => s.durable)).toEqual([false, true, false, true]);
     expect(await c.get('before')).toBe('kept');
     expect(await c.get('during')).toBeUndefined();
     await c.put('after', 'ok');
