@@ -18,6 +18,9 @@ import { openLowdbStore } from './store/lowdb-store.js';
 import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
+import { SlackMethodBudget } from './slack/method-budget.js';
+import type { RateWindows } from './store/coordination.js';
+import { LocalRateWindows } from './store/local-coordination.js';
 import type { AppDeps } from './slack/deps.js';
 import { observedFetch } from './slack/middleware/observe.js';
 import { routes, type Services } from './slack/routes.js';
@@ -59,6 +62,8 @@ export interface StartOptions extends SlackAppOptions {
   campaignForm?: Partial<SubmitTiming>;
   /** /healthz settings (tests shorten them). */
   healthTuning?: Partial<HealthTuning>;
+  /** The windows Slack's per-method budgets are kept in (shared by replicas); default: this process's memory. */
+  rateWindows?: RateWindows;
 }
 
 interface HealthTuning {
@@ -160,15 +165,23 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
 
   let metricsServer: MetricsServer | undefined;
   if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.metricsPort, metrics);
+  // Slack's limits per method for the workspace, one budget for every replica; people's calls before the watch's.
+  const slackBudget =
+    opts.slackBudget ??
+    new SlackMethodBudget({
+      windows: opts.rateWindows ?? new LocalRateWindows(),
+      logger: logger.child({ component: 'slack-budget' }),
+    });
   const slack = createSlackApp(deps, {
     ...opts,
     isReady: () => listening,
     health,
     slackFetch,
+    slackBudget,
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
-  const watch = createWatch(deps, client, opts.watch);
+  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient);
   const home = new HomeService(deps, settings.home, (id) => watch.channelsWatching(id));
   const services: Services = {
     ...deps,

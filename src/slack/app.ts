@@ -11,10 +11,11 @@ import {
   type Logger as BoltLogger,
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
-import type { FetchFunction } from '@slack/web-api';
+import { WebClient, type FetchFunction } from '@slack/web-api';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HealthReport } from '../health.js';
 import type { AppDeps } from './deps.js';
+import { budgetedFetch, type SlackMethodBudget } from './method-budget.js';
 import { timeAcks } from './middleware/observe.js';
 import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
 
@@ -38,10 +39,17 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** The `fetch` of every Web API client (observes each call: metrics, token failures). */
   slackFetch?: FetchFunction;
+  /** Slack's per-method budgets shared by the replicas (method-budget.ts); without it calls are not budgeted. */
+  slackBudget?: SlackMethodBudget;
 }
 
 export interface SlackApp {
   app: App;
+  /**
+   * The client of background work (the watch's posts and updates): the app's options, but its calls leave part of
+   * each Slack budget to people's, and a 429 it gets pauses only its own queue, never people's calls.
+   */
+  backgroundClient: WebClient;
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
 }
@@ -81,6 +89,19 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   const socket = config.slackAppToken
     ? socketModeReceiver({ appToken: config.slackAppToken, config, customRoutes, logger, opts })
     : undefined;
+  const retryTuning = {
+    ...opts.slackRetry,
+    ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}),
+  };
+  const budget = opts.slackBudget;
+  const fetchFor = (priority: 'person' | 'background'): FetchFunction | undefined =>
+    budget
+      ? budgetedFetch(budget, {
+          slackApiUrl: config.slackApiUrl,
+          priority,
+          ...(opts.slackFetch ? { fetch: opts.slackFetch } : {}),
+        })
+      : opts.slackFetch;
   const app = new App({
     token: config.slackBotToken,
     ...(socket ? { receiver: socket.receiver } : { signingSecret: config.slackSigningSecret, customRoutes }),
@@ -89,13 +110,17 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
     clientOptions: {
       slackApiUrl: config.slackApiUrl,
       // Always set: without a retryConfig, Socket Mode would put its own 100 retries here (retryPolicy.ts).
-      // Its fetch wraps opts.slackFetch, to tell requests that never reached Slack apart.
-      ...slackRetryClientOptions(
-        { ...opts.slackRetry, ...(opts.slackRetries !== undefined ? { retries: opts.slackRetries } : {}) },
-        opts.slackFetch,
-      ),
+      // Its fetch wraps opts.slackFetch (through the Slack budgets), to tell requests that never reached Slack apart.
+      ...slackRetryClientOptions(retryTuning, fetchFor('person')),
     },
   });
+  const backgroundClient = budget
+    ? new WebClient(config.slackBotToken, {
+        slackApiUrl: config.slackApiUrl,
+        logger,
+        ...slackRetryClientOptions(retryTuning, fetchFor('background')),
+      })
+    : app.client;
   const { metrics } = deps;
   if (metrics) timeAcks(app, (surface, seconds) => metrics.ack(surface, seconds));
   app.error(async (error) => {
@@ -105,6 +130,7 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   let server: { address(): unknown } | undefined;
   return {
     app,
+    backgroundClient,
     async start() {
       if (socket) return { port: await startSocketMode(app, socket) };
       const started = (await app.start(config.port)) as unknown;

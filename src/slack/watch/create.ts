@@ -21,7 +21,17 @@ function serviceOrigin(config: Config): string | undefined {
   }
 }
 
-export function createWatch(deps: AppDeps, client: WebClient, tuning: Partial<WatchTuning> = {}): WatchService {
+/**
+ * `client` serves what people start (checks of a channel at `/campaign watch`, who may reply in a thread, the audit
+ * trail); `posterClient` carries the background writes of delivery, which leave part of each Slack budget to people
+ * (src/slack/method-budget.ts). Without it both are `client`.
+ */
+export function createWatch(
+  deps: AppDeps,
+  client: WebClient,
+  tuning: Partial<WatchTuning> = {},
+  posterClient: WebClient = client,
+): WatchService {
   const full: WatchTuning = { ...defaultTuning(deps.config.pollIntervalSeconds), ...tuning };
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
@@ -29,7 +39,7 @@ export function createWatch(deps: AppDeps, client: WebClient, tuning: Partial<Wa
     store: deps.store,
     outreach: deps.outreach,
     logger: deps.logger,
-    poster: new SlackPoster(client, {
+    poster: new SlackPoster(posterClient, {
       minGapMs: full.minGapMs,
       maxAttempts: full.maxAttempts,
       backoffMs: full.backoffMs,
