@@ -69,7 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
  * The advisory lock key of schema migrations (any bigint; other advisory locks of the app must use other keys).
  * "outreach-slack migrations" as bytes, shortened to 63 bits.
  */
-export const MIGRATION_LOCK_KEY = 0x6f75_7472_6d69_67n;
+const MIGRATION_LOCK_KEY = 0x6f75_7472_6d69_67n;
 
 /** The database holds migrations this app version does not know: it was migrated by a newer version. */
 export class SchemaTooNewError extends Error {

@@ -48,7 +48,7 @@ export interface PostgresStoreOptions {
   migrations?: readonly Migration[];
 }
 
-export interface PostgresStoreStats {
+interface PostgresStoreStats {
   /** Statements this store sent since it opened (records, probes, `query()`; the migrations at open excluded). */
   queries: number;
 }
@@ -85,7 +85,7 @@ export function databaseWhere(url: string): string {
 }
 
 /** Why the database cannot take writes, in words for an operator; undefined when the error is not about that. */
-export function unavailability(err: unknown, where: string): string | undefined {
+function unavailability(err: unknown, where: string): string | undefined {
   // Not `instanceof Error`: errors of node's own sockets may come from another realm (e.g. under jest's vm).
   if (typeof err !== 'object' || err === null) return undefined;
   const { code, message } = err as { code?: unknown; message?: unknown };
