@@ -2,7 +2,9 @@
  * The embedded Store (no DATABASE_URL): lowdb files under STATE_DIR, for one process.
  *
  * Layout: one file per collection and key head (the text before a key's first `/`, e.g. a campaign or channel id):
- * `<dir>/<collection>/<head>.json`, keys without `/` in `<dir>/<collection>/@keys.json`. Names are made safe by
+ * `<dir>/collections/<collection>/<head>.json`, keys without `/` in `<dir>/collections/<collection>/@keys.json`
+ * (under `collections/` so that whatever else lives in STATE_DIR, e.g. the old STATE_FILE or lost+found, is no
+ * concern of the store). Names are made safe by
  * encoding every byte outside [A-Za-z0-9_-] as %XX (very long ones are shortened with a hash), so no key can reach
  * outside the directory. A file holds its records with their version and expiry:
  * `{ "format": 1, "collection": "…", "records": { "<key>": { "version": 3, "expiresAt": 0, "value": … } } }`.
@@ -143,6 +145,7 @@ export type EmbeddedStore = ExportableStore & {
 
 const FORMAT = 1;
 const NO_HEAD = '@keys';
+const COLLECTIONS_DIR = 'collections';
 const LOCK_FILE = '.lock';
 const PROBE_FILE = '.probe';
 const LOCK_REFRESH_MS = 5_000;
@@ -538,11 +541,22 @@ class EmbeddedStoreImpl implements EmbeddedStore {
 
   /** Reads every collection's files (at open: a file that cannot be used stops the start, not a later request). */
   async load(): Promise<void> {
-    const entries = await readdir(this.dir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(this.root, { withFileTypes: true });
+    } catch (e) {
+      if (errCode(e) === 'ENOENT') return;
+      throw e;
+    }
     for (const entry of entries) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-      await this.loadCollectionDir(join(this.dir, entry.name));
+      await this.loadCollectionDir(join(this.root, entry.name));
     }
+  }
+
+  /** Where the collections' directories are. */
+  private get root(): string {
+    return join(this.dir, COLLECTIONS_DIR);
   }
 
   private async loadCollectionDir(dir: string): Promise<void> {
@@ -599,7 +613,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
     if (!state) {
       state = {
         table: new RecordTable(spec, this.now),
-        dir: dir ?? join(this.dir, safeName(spec.name)),
+        dir: dir ?? join(this.root, safeName(spec.name)),
         files: new Map(),
         dirReady: dir !== undefined,
       };
@@ -771,6 +785,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
     try {
       if (!state.dirReady) {
         await this.fs.mkdir(state.dir);
+        await this.fs.syncDir(this.root);
         await this.fs.syncDir(this.dir);
         state.dirReady = true;
       }

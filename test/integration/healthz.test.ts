@@ -90,7 +90,7 @@ describe('the state store', () => {
     const store = t.app.deps.store;
     await store.collection<{ n: number }>('health-test').put('a', { n: 0 });
     // A directory where the store writes its temporary file: that file cannot be written.
-    const file = join(t.config.stateDir, 'health-test', '@keys.json');
+    const file = join(t.config.stateDir, 'collections', 'health-test', '@keys.json');
     await mkdir(`${file}.tmp`);
     await expect(store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(
       /not saved: cannot write the state in .*\(EISDIR\)/,
