@@ -653,7 +653,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
 
   async collectionNames(): Promise<string[]> {
     return [...this.collections.values()]
-      .filter((s) => s.table.exported().length > 0)
+      .filter((s) => s.table.count({ limit: 1 }) > 0)
       .map((s) => s.table.spec.name)
       .sort(byKey);
   }
