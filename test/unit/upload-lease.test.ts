@@ -41,6 +41,7 @@ describe('claiming', () => {
     clock += 1;
     const b = await claim('B');
     expect(b?.value.lease).toEqual({ owner: 'B', until: clock + LEASE_MS });
+    expect(b?.previous).toEqual({ owner: 'A', until: clock });
   });
 
   it('renewing keeps it: another replica cannot claim while the holder renews', async () => {

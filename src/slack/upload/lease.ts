@@ -67,14 +67,15 @@ export class RecordLease<T extends Leasable> {
   /**
    * Claims the record for `owner` if it is running and not held by another live lease (`force`: even then, for a
    * process that knows it is the only one, e.g. on an embedded store where a lease left is its own predecessor's).
-   * Resolves with the record as claimed and the lease, or undefined when it is not to be had.
+   * Resolves with the record as claimed, the lease, and the lease it had before (another replica's that ran out,
+   * or undefined), or undefined when it is not to be had.
    */
   static async claim<T extends Leasable>(
     records: Collection<T>,
     key: string,
     owner: string,
     opts: LeaseOptions & { force?: boolean },
-  ): Promise<{ value: T; lease: RecordLease<T> } | undefined> {
+  ): Promise<{ value: T; lease: RecordLease<T>; previous: LeaseField | undefined } | undefined> {
     const now = (opts.now ?? Date.now)();
     for (;;) {
       const current = await records.getVersioned(key);
@@ -83,7 +84,7 @@ export class RecordLease<T extends Leasable> {
       if (!(opts.force && v.status === 'running') && !claimable(v, owner, now)) return undefined;
       const value: T = { ...v, lease: { owner, until: now + opts.leaseMs } };
       if (await records.compareAndSet(key, current.version, value)) {
-        return { value, lease: new RecordLease(records, key, owner, opts, {}) };
+        return { value, lease: new RecordLease(records, key, owner, opts, {}), previous: v.lease };
       }
       // Written in between (a renewal of its holder, or another claimant): look again.
     }
