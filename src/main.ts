@@ -14,7 +14,7 @@ import { metricsHandler, startMetricsServer, type MetricsServer } from './metric
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
-import { openLowdbStore } from './store/lowdb-store.js';
+import { openStore } from './store/open.js';
 import { createAudit } from './slack/audit.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
@@ -92,7 +92,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       secrets: configSecrets(config),
       ...(config.logFormat ? { format: config.logFormat } : {}),
     });
-  const store = await openLowdbStore(config.stateFile);
+  const store = await openStore(config, logger.child({ component: 'store' }));
 
   let simulator: Simulator | undefined;
   let baseUrl: string;
@@ -198,10 +198,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     if (entry.result === 'refused') return;
     // A failed change may still have moved something (or found the view stale): refresh either way.
     home.changed(entry.campaignId);
-    if (!home.knows(entry.userId)) return;
-    home.refresh(entry.userId, entryClient).catch((err: unknown) => {
-      logger.warn({ err: String(err), user: entry.userId }, 'could not refresh the Home tab after a change');
-    });
+    home
+      .knows(entry.userId)
+      .then((known) => (known ? home.refresh(entry.userId, entryClient) : undefined))
+      .catch((err: unknown) => {
+        logger.warn({ err: String(err), user: entry.userId }, 'could not refresh the Home tab after a change');
+      });
   });
   routes(slack.app, services);
   let port: number;

@@ -11,6 +11,14 @@
  * Bursts: when more new calls wait for a channel than it can take before the next poll (`burstThreshold`), the
  * channel switches to digest mode: waiting and further new calls go into a digest message updated in place (every
  * call listed, none dropped) until calls have been calm for `calmMs`.
+ *
+ * The store cannot persist (disk full, database down): nothing is written into Slack, since what is posted now could
+ * not be recorded and would be posted again after a restart. The queues are emptied; when the store takes writes
+ * again the watch service queues again everything recorded but not shown (service.ts `resume`).
+ *
+ * Records more than one writer changes (posts, digests, WhatsApp posts, try sessions) are changed with
+ * compare-and-set (state.ts `updateRecord`); placing new calls in a channel (digest or not) runs one at a time per
+ * channel.
  */
 import type { Logger } from '../log.js';
 import type { Message } from '../outreach/schemas.js';
@@ -27,13 +35,14 @@ import type { SlackMessage } from '../render/types.js';
 import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
 import { PermanentSlackError, RejectedSlackError, type Poster } from './poster.js';
 import {
-  callKey,
   postKey,
   type CallRecord,
+  type ChannelRecord,
   type ConversationCursor,
   type DigestRecord,
   type PostRecord,
   type WatchState,
+  type WhatsAppPost,
 } from './state.js';
 
 export interface DeliveryOptions {
@@ -46,15 +55,17 @@ export interface DeliveryOptions {
 }
 
 export interface DeliveryHooks {
-  renderCall(call: CallRecord): SlackMessage | undefined;
-  renderWhatsApp(key: string): SlackMessage | undefined;
+  renderCall(call: CallRecord): Promise<SlackMessage | undefined>;
+  renderWhatsApp(key: string): Promise<SlackMessage | undefined>;
   /**
    * Slack refused a channel or the token. 'stopped': the channel's watches (or, for the token, everything) stopped,
    * drop what waits; 'retry': it was not confirmed (a spurious token error), try the item again later.
    */
   onPermanentError(err: PermanentSlackError): Promise<'stopped' | 'retry'>;
+  /** Whether anything may be written into Slack at all now (false while the token is refused). */
+  deliveryOpen(): boolean;
   /** Whether anything should still be written into this channel (not suspended, still watched, or a try DM). */
-  channelActive(channelId: string): boolean;
+  channelActive(channelId: string): Promise<boolean>;
   /** A call's final state reached Slack for the first time (metrics: call end to Slack). */
   finalShown?(call: CallRecord, at: number): void;
 }
@@ -87,6 +98,10 @@ export class Delivery {
   private readonly queues = new Map<string, Set<string>>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Per channel, the placing of new calls under way (one at a time: digest or not is decided on what is there). */
+  private readonly placing = new Map<string, Promise<unknown>>();
+  /** Post keys of new calls placed but not posted yet (counted against the burst threshold while queued). */
+  private readonly unposted = new Set<string>();
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -101,8 +116,13 @@ export class Delivery {
   // ---------------------------------------------------------------------------------------------------------------
   // Queueing
 
+  /** Whether the store can make changes durable: while it cannot, nothing goes to Slack. */
+  storeDurable(): boolean {
+    return this.state.store.status().durable;
+  }
+
   enqueue(channelId: string, item: string): void {
-    if (this.stopped || !this.hooks.channelActive(channelId)) return;
+    if (this.stopped || !this.hooks.deliveryOpen() || !this.storeDurable()) return;
     let q = this.queues.get(channelId);
     if (!q) this.queues.set(channelId, (q = new Set()));
     q.add(item);
@@ -159,9 +179,15 @@ export class Delivery {
   private async run(channelId: string): Promise<void> {
     const q = this.queues.get(channelId)!;
     while (q.size > 0 && !this.stopped) {
+      if (!this.storeDurable() || !this.hooks.deliveryOpen()) {
+        // Everything waiting is recorded and queued again once the store (or the token) is back.
+        q.clear();
+        return;
+      }
       const item = q.values().next().value as string;
       q.delete(item);
       try {
+        if (!(await this.hooks.channelActive(channelId))) continue;
         const outcome = await this.handle(channelId, item);
         if (outcome === 'again') q.add(item);
       } catch (err) {
@@ -216,133 +242,165 @@ export class Delivery {
   // ---------------------------------------------------------------------------------------------------------------
   // Calls
 
+  /** Runs `fn` after the placing under way in the channel (one at a time per channel). */
+  private inChannel<T>(channelId: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.placing.get(channelId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(fn);
+    const tail = run.catch(() => undefined);
+    this.placing.set(channelId, tail);
+    void tail.then(() => {
+      if (this.placing.get(channelId) === tail) this.placing.delete(channelId);
+    });
+    return run;
+  }
+
   /**
-   * A call newly shown in a channel: its own message, or a line in the channel's digest during a burst. Memory is
-   * changed at once (so calls placed one after another see each other); the promise resolves once it is on disk.
+   * A call newly shown in a channel: its own message, or a line in the channel's digest during a burst. Resolves once
+   * its record is stored (and the message queued).
    */
   placeNewCall(post: PostRecord, call: CallRecord): Promise<void> {
-    const writes: Promise<void>[] = [];
-    const ch = this.state.channel(post.channelId);
-    if (ch.mode === 'digest') {
-      const calm = Date.now() - (ch.lastDigestAt ?? 0) > this.opts.calmMs && this.waitingNewCalls(post.channelId) === 0;
-      if (!calm) {
-        this.addToDigest(post, call, writes);
-        return settle(writes);
+    const channelId = post.channelId;
+    return this.inChannel(channelId, async () => {
+      const ch = await this.state.channel(channelId);
+      if (ch.mode === 'digest') {
+        const calm = Date.now() - (ch.lastDigestAt ?? 0) > this.opts.calmMs && this.waitingNewCalls(channelId) === 0;
+        if (!calm) {
+          await this.addToDigest(post, call, ch);
+          return;
+        }
+        await this.state.channels.put(channelId, { ...ch, mode: 'normal' });
       }
-      writes.push(this.state.channels.set(post.channelId, { ...ch, mode: 'normal' }));
-    }
-    writes.push(this.state.putPost(post));
-    this.enqueue(post.channelId, `call:${post.callId}`);
-    if (this.waitingNewCalls(post.channelId) > this.opts.burstThreshold) this.switchToDigest(post.channelId, writes);
-    return settle(writes);
+      await this.state.putPost(post);
+      this.unposted.add(postKey(channelId, post.callId));
+      this.enqueue(channelId, `call:${post.callId}`);
+      if (this.waitingNewCalls(channelId) > this.opts.burstThreshold) await this.switchToDigest(channelId);
+    });
   }
 
   /** A known call changed: its message (or digest line) needs an update. */
-  callChanged(post: PostRecord, call: CallRecord): Promise<void> {
+  async callChanged(post: PostRecord, call: CallRecord): Promise<void> {
     if (post.digestId) {
-      const d = this.state.digests.get(post.digestId);
       const line = this.lineOf(call);
-      if (!d || !line) return Promise.resolve();
-      const lines = d.lines.map((l) => (l.callId === call.callId ? line : l));
-      const write = this.state.digests.set(d.id, { ...d, lines, fp: digestFp(lines) });
-      this.enqueue(post.channelId, `digest:${d.id}`);
-      return write;
+      if (!line) return;
+      const d = await this.state.updateDigest(post.digestId, (cur) => {
+        const lines = cur.lines.map((l) => (l.callId === call.callId ? line : l));
+        return { ...cur, lines, fp: digestFp(lines), updatedAt: Date.now() };
+      });
+      if (d) this.enqueue(post.channelId, `digest:${d.id}`);
+      return;
     }
     this.enqueue(post.channelId, `call:${post.callId}`);
-    return Promise.resolve();
   }
 
+  /** Queued new calls of the channel not posted yet. */
   private waitingNewCalls(channelId: string): number {
     let n = 0;
     for (const item of this.queues.get(channelId) ?? []) {
-      if (!item.startsWith('call:')) continue;
-      const p = this.state.posts.get(postKey(channelId, item.slice(5)));
-      if (p && !p.ts && !p.digestId) n++;
+      if (item.startsWith('call:') && this.unposted.has(postKey(channelId, item.slice(5)))) n++;
     }
     return n;
+  }
+
+  /** A post recorded without a message yet, queued again after a restart (service.ts `resume`). */
+  noteUnposted(post: PostRecord): void {
+    if (!post.ts && !post.digestId) this.unposted.add(postKey(post.channelId, post.callId));
   }
 
   private lineOf(call: CallRecord): DigestLine | undefined {
     return call.snapshot ? digestLine(call.snapshot, call.campaignId) : undefined;
   }
 
-  private switchToDigest(channelId: string, writes: Promise<void>[]): void {
-    const ch = this.state.channel(channelId);
+  private async switchToDigest(channelId: string): Promise<void> {
+    let ch = await this.state.channel(channelId);
     this.logger.info(
       { channel: channelId },
       'calls arrive faster than Slack allows: switching the channel to a digest',
     );
-    writes.push(this.state.channels.set(channelId, { ...ch, mode: 'digest', lastDigestAt: Date.now() }));
+    ch = { ...ch, mode: 'digest', lastDigestAt: Date.now() };
+    await this.state.channels.put(channelId, ch);
     const q = this.queues.get(channelId);
     for (const item of [...(q ?? [])]) {
-      if (!item.startsWith('call:')) continue;
-      const post = this.state.posts.get(postKey(channelId, item.slice(5)));
+      if (!item.startsWith('call:') || !this.unposted.has(postKey(channelId, item.slice(5)))) continue;
+      const post = await this.state.post(channelId, item.slice(5));
       if (!post || post.ts || post.digestId) continue;
-      const call = this.state.calls.get(callKey(post.campaignId, post.callId));
+      const call = await this.state.call(post.campaignId, post.callId);
       if (!call) continue;
       q?.delete(item);
-      this.addToDigest(post, call, writes);
+      ch = await this.addToDigest(post, call, ch);
     }
   }
 
-  private addToDigest(post: PostRecord, call: CallRecord, writes: Promise<void>[]): void {
-    const ch = this.state.channel(post.channelId);
-    let digest = ch.currentDigestId ? this.state.digests.get(ch.currentDigestId) : undefined;
+  /**
+   * Lists the call in the channel's current digest (a new one when full). Written digest first, then the post that
+   * points at it, then the channel: a crash in between leaves the call listed (never unlisted). Returns the channel.
+   */
+  private async addToDigest(post: PostRecord, call: CallRecord, ch: ChannelRecord): Promise<ChannelRecord> {
+    const line = this.lineOf(call);
+    if (!line) return ch;
+    let digest = ch.currentDigestId ? await this.state.digests.get(ch.currentDigestId) : undefined;
     let seq = ch.digestSeq;
     if (!digest || digest.lines.length >= DIGEST_CAPACITY) {
       seq = ch.digestSeq + 1;
       digest = { channelId: post.channelId, id: `${post.channelId}/${seq}`, seq, lines: [], fp: '' };
+      await this.state.putDigest(digest);
     }
-    const line = this.lineOf(call);
-    if (!line) return;
-    const lines = [...digest.lines.filter((l) => l.callId !== call.callId), line];
-    const next: DigestRecord = { ...digest, lines, fp: digestFp(lines) };
-    // One store write carries all three (they are set in the same turn), so the call is never left unlisted.
-    writes.push(this.state.digests.set(next.id, next));
-    writes.push(this.state.putPost({ ...post, digestId: next.id }));
-    writes.push(
-      this.state.channels.set(post.channelId, {
-        ...this.state.channel(post.channelId),
-        mode: 'digest',
-        currentDigestId: next.id,
-        digestSeq: seq,
-        lastDigestAt: Date.now(),
-      }),
-    );
-    this.enqueue(post.channelId, `digest:${next.id}`);
+    const written = await this.state.updateDigest(digest.id, (cur) => {
+      const lines = [...cur.lines.filter((l) => l.callId !== call.callId), line];
+      const next: DigestRecord = { ...cur, lines, fp: digestFp(lines), updatedAt: Date.now() };
+      return next;
+    });
+    if (!written) throw new Error(`the digest ${digest.id} disappeared while a call was added to it`);
+    await this.state.putPost({ ...post, digestId: written.id });
+    this.unposted.delete(postKey(post.channelId, post.callId));
+    const next: ChannelRecord = {
+      ...ch,
+      mode: 'digest',
+      currentDigestId: written.id,
+      digestSeq: seq,
+      lastDigestAt: Date.now(),
+    };
+    await this.state.channels.put(post.channelId, next);
+    this.enqueue(post.channelId, `digest:${written.id}`);
+    return next;
   }
 
   private async deliverCall(channelId: string, callId: string): Promise<Outcome> {
-    const key = postKey(channelId, callId);
-    const post = this.state.posts.get(key);
+    const post = await this.state.post(channelId, callId);
     if (!post || post.digestId) return 'done';
-    const call = this.state.calls.get(callKey(post.campaignId, callId));
+    const call = await this.state.call(post.campaignId, callId);
     if (!call || post.deliveredFp === call.fp) return 'done';
-    const msg = this.hooks.renderCall(call);
+    const msg = await this.hooks.renderCall(call);
     if (!msg) return 'done';
     const fp = call.fp;
     const final = call.final;
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
     if (!post.ts) {
+      if (!this.storeDurable()) return 'done';
       const { ts } = await this.poster.post(channelId, { ...msg, metadata });
       this.stats.callPosts++;
-      const cur = this.state.posts.get(key) ?? post;
-      await this.state.putPost({ ...cur, ts, deliveredFp: fp, conv: cur.conv ?? newCursor(Date.now()) });
+      const posted = (cur: PostRecord): PostRecord => ({
+        ...cur,
+        ts,
+        deliveredFp: fp,
+        conv: cur.conv ?? newCursor(Date.now()),
+      });
+      // Let go meanwhile (it should not be): written back, so the message is never posted twice.
+      if (!(await this.state.updatePost(channelId, callId, posted))) await this.state.putPost(posted(post));
+      this.unposted.delete(postKey(channelId, callId));
       // The conversation may already be waiting for its parent message.
       if (post.threadId && this.conversations.has(post.threadId)) this.enqueue(channelId, `conv:${callId}`);
     } else {
       await this.poster.update(channelId, post.ts, { ...msg, metadata });
       this.stats.callUpdates++;
-      const cur = this.state.posts.get(key) ?? post;
-      await this.state.putPost({ ...cur, deliveredFp: fp });
+      await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp }));
     }
     if (final) this.noteShown(call);
-    const latest = this.state.calls.get(callKey(post.campaignId, callId));
+    const latest = await this.state.call(post.campaignId, callId);
     return latest && latest.fp !== fp ? 'again' : 'done';
   }
 
   private async deliverDigest(digestId: string): Promise<Outcome> {
-    const d = this.state.digests.get(digestId);
+    const d = await this.state.digests.get(digestId);
     if (!d || d.fp === d.deliveredFp) return 'done';
     const fp = d.fp;
     const msg = callDigestMessage(d.lines, { part: d.seq });
@@ -356,23 +414,24 @@ export class Delivery {
           .slice(0, 3000),
       },
     };
+    let latest: DigestRecord | undefined;
     if (!d.ts) {
+      if (!this.storeDurable()) return 'done';
       const { ts } = await this.poster.post(d.channelId, { ...msg, metadata });
       this.stats.digestPosts++;
-      const cur = this.state.digests.get(digestId) ?? d;
-      await this.state.digests.set(digestId, { ...cur, ts, deliveredFp: fp });
+      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, ts, deliveredFp: fp }));
+      if (!latest) await this.state.putDigest({ ...d, ts, deliveredFp: fp });
     } else {
       await this.poster.update(d.channelId, d.ts, { ...msg, metadata });
       this.stats.digestUpdates++;
-      const cur = this.state.digests.get(digestId) ?? d;
-      await this.state.digests.set(digestId, { ...cur, deliveredFp: fp });
+      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
     }
     const now = Date.now();
     for (const l of d.lines) {
-      const c = this.state.calls.get(callKey(l.campaignId, l.callId));
+      const c = await this.state.call(l.campaignId, l.callId);
       if (c?.final && l.status === c.status) this.noteShown(c, now);
     }
-    return this.state.digests.get(digestId)?.fp === fp ? 'done' : 'again';
+    return !latest || latest.fp === fp ? 'done' : 'again';
   }
 
   /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */
@@ -389,21 +448,20 @@ export class Delivery {
   // Conversations
 
   /** New messages of a service thread were fetched: every Slack thread mirroring it gets to post them. */
-  conversationFetched(threadId: string, messages: Message[]): void {
+  async conversationFetched(threadId: string, messages: Message[]): Promise<void> {
     this.conversations.set(threadId, messages);
-    for (const p of this.state.postsOfServiceThread(threadId)) {
+    for (const p of await this.state.postsOfServiceThread(threadId)) {
       if (p.rebuilt || !p.conv) continue;
       if (nextStep(messages, p.conv).kind !== 'none') this.enqueue(p.channelId, `conv:${p.callId}`);
     }
-    for (const t of this.state.tries.values()) {
-      if (t.threadId !== threadId || !t.dmChannelId || !t.conv) continue;
+    for (const t of await this.state.triesOfServiceThread(threadId)) {
+      if (!t.dmChannelId || !t.conv) continue;
       if (nextStep(messages, t.conv).kind !== 'none') this.enqueue(t.dmChannelId, `try:${t.userId}`);
     }
   }
 
   private async deliverConversation(channelId: string, callId: string): Promise<Outcome> {
-    const key = postKey(channelId, callId);
-    const post = this.state.posts.get(key);
+    const post = await this.state.post(channelId, callId);
     // A rebuilt mapping gets its cursor from the relay first (its history is already in Slack).
     if (!post?.ts || !post.threadId || post.rebuilt || !post.conv) return 'done';
     const all = this.conversations.get(post.threadId);
@@ -415,15 +473,16 @@ export class Delivery {
       post.conv,
       { channelId, threadTs, threadId, endUserName: post.endUserName, intro: true },
       async (fn) => {
-        const cur = this.state.posts.get(key);
-        if (!cur) return;
-        await this.state.putPost({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) });
+        await this.state.updatePost(channelId, callId, (cur) => ({
+          ...cur,
+          conv: fn(cur.conv ?? newCursor(Date.now())),
+        }));
       },
     );
   }
 
   private async deliverTry(userId: string): Promise<Outcome> {
-    const t = this.state.tries.get(userId);
+    const t = await this.state.tries.get(userId);
     if (!t?.dmChannelId || !t.threadId || !t.conv) return 'done';
     const all = this.conversations.get(t.threadId);
     if (!all) return 'done';
@@ -433,9 +492,9 @@ export class Delivery {
       t.conv,
       { channelId: t.dmChannelId, threadId, endUserName: 'You', intro: false },
       async (fn) => {
-        const cur = this.state.tries.get(userId);
-        if (!cur || cur.threadId !== threadId) return;
-        await this.state.tries.set(userId, { ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) });
+        await this.state.updateTry(userId, (cur) =>
+          cur.threadId === threadId ? { ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) } : undefined,
+        );
       },
     );
   }
@@ -449,6 +508,7 @@ export class Delivery {
   ): Promise<Outcome> {
     const step = nextStep(all, conv);
     if (step.kind === 'none') return 'done';
+    if (!this.storeDurable()) return 'done';
     if (where.intro && !conv.introPosted) {
       await this.poster.post(where.channelId, {
         ...conversationIntro(),
@@ -478,30 +538,27 @@ export class Delivery {
   // WhatsApp
 
   private async deliverWhatsApp(key: string): Promise<Outcome> {
-    const rec = this.state.waPosts.get(key);
+    const rec = await this.state.waPosts.get(key);
     if (!rec || rec.fp === rec.deliveredFp) return 'done';
-    const msg = this.hooks.renderWhatsApp(key);
+    const msg = await this.hooks.renderWhatsApp(key);
     if (!msg) return 'done';
     const fp = rec.fp;
     const metadata = {
       event_type: 'outreach_whatsapp',
       event_payload: { campaign_id: rec.campaignId, key: key.slice(rec.channelId.length + 1) },
     };
+    let latest: WhatsAppPost | undefined;
     if (!rec.ts) {
+      if (!this.storeDurable()) return 'done';
       const { ts } = await this.poster.post(rec.channelId, { ...msg, metadata });
-      const cur = this.state.waPosts.get(key) ?? rec;
-      await this.state.waPosts.set(key, { ...cur, ts, deliveredFp: fp });
+      latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, ts, deliveredFp: fp }));
+      if (!latest) await this.state.putWaPost(key, { ...rec, ts, deliveredFp: fp });
     } else {
       await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });
-      const cur = this.state.waPosts.get(key) ?? rec;
-      await this.state.waPosts.set(key, { ...cur, deliveredFp: fp });
+      latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, deliveredFp: fp }));
     }
-    return this.state.waPosts.get(key)?.fp === fp ? 'done' : 'again';
+    return !latest || latest.fp === fp ? 'done' : 'again';
   }
-}
-
-function settle(writes: Promise<void>[]): Promise<void> {
-  return Promise.all(writes).then(() => undefined);
 }
 
 function digestFp(lines: DigestLine[]): string {

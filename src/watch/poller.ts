@@ -17,6 +17,13 @@
  * as a probe until the service answers; one warning when it does), one campaign failing on its own backs off
  * exponentially, and a campaign the service no longer has (404, confirmed by GET /campaigns/{id}) has its watches
  * suspended (`campaignGone`). Poll requests are not retried by the client: the next cycle is the retry.
+ *
+ * The store cannot persist (disk full, database down): the cycle does nothing but ask the store whether it takes
+ * writes again (`probe`); nothing moves and nothing is posted until it does.
+ *
+ * Housekeeping after each cycle reads per campaign and per channel (key prefixes), never a whole collection: what
+ * can no longer change Slack is let go, and a few campaigns and channels per cycle are looked through for records of
+ * an older state that carry no expiry (the store expires the rest, `sweep` removing them).
  */
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
@@ -28,14 +35,13 @@ import { hashText, newCursor } from './conversation.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
   callKey,
-  postKey,
   subKey,
   type CallRecord,
   type CampaignCursor,
+  type DigestRecord,
   type PostRecord,
   type Subscription,
   type WatchState,
-  type WhatsAppPost,
 } from './state.js';
 import { FINAL_CALL_STATUSES, WHATSAPP_NOTABLE_STATUSES } from '../outreach/rules.js';
 
@@ -51,7 +57,7 @@ export interface PollerTuning {
   threadIdleMs: number;
   /** Longest gap between two reads of a quiet conversation. */
   threadMaxGapMs: number;
-  /** Digest records and unwatched campaigns' call records are kept this long. */
+  /** Records of ended calls, digests and WhatsApp messages are kept this long (RETENTION_DAYS). */
   retentionMs: number;
   /** Campaigns (and conversations) read at once; the shared limiter paces the requests anyway. */
   concurrency: number;
@@ -76,6 +82,8 @@ export interface CycleReport {
   newCalls: number;
   changedCalls: number;
   conversationsRead: number;
+  /** The store could not persist: nothing was polled or posted. */
+  storePaused?: boolean;
   durationMs: number;
   cpuMs: number;
 }
@@ -86,8 +94,8 @@ export interface PollerDeps {
   delivery: Delivery;
   logger: Logger;
   tuning: PollerTuning;
-  /** Fingerprint of a call's rendered message. */
-  fingerprint(campaignId: number, call: CampaignCallItem): string;
+  /** Fingerprint of a call's rendered message (under the name its watches know the campaign by). */
+  fingerprint(campaignId: number, call: CampaignCallItem, campaignName: string | undefined): string;
   /** Resolves a campaign's channel type (phone_call / whatsapp) when a subscription does not know it. */
   resolveKind(sub: Subscription): Promise<Subscription>;
   /** The service no longer has this campaign (confirmed): its watches are suspended and their owners told. */
@@ -104,6 +112,12 @@ export interface PollerDeps {
 const POLL = { priority: 'poller', maxRetries: 0 } as const;
 
 const isFinalStatus = (s: string) => FINAL_CALL_STATUSES.includes(s);
+
+/** Between two sweeps of expired records. */
+const SWEEP_EVERY_MS = 60_000;
+/** Campaigns and channels looked through per cycle for records of an older state without expiry. */
+const LEGACY_PER_CYCLE = 5;
+const HOUR_MS = 3600_000;
 
 function groupByCampaign(subs: Subscription[]): Map<number, Subscription[]> {
   const byCampaign = new Map<number, Subscription[]>();
@@ -139,6 +153,10 @@ export class Poller {
   private probeTurn = 0;
   /** Cycles run (the backoff's clock). */
   private cycles = 0;
+  /** Our clock (ms) of the last `store.sweep()`. */
+  private lastSweep = 0;
+  /** Where the look through older records stands (campaign cursors, channels). */
+  private legacyTurn = { campaigns: 0, channels: 0 };
 
   constructor(private readonly d: PollerDeps) {
     this.breaker = new OutageBreaker(d.tuning.breakerThreshold, d.logger, () => this.now());
@@ -205,8 +223,13 @@ export class Poller {
       cpuMs: 0,
     };
     if (this.d.paused?.()) return this.finish(report, started, cpu0);
+    if (!(await this.storeWritable())) {
+      report.storePaused = true;
+      return this.finish(report, started, cpu0);
+    }
     this.cycles++;
-    const all = [...groupByCampaign(this.d.state.activeSubscriptions())];
+    const subscriptions = await this.d.state.allSubscriptions();
+    const all = [...groupByCampaign(subscriptions.filter((s) => !s.suspended))];
     report.campaigns = all.length;
     let requests = 0;
     const pollOne = async ([campaignId, subs]: [number, Subscription[]]) => {
@@ -233,10 +256,24 @@ export class Poller {
       // What the interval leaves for conversations, keeping a fifth of the rate for people's commands.
       const budget =
         Math.floor((this.d.tuning.pollIntervalMs / 1000) * this.d.tuning.requestsPerSecond * 0.8) - requests;
-      report.conversationsRead = await this.pollConversations(Math.max(this.d.tuning.concurrency * 2, budget));
+      report.conversationsRead = await this.pollConversations(
+        subscriptions,
+        Math.max(this.d.tuning.concurrency * 2, budget),
+      );
     }
-    await this.maintain();
+    await this.maintain(subscriptions);
     return this.finish(report, started, cpu0);
+  }
+
+  /** Whether the store persists; while it does not, asks it again (one small write) each cycle. */
+  private async storeWritable(): Promise<boolean> {
+    const store = this.d.state.store;
+    if (store.status().durable) return true;
+    const status = await store.probe().catch(() => store.status());
+    if (!status.durable) {
+      this.d.logger.debug({ problem: status.problem }, 'the store cannot persist yet; nothing is polled or posted');
+    }
+    return status.durable;
   }
 
   private finish(report: CycleReport, started: number, cpu0: NodeJS.CpuUsage): CycleReport {
@@ -262,8 +299,8 @@ export class Poller {
       }
       if (this.breaker.answered()) this.backoff.clear();
       this.backoff.succeeded(campaignId);
-      const cur = this.d.state.cursors.get(String(campaignId));
-      if (cur && cur.failures > 0) await this.d.state.cursors.set(String(campaignId), { ...cur, failures: 0 });
+      const cur = await this.d.state.cursor(campaignId);
+      if (cur && cur.failures > 0) await this.d.state.putCursor({ ...cur, failures: 0 });
       return requests;
     } catch (err) {
       report.failedCampaigns.push(campaignId);
@@ -307,24 +344,25 @@ export class Poller {
       this.d.logger.debug({ campaignId }, 'polling a campaign was rate-limited; next cycle');
       return;
     }
-    const cur = this.d.state.cursors.get(String(campaignId)) ?? { campaignId, failures: 0 };
     const message = errorText(err);
     this.d.logger.warn({ campaignId, failures, err: message }, 'polling a campaign failed; backing off');
-    await this.d.state.cursors
-      .set(String(campaignId), { ...cur, failures: cur.failures + 1, lastError: message })
-      .catch(() => undefined);
+    try {
+      const cur = (await this.d.state.cursor(campaignId)) ?? { campaignId, failures: 0 };
+      await this.d.state.putCursor({ ...cur, failures: cur.failures + 1, lastError: message });
+    } catch {
+      // Counting failures is for operators; the backoff above does not depend on it.
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Calls
 
-  /** The earliest `created_at` the next listing must reach (before the overlap). */
-  windowBase(campaignId: number, subs: Subscription[]): number {
-    const cursor = this.d.state.cursors.get(String(campaignId));
+  /** The earliest `created_at` the next listing must reach (before the overlap), given the campaign's calls. */
+  windowBase(cursor: CampaignCursor | undefined, subs: Subscription[], calls: Iterable<CallRecord>): number {
     let base = cursor?.newestCreatedAt
       ? Date.parse(cursor.newestCreatedAt)
       : Math.min(...subs.map((s) => Date.parse(s.startFrom)));
-    for (const c of this.d.state.openCallsOf(campaignId)) base = Math.min(base, Date.parse(c.createdAt));
+    for (const c of calls) if (!c.final) base = Math.min(base, Date.parse(c.createdAt));
     return base;
   }
 
@@ -332,9 +370,13 @@ export class Poller {
     campaignId: number,
     subs: Subscription[],
   ): Promise<{ newCalls: number; changed: number; requests: number }> {
-    const { tuning } = this.d;
+    const { tuning, state } = this.d;
     const now = this.now();
-    const windowStart = this.windowBase(campaignId, subs) - tuning.overlapMs;
+    // The campaign's calls, read once: ended ones are let go soon after they leave the window, so this stays small.
+    const known = new Map((await state.callsOf(campaignId)).map((c) => [c.callId, c]));
+    const cursor0 = await state.cursor(campaignId);
+    const windowStart = this.windowBase(cursor0, subs, known.values()) - tuning.overlapMs;
+    const campaignName = subs.find((s) => s.campaignName)?.campaignName;
     const listed = new Map<string, CampaignCallItem>();
     let requests = 0;
     for (let page = 0; page < tuning.maxPages; page++) {
@@ -360,21 +402,21 @@ export class Poller {
 
     const writes: Promise<void>[] = [];
     const changed: Array<{ rec: CallRecord; isNew: boolean; statusChanged: boolean }> = [];
-    let newest = this.d.state.cursors.get(String(campaignId))?.newestCreatedAt;
+    let newest = cursor0?.newestCreatedAt;
     for (const item of listed.values()) {
       if (!newest || Date.parse(item.created_at) > Date.parse(newest)) newest = item.created_at;
-      const prev = this.d.state.calls.get(callKey(campaignId, item.id));
+      const prev = known.get(item.id);
       // A call is shown where the watch started before it, or while it is still running.
       if (!prev && !subs.some((s) => this.eligible(s, item))) continue;
       const ih = hashText(JSON.stringify(item));
       // The same item as last time renders the same message: skip rendering (most listed calls, most cycles).
-      const fp = prev && prev.ih === ih ? prev.fp : this.d.fingerprint(campaignId, item);
+      const fp = prev && prev.ih === ih ? prev.fp : this.d.fingerprint(campaignId, item, campaignName);
       const finalStatus = isFinalStatus(item.status);
       const finalAt = prev?.finalAt ?? (finalStatus ? now : undefined);
       const policyPending = item.policy_evaluation?.completed === false;
       const final = finalStatus && (!policyPending || now - (finalAt ?? now) > tuning.settleMs);
       if (prev && prev.fp === fp && prev.final === final) {
-        if (prev.ih !== ih) writes.push(this.d.state.putCall({ ...prev, ih }));
+        if (prev.ih !== ih) writes.push(state.putCall({ ...prev, ih }));
         continue;
       }
       const rec: CallRecord = {
@@ -391,14 +433,16 @@ export class Poller {
       if (item.thread_id) rec.threadId = item.thread_id;
       if (finalAt !== undefined) rec.finalAt = finalAt;
       changed.push({ rec, isNew: !prev, statusChanged: prev?.status !== item.status || prev.fp !== fp });
-      writes.push(this.d.state.putCall(rec));
+      writes.push(state.putCall(rec));
     }
     // Calls that stay open without appearing any more (statuses the list does not show) are let go in the end.
-    for (const c of this.d.state.openCallsOf(campaignId)) {
-      if (!listed.has(c.callId) && now - c.firstSeenAt > tuning.openGiveUpMs) {
-        writes.push(this.d.state.putCall({ ...c, final: true }));
+    for (const c of known.values()) {
+      if (!c.final && !listed.has(c.callId) && now - c.firstSeenAt > tuning.openGiveUpMs) {
+        writes.push(state.putCall({ ...c, final: true, finalAt: c.finalAt ?? now }));
       }
     }
+    // The calls are stored before their messages are placed (a post never points at a call not stored).
+    await Promise.all(writes.splice(0));
 
     let newCalls = 0;
     for (const { rec, statusChanged } of changed) {
@@ -407,11 +451,16 @@ export class Poller {
       if (rec.threadId) this.lastRead.set(rec.threadId, 0);
       for (const sub of subs) {
         if (sub.kind === 'whatsapp') continue;
-        const key = postKey(sub.channelId, rec.callId);
-        const post = this.d.state.posts.get(key);
+        const post = await state.post(sub.channelId, rec.callId);
         if (post) {
           if (post.conv) {
-            writes.push(this.d.state.putPost({ ...post, conv: { ...post.conv, lastActivityAt: now } }));
+            writes.push(
+              state
+                .updatePost(sub.channelId, rec.callId, (cur) =>
+                  cur.conv ? { ...cur, conv: { ...cur.conv, lastActivityAt: now } } : undefined,
+                )
+                .then(() => undefined),
+            );
           }
           writes.push(this.d.delivery.callChanged(post, rec));
         } else if (this.eligible(sub, rec.snapshot!)) {
@@ -430,15 +479,15 @@ export class Poller {
         }
       }
     }
-    // Everything above is on disk before the cursor moves past it.
+    // Everything above is stored before the cursor moves past it.
     await Promise.all(writes);
     const cursor: CampaignCursor = {
-      ...(this.d.state.cursors.get(String(campaignId)) ?? { campaignId, failures: 0 }),
+      ...((await state.cursor(campaignId)) ?? { campaignId, failures: 0 }),
       lastPolledAt: new Date(now).toISOString(),
     };
     if (newest) cursor.newestCreatedAt = newest;
     delete cursor.lastError;
-    await this.d.state.cursors.set(String(campaignId), cursor);
+    await state.putCursor(cursor);
     return { newCalls, changed: changed.length, requests };
   }
 
@@ -451,19 +500,31 @@ export class Poller {
   // ---------------------------------------------------------------------------------------------------------------
   // Conversations
 
-  private async pollConversations(budget: number): Promise<number> {
+  private async pollConversations(subscriptions: Subscription[], budget: number): Promise<number> {
     const { state, tuning } = this.d;
     const now = this.now();
-    const active = new Set(state.activeSubscriptions().map((s) => subKey(s.campaignId, s.channelId)));
+    const activeSubs = subscriptions.filter((s) => !s.suspended);
+    const active = new Set(activeSubs.map((s) => subKey(s.campaignId, s.channelId)));
+    // The conversations of the watched channels' posts (a channel's posts are let go once settled and idle).
+    const mirrors = new Map<string, PostRecord[]>();
+    for (const channelId of new Set(activeSubs.map((s) => s.channelId))) {
+      for (const p of await state.postsIn(channelId)) {
+        if (!p.threadId || !p.ts || !active.has(subKey(p.campaignId, p.channelId))) continue;
+        mirrors.set(p.threadId, [...(mirrors.get(p.threadId) ?? []), p]);
+      }
+    }
+    const open = new Set<string>();
+    for (const campaignId of new Set(activeSubs.map((s) => s.campaignId))) {
+      for (const c of await state.openCallsOf(campaignId)) open.add(callKey(c.campaignId, c.callId));
+    }
     const due: string[] = [];
-    for (const threadId of state.serviceThreadIds()) {
-      const mirrors = state.postsOfServiceThread(threadId).filter((p) => active.has(subKey(p.campaignId, p.channelId)));
-      if (!mirrors.length) continue;
-      const lastActivity = Math.max(...mirrors.map((m) => m.conv?.lastActivityAt ?? 0));
-      const running = mirrors.some((m) => state.calls.get(callKey(m.campaignId, m.callId))?.final === false);
+    for (const [threadId, posts] of mirrors) {
+      const lastActivity = Math.max(...posts.map((m) => m.conv?.lastActivityAt ?? 0));
+      const running = posts.some((m) => open.has(callKey(m.campaignId, m.callId)));
       if (this.dueNow(threadId, running, lastActivity, now)) due.push(threadId);
     }
-    for (const t of state.tries.values()) {
+    // People trying agents in their DMs: one record per person (a small collection).
+    for (const [, t] of await state.tries.list()) {
       if (!t.threadId || !t.dmChannelId || !t.conv) continue;
       if (this.dueNow(t.threadId, false, t.conv.lastActivityAt, now)) due.push(t.threadId);
     }
@@ -477,7 +538,7 @@ export class Poller {
         this.lastRead.set(threadId, now);
         read++;
         if (this.breaker.answered()) this.backoff.clear();
-        this.d.delivery.conversationFetched(threadId, messages);
+        await this.d.delivery.conversationFetched(threadId, messages);
       } catch (err) {
         // Read again next cycle (its last read did not move); an unavailable service is the breaker's to report.
         if (failureKind(err) === 'unavailable') this.breaker.unavailable(err);
@@ -537,7 +598,7 @@ export class Poller {
 
   private async pollWhatsApp(campaignId: number, subs: Subscription[]): Promise<void> {
     const { state } = this.d;
-    const prev = state.whatsapp.get(String(campaignId));
+    const prev = await state.whatsapp.get(String(campaignId));
     const counts: Record<string, number> = {};
     const announced: Record<string, number[]> = { ...(prev?.announced ?? {}) };
     const fresh: CampaignContact[] = [];
@@ -553,86 +614,167 @@ export class Poller {
       }
     }
     const writes: Promise<void>[] = [];
+    const queue: Array<[string, string]> = [];
     const at = new Date(this.now()).toISOString();
     const fp = hashText(JSON.stringify(counts));
     for (const sub of subs) {
       const digestKey = `${sub.channelId}/wa/${campaignId}`;
-      const old = state.waPosts.get(digestKey);
-      if (!old || old.fp !== fp) {
-        const rec: WhatsAppPost = {
-          ...(old ?? { channelId: sub.channelId, campaignId }),
-          fp,
-          payload: { kind: 'digest', counts, at },
-        };
-        writes.push(state.waPosts.set(digestKey, rec));
-        this.d.delivery.enqueue(sub.channelId, `wa:${digestKey}`);
-      }
+      const payload = { kind: 'digest', counts, at } as const;
+      const updated = await state.updateWaPost(digestKey, (old) =>
+        old.fp === fp ? undefined : { ...old, fp, payload },
+      );
+      if (!updated) writes.push(state.putWaPost(digestKey, { channelId: sub.channelId, campaignId, fp, payload }));
+      if (updated?.deliveredFp !== fp) queue.push([sub.channelId, `wa:${digestKey}`]);
       for (const c of fresh) {
         const key = `${sub.channelId}/wa/${campaignId}/${c.id}/${c.status}`;
-        if (state.waPosts.has(key)) continue;
+        if (await state.waPosts.get(key)) continue;
         writes.push(
-          state.waPosts.set(key, {
+          state.putWaPost(key, {
             channelId: sub.channelId,
             campaignId,
             fp: 'contact',
             payload: { kind: 'contact', contact: c },
           }),
         );
-        this.d.delivery.enqueue(sub.channelId, `wa:${key}`);
+        queue.push([sub.channelId, `wa:${key}`]);
       }
     }
+    // Stored before queued: the worker reads what it is to post.
     await Promise.all(writes);
-    await state.whatsapp.set(String(campaignId), { campaignId, counts, announced });
+    for (const [channelId, item] of queue) this.d.delivery.enqueue(channelId, item);
+    await state.putWhatsApp({ campaignId, counts, announced });
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Housekeeping
 
-  /** Drops what can no longer change Slack: snapshots already shown everywhere, old mappings, old event ids. */
-  private async maintain(): Promise<void> {
+  /**
+   * Drops what can no longer change Slack: snapshots already shown everywhere, calls out of the listing window,
+   * settled mappings, old digests; looks through a few campaigns and channels for records without expiry; sweeps.
+   * Reads per watched campaign and channel only.
+   */
+  private async maintain(subscriptions: Subscription[]): Promise<void> {
     const { state, tuning } = this.d;
     const now = this.now();
     const writes: Promise<void>[] = [];
-    const subsByCampaign = groupByCampaign(state.subscriptions.values());
-    for (const c of state.calls.values()) {
-      const subs = subsByCampaign.get(c.campaignId) ?? [];
-      if (c.final && c.snapshot) {
-        const shown = subs.every((s) => {
-          const p = state.posts.get(postKey(s.channelId, c.callId));
-          return !p || p.digestId !== undefined || p.deliveredFp === c.fp || s.suspended !== undefined;
-        });
-        if (shown) {
-          const { snapshot: _dropped, ...rest } = c;
-          writes.push(state.putCall(rest));
+    const subsByCampaign = groupByCampaign(subscriptions);
+    const postsByChannel = new Map<string, Map<string, PostRecord>>();
+    for (const channelId of new Set(subscriptions.map((s) => s.channelId))) {
+      postsByChannel.set(channelId, new Map((await state.postsIn(channelId)).map((p) => [p.callId, p])));
+    }
+    const calls = new Map<string, CallRecord>();
+    for (const [campaignId, subs] of subsByCampaign) {
+      const list = await state.callsOf(campaignId);
+      const base = this.windowBase(await state.cursor(campaignId), subs, list);
+      for (const c of list) {
+        calls.set(callKey(c.campaignId, c.callId), c);
+        if (c.final && c.snapshot) {
+          const shown = subs.every((s) => {
+            const p = postsByChannel.get(s.channelId)?.get(c.callId);
+            return !p || p.digestId !== undefined || p.deliveredFp === c.fp || s.suspended !== undefined;
+          });
+          if (shown) {
+            const { snapshot: _dropped, ...rest } = c;
+            writes.push(state.putCall(rest));
+          }
         }
-      }
-      // Final calls older than the listing window are never listed again.
-      if (c.final && !c.snapshot && subs.length) {
-        const base = this.windowBase(c.campaignId, subs);
-        if (Date.parse(c.createdAt) < base - tuning.overlapMs - 60_000) writes.push(state.deleteCall(c));
-      }
-      if (!subs.length && c.final && now - (c.finalAt ?? c.firstSeenAt) > tuning.retentionMs) {
-        writes.push(state.deleteCall(c));
+        // Final calls older than the listing window are never listed again.
+        if (c.final && !c.snapshot && Date.parse(c.createdAt) < base - tuning.overlapMs - 60_000) {
+          writes.push(state.deleteCall(c));
+        }
       }
     }
     // A call's mapping is let go once it is final, shown, and its conversation has been idle for the idle time; a
     // later reply in its Slack thread rebuilds it from the message's metadata (relay.ts).
-    for (const p of state.posts.values()) {
-      const call = state.calls.get(callKey(p.campaignId, p.callId));
-      const settled = !call || (call.final && (p.digestId !== undefined || p.deliveredFp === call.fp));
-      const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
-      if (settled && now - idleSince > tuning.threadIdleMs) {
-        writes.push(state.deletePost(p));
-        if (p.threadId) this.lastRead.delete(p.threadId);
+    for (const posts of postsByChannel.values()) {
+      for (const p of posts.values()) {
+        const call = subsByCampaign.has(p.campaignId)
+          ? calls.get(callKey(p.campaignId, p.callId))
+          : await state.call(p.campaignId, p.callId);
+        const settled = !call || (call.final && (p.digestId !== undefined || p.deliveredFp === call.fp));
+        const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
+        if (settled && now - idleSince > tuning.threadIdleMs) {
+          writes.push(state.deletePost(p));
+          if (p.threadId) this.lastRead.delete(p.threadId);
+        }
       }
     }
-    for (const d of state.digests.values()) {
-      const newest = Math.max(
-        ...d.lines.map((l) => Date.parse(state.posts.get(postKey(d.channelId, l.callId))?.createdAt ?? '') || 0),
-        0,
-      );
-      if (d.deliveredFp === d.fp && now - newest > tuning.retentionMs) writes.push(state.digests.delete(d.id));
+    for (const [channelId, posts] of postsByChannel) {
+      for (const [id, d] of await state.digests.list({ prefix: `${channelId}/` })) {
+        if (d.deliveredFp === d.fp && now - digestTime(d, posts) > tuning.retentionMs) {
+          writes.push(state.digests.delete(id));
+        }
+      }
     }
     await Promise.all(writes);
+    await this.olderRecords(subscriptions, now);
+    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = now;
+      await state.store.sweep();
+    }
   }
+
+  /** Campaigns and channels whose records are still to be looked through for ones without expiry. */
+  private legacy: { campaigns: string[]; channels: string[] } | undefined;
+
+  /**
+   * Records of an older state (converted from the old state file) carry no expiry. Once per process, every campaign
+   * with a cursor or WhatsApp counts and every channel with a watch or a digest mode is looked through, a few per
+   * cycle, and what ended more than the retention ago deleted. Records written since expire by themselves.
+   */
+  private async olderRecords(subscriptions: Subscription[], now: number): Promise<void> {
+    const { state, tuning } = this.d;
+    const keep = tuning.retentionMs;
+    if (!this.legacy) {
+      const campaigns = new Set([
+        ...(await state.cursors.list()).map(([k]) => k),
+        ...(await state.whatsapp.list()).map(([k]) => k),
+      ]);
+      const channels = new Set([
+        ...subscriptions.map((s) => s.channelId),
+        ...(await state.channels.list()).map(([k]) => k),
+      ]);
+      this.legacy = { campaigns: [...campaigns], channels: [...channels] };
+      // Handled event ids of an older state (newer ones expire after an hour: few either way).
+      for (const [id, at] of await state.events.list()) if (now - at > HOUR_MS) await state.events.delete(id);
+    }
+    const watched = new Set(subscriptions.map((s) => String(s.campaignId)));
+    for (const id of this.legacy.campaigns.splice(0, LEGACY_PER_CYCLE)) {
+      const campaignId = Number(id);
+      for (const c of await state.callsOf(campaignId)) {
+        const old = c.final
+          ? now - (c.finalAt ?? c.firstSeenAt) > keep
+          : now - c.firstSeenAt > keep + tuning.openGiveUpMs;
+        if (old) await state.deleteCall(c);
+      }
+      if (watched.has(id)) continue;
+      const cursor = await state.cursor(campaignId);
+      const polledAt = cursor?.lastPolledAt ? Date.parse(cursor.lastPolledAt) : 0;
+      if (now - polledAt > keep) {
+        await state.whatsapp.delete(id);
+        await state.cursors.delete(id);
+      }
+    }
+    for (const channelId of this.legacy.channels.splice(0, LEGACY_PER_CYCLE)) {
+      const posts = new Map((await state.postsIn(channelId)).map((p) => [p.callId, p]));
+      for (const p of posts.values()) {
+        const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
+        if (now - idleSince > keep) await state.deletePost(p);
+      }
+      for (const [id, d] of await state.digests.list({ prefix: `${channelId}/` })) {
+        if (d.deliveredFp === d.fp && now - digestTime(d, posts) > keep) await state.digests.delete(id);
+      }
+      for (const [key, w] of await state.waPosts.list({ prefix: `${channelId}/` })) {
+        // A contact's message is announced once (the campaign's announced ids remember it): delivered, it can go.
+        const at = w.at ?? (w.payload.kind === 'digest' ? Date.parse(w.payload.at) || 0 : 0);
+        if (w.deliveredFp === w.fp && now - at > keep) await state.waPosts.delete(key);
+      }
+    }
+  }
+}
+
+/** When a digest last changed: its own time, or (older states) the newest of its calls' posts still known. */
+function digestTime(d: DigestRecord, posts: Map<string, PostRecord>): number {
+  if (d.updatedAt !== undefined) return d.updatedAt;
+  return Math.max(...d.lines.map((l) => Date.parse(posts.get(l.callId)?.createdAt ?? '') || 0), 0);
 }

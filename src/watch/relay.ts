@@ -5,7 +5,8 @@
  * message says sent (✅) or failed (❌, with an ephemeral reason).
  *
  * Ignored: the bot's own and other bots' messages, edits, deletions and other subtypes, top-level channel messages,
- * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, remembered for a day).
+ * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, claimed in the store, so one
+ * replica handles it even when the redelivery reaches another; remembered for an hour).
  *
  * Only responders speak to customers (src/slack/watch/speakers.ts): anyone else's reply stays in Slack as an internal note (🔒, and
  * an ephemeral saying who can reply); guests and people of another team never relay. A thread we do not know is
@@ -21,7 +22,7 @@ import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conve
 import type { Delivery } from './delivery.js';
 import type { Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, SpeakerQuery, WatchSlack } from './ports.js';
-import { postKey, subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
+import { subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
 
 const REACTION_SENT = 'white_check_mark';
 const REACTION_FAILED = 'x';
@@ -123,7 +124,6 @@ export interface RelayDeps {
   /** Looks up a thread's parent message. */
   slack: WatchSlack;
   logger: Logger;
-  eventTtlMs: number;
   speakers: SpeakerCheck;
   audit: AuditRecord;
 }
@@ -145,31 +145,21 @@ export class Relay {
   constructor(private readonly d: RelayDeps) {}
 
   /**
-   * True the first time an event id is seen (and remembers it, durably); false for a redelivery. Checked and set in
-   * the same turn, so two deliveries arriving together cannot both pass.
+   * True for exactly one delivery of an event id (claimed durably in the store, insert-if-absent: two deliveries
+   * arriving together, here or at two replicas, cannot both pass); false for a redelivery.
    */
   async firstDelivery(eventId: string | undefined): Promise<boolean> {
     if (!eventId) return true;
-    if (this.d.state.events.has(eventId)) return false;
-    const now = Date.now();
-    const write = this.d.state.events.set(eventId, now);
-    // Forget old ids now and then (Slack retries within minutes; we keep them much longer).
-    if (this.d.state.events.size() % 100 === 0) {
-      for (const [id, at] of this.d.state.events.entries()) {
-        if (now - at > this.d.eventTtlMs) void this.d.state.events.delete(id);
-      }
-    }
-    await write;
-    return true;
+    return this.d.state.claimEvent(eventId);
   }
 
   async onMessage(e: SlackMessageEvent, meta: RelayMeta): Promise<RelayOutcome> {
     const v = classifyMessageEvent(e, { userId: meta.botUserId, botId: meta.botId });
     if (v.kind === 'ignore') return 'ignored';
-    if (v.kind === 'thread' && !this.d.state.postByThreadTs(v.channel, v.threadTs)) {
+    if (v.kind === 'thread' && !(await this.d.state.postByThreadTs(v.channel, v.threadTs))) {
       if (!(await this.rebuild(v.channel, v.threadTs, meta))) return 'not-ours';
     }
-    if (v.kind === 'dm' && this.d.state.tries.get(v.user)?.dmChannelId !== v.channel) {
+    if (v.kind === 'dm' && (await this.d.state.tries.get(v.user))?.dmChannelId !== v.channel) {
       if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
       await this.d.poster
         .post(v.channel, {
@@ -199,7 +189,7 @@ export class Relay {
     });
     if (verdict.ok) return true;
     const threadTs = v.kind === 'thread' ? v.threadTs : undefined;
-    const post = threadTs ? this.d.state.postByThreadTs(v.channel, threadTs) : undefined;
+    const post = threadTs ? await this.d.state.postByThreadTs(v.channel, threadTs) : undefined;
     this.d.logger.info({ channel: v.channel, user: v.user, reason: verdict.reason }, 'a reply stayed in Slack');
     await poster
       .react(v.channel, v.ts, verdict.reason === 'unknown' ? REACTION_FAILED : REACTION_KEPT)
@@ -235,7 +225,7 @@ export class Relay {
   private async rebuild(channel: string, threadTs: string, meta: RelayMeta): Promise<boolean> {
     const key = `${channel}/${threadTs}`;
     if (this.notCalls.has(key)) return false;
-    if (!this.d.state.watchedChannel(channel)) return false;
+    if (!(await this.d.state.watchedChannel(channel))) return false;
     try {
       const m = await this.d.slack.messageAt(channel, threadTs);
       const p = m?.metadata?.event_payload;
@@ -255,7 +245,7 @@ export class Relay {
       }
       const campaignId = Number(p.campaign_id);
       const sub = Number.isSafeInteger(campaignId)
-        ? this.d.state.subscriptions.get(subKey(campaignId, channel))
+        ? await this.d.state.subscriptions.get(subKey(campaignId, channel))
         : undefined;
       if (!sub || sub.suspended) return false;
       await this.d.state.putPost({
@@ -290,13 +280,13 @@ export class Relay {
 
   private async relayThreadReply(v: Extract<EventVerdict, { kind: 'thread' }>): Promise<RelayOutcome> {
     const { state, outreach } = this.d;
-    let post = state.postByThreadTs(v.channel, v.threadTs)!;
-    const key = postKey(post.channelId, post.callId);
-    const threadId = post.threadId;
-    if (!threadId) return 'not-ours';
+    const found = await state.postByThreadTs(v.channel, v.threadTs);
+    if (!found?.threadId) return 'not-ours';
+    let post = found;
+    const { channelId, callId } = post;
+    const threadId = found.threadId;
     const save = async (fn: (c: ConversationCursor) => ConversationCursor) => {
-      const cur = state.posts.get(key);
-      if (cur) await state.putPost({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) });
+      await state.updatePost(channelId, callId, (cur) => ({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) }));
     };
     try {
       if (post.rebuilt || !post.conv) {
@@ -305,17 +295,22 @@ export class Relay {
         const last = all[all.length - 1];
         const conv: ConversationCursor = { ...newCursor(Date.now()), count: all.length, introPosted: true };
         if (last) conv.lastKey = messageKey(last);
-        const cur = state.posts.get(key) ?? post;
-        post = { ...cur, conv };
-        delete post.rebuilt;
-        await state.putPost(post);
+        const fresh = (cur: PostRecord): PostRecord => {
+          const next: PostRecord = { ...cur, conv };
+          delete next.rebuilt;
+          return next;
+        };
+        post = (await state.updatePost(channelId, callId, fresh)) ?? fresh(post);
       }
       if (!post.agentId || !post.endUserId) {
         const thread = await outreach.getThread(threadId);
-        const cur = state.posts.get(key) ?? post;
-        post = { ...cur, agentId: thread.agent.id, endUserId: thread.end_user.id };
-        if (thread.end_user.display_name) post.endUserName = thread.end_user.display_name;
-        await state.putPost(post);
+        const withPeople = (cur: PostRecord): PostRecord => ({
+          ...cur,
+          agentId: thread.agent.id,
+          endUserId: thread.end_user.id,
+          ...(thread.end_user.display_name ? { endUserName: thread.end_user.display_name } : {}),
+        });
+        post = (await state.updatePost(channelId, callId, withPeople)) ?? withPeople(post);
       }
       // Known before sending: if we crash after the service took it, the poller still won't post it back.
       await save((c) => withAccounted(c, relayedTextMarker(v.text)));
@@ -330,7 +325,7 @@ export class Relay {
       }));
       await this.auditReply(v, post, 'ok');
       await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
-      await this.refresh(threadId, result, () => state.posts.get(key)?.conv);
+      await this.refresh(threadId, result, async () => (await state.post(channelId, callId))?.conv);
       return 'sent';
     } catch (err) {
       await this.auditReply(v, post, 'failed', humanMessage(err));
@@ -360,16 +355,20 @@ export class Relay {
    * After a send: read the conversation again so the answer is posted in order after anything that came before it.
    * If that read fails, and what we hold is exactly what the thread has accounted for, the answer is appended to it.
    */
-  private async refresh(threadId: string, result: SendMessageResult, conv: () => ConversationCursor | undefined) {
+  private async refresh(
+    threadId: string,
+    result: SendMessageResult,
+    conv: () => Promise<ConversationCursor | undefined>,
+  ) {
     try {
       const all = await this.d.outreach.getMessages(threadId);
-      this.d.delivery.conversationFetched(threadId, all);
+      await this.d.delivery.conversationFetched(threadId, all);
     } catch (err) {
       const held = this.d.delivery.conversations.get(threadId) ?? [];
-      const c = conv();
+      const c = await conv();
       if (c && held.length === c.count) {
         const added: Message[] = [...(result.in_response_to ? [result.in_response_to] : []), ...result.messages];
-        this.d.delivery.conversationFetched(threadId, [...held, ...added]);
+        await this.d.delivery.conversationFetched(threadId, [...held, ...added]);
       } else {
         this.d.logger.warn(
           { threadId, err: String(err) },
@@ -381,15 +380,17 @@ export class Relay {
 
   private async relayTry(v: Extract<EventVerdict, { kind: 'dm' }>): Promise<RelayOutcome> {
     const { state, outreach } = this.d;
-    const session = state.tries.get(v.user)!;
-    if (!session.agentId) return 'not-ours';
+    const session = await state.tries.get(v.user);
+    if (!session?.agentId) return 'not-ours';
     const agentId = session.agentId;
     try {
       if (session.conv) {
-        await state.tries.set(v.user, { ...session, conv: withAccounted(session.conv, relayedTextMarker(v.text)) });
+        await state.updateTry(v.user, (cur) =>
+          cur.conv ? { ...cur, conv: withAccounted(cur.conv, relayedTextMarker(v.text)) } : undefined,
+        );
       }
       const result = await outreach.sendMessage({ agent_id: agentId, end_user_id: session.endUserId, content: v.text });
-      const cur = state.tries.get(v.user) ?? session;
+      const cur = (await state.tries.get(v.user)) ?? session;
       const threadId = result.thread.id;
       await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
       if (cur.threadId !== threadId || !cur.conv) {
@@ -398,19 +399,23 @@ export class Relay {
         const start = result.in_response_to ? [result.in_response_to, ...result.messages] : result.messages;
         let conv = newCursor(Date.now());
         if (result.in_response_to) conv = withAccounted(conv, messageKey(result.in_response_to));
-        await state.tries.set(v.user, { ...cur, threadId, conv });
+        await state.tries.put(v.user, { ...cur, threadId, conv });
         this.d.delivery.conversations.set(threadId, start);
-        this.d.delivery.conversationFetched(threadId, start);
+        await this.d.delivery.conversationFetched(threadId, start);
         return 'sent';
       }
-      await state.tries.set(v.user, {
-        ...cur,
-        conv: {
-          ...(result.in_response_to ? withAccounted(cur.conv, messageKey(result.in_response_to)) : cur.conv),
-          lastActivityAt: Date.now(),
-        },
-      });
-      await this.refresh(threadId, result, () => state.tries.get(v.user)?.conv);
+      await state.updateTry(v.user, (c) =>
+        c.conv
+          ? {
+              ...c,
+              conv: {
+                ...(result.in_response_to ? withAccounted(c.conv, messageKey(result.in_response_to)) : c.conv),
+                lastActivityAt: Date.now(),
+              },
+            }
+          : undefined,
+      );
+      await this.refresh(threadId, result, async () => (await state.tries.get(v.user))?.conv);
       return 'sent';
     } catch (err) {
       await this.fail(v.channel, v.user, v.ts, undefined, err);

@@ -17,7 +17,7 @@ import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
 import { SlackHealth } from './slackHealth.js';
-import { callKey, postKey, subKey, WatchState, type CallRecord, type Subscription } from './state.js';
+import { subKey, WatchState, type CallRecord, type Subscription } from './state.js';
 import {
   recheckChannel,
   recheckSuspendedChannels,
@@ -39,7 +39,7 @@ export interface WatchTuning extends PollerTuning {
   /** Slack write attempts before leaving an item for a later retry. */
   maxAttempts: number;
   backoffMs: number;
-  /** How long delivered event ids are remembered (Slack redelivers within minutes). */
+  /** How long handled event ids are remembered (Slack redelivers within minutes). */
   eventTtlMs: number;
   /** false: no timer; cycles run only through `pollNow()` (tests). */
   autoPoll: boolean;
@@ -58,7 +58,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     openGiveUpMs: 6 * 3600_000,
     threadIdleMs: 30 * 60_000,
     threadMaxGapMs: 5 * 60_000,
-    retentionMs: 3 * 24 * 3600_000,
+    retentionMs: 7 * 24 * 3600_000,
     concurrency: 8,
     maxPages: 20,
     requestsPerSecond: RATE_LIMIT_PER_SECOND,
@@ -69,7 +69,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     retryDelayMs: Math.max(5_000, pollIntervalMs),
     maxAttempts: 4,
     backoffMs: 1000,
-    eventTtlMs: 24 * 3600_000,
+    eventTtlMs: 3600_000,
     autoPoll: true,
     breakerThreshold: 3,
     backoffMaxMs: Math.max(10 * 60_000, pollIntervalMs),
@@ -117,11 +117,12 @@ export class WatchService {
   /** `/campaign try`: the end user being created for a person, so one is created even if they click twice. */
   readonly endUsersBeingCreated = new Map<string, Promise<string>>();
   private started = false;
+  private unwatchStore: (() => void) | undefined;
 
   constructor(readonly deps: WatchDeps) {
     const { tuning } = deps;
     this.tuning = tuning;
-    this.state = new WatchState(deps.store);
+    this.state = new WatchState(deps.store, { retentionMs: tuning.retentionMs, eventTtlMs: tuning.eventTtlMs });
     this.poster = deps.poster;
     this.slack = deps.slack;
     this.speakers = deps.speakers;
@@ -134,6 +135,7 @@ export class WatchService {
         renderCall: (c) => this.renderCall(c),
         renderWhatsApp: (key) => this.renderWhatsApp(key),
         onPermanentError: (err) => this.slackRefused(err),
+        deliveryOpen: () => !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
       },
@@ -146,7 +148,7 @@ export class WatchService {
       delivery: this.delivery,
       logger,
       tuning,
-      fingerprint: (campaignId, call) => this.fingerprint(campaignId, call),
+      fingerprint: (campaignId, call, name) => this.fingerprint(campaignId, call, name),
       resolveKind: (s) => this.resolveKind(s),
       onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
@@ -158,7 +160,7 @@ export class WatchService {
       logger,
       authRecheckMs: tuning.authRecheckMs,
       channelRecheckMs: tuning.channelRecheckMs,
-      onTokenBack: () => this.resume(),
+      onTokenBack: () => void this.resumeLogged(),
       recheckChannels: () => recheckSuspendedChannels(this),
     });
     this.relay = new Relay({
@@ -168,17 +170,30 @@ export class WatchService {
       poster: this.poster,
       slack: deps.slack,
       logger,
-      eventTtlMs: tuning.eventTtlMs,
       speakers: deps.speakers,
       audit: deps.audit,
     });
   }
 
-  /** Re-queues whatever was recorded but not yet shown, and starts polling. */
+  /**
+   * Re-queues whatever was recorded but not yet shown, and starts polling. While the store cannot persist, nothing
+   * goes to Slack; when it can again, what waits is queued again.
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.resume();
+    this.unwatchStore = this.deps.store.onStatus((status) => {
+      if (status.durable) {
+        this.logger.info('the store persists again: delivery to Slack resumes');
+        void this.resumeLogged();
+      } else {
+        this.logger.warn(
+          { problem: status.problem },
+          'the store cannot persist: delivery to Slack pauses until it can (nothing would be remembered as posted)',
+        );
+      }
+    });
+    await this.resume();
     if (this.tuning.autoPoll) this.poller.start();
     this.health.start();
   }
@@ -186,6 +201,7 @@ export class WatchService {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.unwatchStore?.();
     this.health.stop();
     await this.poller.stop();
     this.poster.stop();
@@ -204,7 +220,7 @@ export class WatchService {
   }): Promise<'already' | 'started' | 'resumed'> {
     const { campaign, channelId, userId } = req;
     const key = subKey(campaign.id, channelId);
-    const existing = this.state.subscriptions.get(key);
+    const existing = await this.state.subscriptions.get(key);
     if (existing && !existing.suspended) return 'already';
     const now = new Date().toISOString();
     const kind = campaign.integration?.type ?? 'phone_call';
@@ -220,62 +236,72 @@ export class WatchService {
           kind,
         };
     delete sub.suspended;
-    await this.state.subscriptions.set(key, sub);
+    await this.state.subscriptions.put(key, sub);
     // What was waiting when the channel was suspended goes out now.
-    if (existing?.suspended) this.resume(channelId);
+    if (existing?.suspended) await this.resume(channelId);
     return existing ? 'resumed' : 'started';
   }
 
   /** The channel stops watching the campaign; the removed subscription, or undefined when there was none. */
   async unsubscribe(campaignId: number, channelId: string): Promise<Subscription | undefined> {
     const key = subKey(campaignId, channelId);
-    const sub = this.state.subscriptions.get(key);
+    const sub = await this.state.subscriptions.get(key);
     if (!sub) return undefined;
     await this.state.subscriptions.delete(key);
     return sub;
   }
 
   /** The channels watching a campaign now (not suspended), sorted. */
-  channelsWatching(campaignId: number): string[] {
-    return this.state.subscriptions
-      .values()
-      .filter((s) => s.campaignId === campaignId && !s.suspended)
-      .map((s) => s.channelId)
-      .sort();
+  async channelsWatching(campaignId: number): Promise<string[]> {
+    return (await this.state.activeSubscriptions(campaignId)).map((s) => s.channelId).sort();
   }
 
   /**
-   * After a restart (or when a suspended channel is watched again): everything recorded but not (fully) shown goes
-   * back into the channels' queues.
+   * After a restart (or when a suspended channel is watched again, or the store or the token is back): everything
+   * recorded but not (fully) shown goes back into the channels' queues. Reads the watched channels' records (by
+   * key prefix) and the try sessions.
    */
-  resume(channelId?: string): void {
+  async resume(channelId?: string): Promise<void> {
     const { state } = this;
-    const posts = state.posts
-      .values()
-      .filter((p) => channelId === undefined || p.channelId === channelId)
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    for (const p of posts) {
-      if (p.digestId) continue;
-      const c = state.calls.get(callKey(p.campaignId, p.callId));
-      if (c?.snapshot && c.fp !== p.deliveredFp) this.delivery.enqueue(p.channelId, `call:${p.callId}`);
-    }
-    const here = (ch: string) => channelId === undefined || ch === channelId;
-    for (const d of state.digests.values()) {
-      if (here(d.channelId) && d.fp !== d.deliveredFp) this.delivery.enqueue(d.channelId, `digest:${d.id}`);
-    }
-    for (const [key, w] of state.waPosts.entries()) {
-      if (here(w.channelId) && w.fp !== w.deliveredFp) this.delivery.enqueue(w.channelId, `wa:${key}`);
-    }
-    // Conversations already fetched whose next message had not gone out (a worker skips those with nothing new).
-    for (const p of posts) {
-      if (p.ts && p.threadId && this.delivery.conversations.has(p.threadId)) {
-        this.delivery.enqueue(p.channelId, `conv:${p.callId}`);
+    const channels =
+      channelId !== undefined ? [channelId] : [...new Set((await state.allSubscriptions()).map((s) => s.channelId))];
+    for (const ch of channels) {
+      const posts = (await state.postsIn(ch)).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+      for (const p of posts) {
+        if (p.digestId) continue;
+        const c = await state.call(p.campaignId, p.callId);
+        if (c?.snapshot && c.fp !== p.deliveredFp) {
+          this.delivery.noteUnposted(p);
+          this.delivery.enqueue(p.channelId, `call:${p.callId}`);
+        }
+      }
+      for (const [id, d] of await state.digests.list({ prefix: `${ch}/` })) {
+        if (d.fp !== d.deliveredFp) this.delivery.enqueue(d.channelId, `digest:${id}`);
+      }
+      for (const [key, w] of await state.waPosts.list({ prefix: `${ch}/` })) {
+        if (w.fp !== w.deliveredFp) this.delivery.enqueue(w.channelId, `wa:${key}`);
+      }
+      // Conversations already fetched whose next message had not gone out (a worker skips those with nothing new).
+      for (const p of posts) {
+        if (p.ts && p.threadId && this.delivery.conversations.has(p.threadId)) {
+          this.delivery.enqueue(p.channelId, `conv:${p.callId}`);
+        }
       }
     }
-    for (const t of state.tries.values()) {
-      if (t.dmChannelId && here(t.dmChannelId) && t.threadId && this.delivery.conversations.has(t.threadId)) {
+    for (const [, t] of await state.tries.list()) {
+      const here = channelId === undefined || t.dmChannelId === channelId;
+      if (t.dmChannelId && here && t.threadId && this.delivery.conversations.has(t.threadId)) {
         this.delivery.enqueue(t.dmChannelId, `try:${t.userId}`);
       }
+    }
+  }
+
+  /** `resume`, its failure logged (from listeners that cannot wait for it). */
+  private async resumeLogged(): Promise<void> {
+    try {
+      await this.resume();
+    } catch (err) {
+      this.logger.warn({ err: String(err) }, 'could not queue again what waits for Slack; the next change will');
     }
   }
 
@@ -306,18 +332,13 @@ export class WatchService {
     return this.poller.runCycle();
   }
 
-  channelActive(channelId: string): boolean {
+  async channelActive(channelId: string): Promise<boolean> {
     if (this.health.paused) return false;
     if (channelId.startsWith('D')) return true;
     return this.state.watchedChannel(channelId);
   }
 
-  private campaignName(campaignId: number): string | undefined {
-    return this.state.subscriptions.values().find((s) => s.campaignId === campaignId)?.campaignName;
-  }
-
-  renderCallItem(campaignId: number, call: CampaignCallItem): SlackMessage {
-    const name = this.campaignName(campaignId);
+  renderCallItem(campaignId: number, call: CampaignCallItem, name: string | undefined): SlackMessage {
     return callMessage({
       campaignId,
       call,
@@ -326,22 +347,23 @@ export class WatchService {
     });
   }
 
-  fingerprint(campaignId: number, call: CampaignCallItem): string {
+  fingerprint(campaignId: number, call: CampaignCallItem, campaignName: string | undefined): string {
     return createHash('sha1')
-      .update(JSON.stringify(this.renderCallItem(campaignId, call)))
+      .update(JSON.stringify(this.renderCallItem(campaignId, call, campaignName)))
       .digest('base64url')
       .slice(0, 16);
   }
 
-  private renderCall(c: CallRecord): SlackMessage | undefined {
-    return c.snapshot ? this.renderCallItem(c.campaignId, c.snapshot) : undefined;
+  private async renderCall(c: CallRecord): Promise<SlackMessage | undefined> {
+    if (!c.snapshot) return undefined;
+    return this.renderCallItem(c.campaignId, c.snapshot, await this.state.campaignName(c.campaignId));
   }
 
-  private renderWhatsApp(key: string): SlackMessage | undefined {
-    const w = this.state.waPosts.get(key);
+  private async renderWhatsApp(key: string): Promise<SlackMessage | undefined> {
+    const w = await this.state.waPosts.get(key);
     if (!w) return undefined;
     if (w.payload.kind === 'digest') {
-      const name = this.campaignName(w.campaignId);
+      const name = await this.state.campaignName(w.campaignId);
       return whatsappDigestMessage({
         campaignId: w.campaignId,
         ...(name ? { campaignName: name } : {}),
@@ -355,12 +377,12 @@ export class WatchService {
   private async resolveKind(s: Subscription): Promise<Subscription> {
     const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller', maxRetries: 0 });
     const next: Subscription = { ...s, kind: c.integration?.type ?? 'phone_call', campaignName: c.name };
-    await this.state.subscriptions.set(subKey(s.campaignId, s.channelId), next);
+    await this.state.putSubscription(next);
     return next;
   }
 
   /** The post record behind a call message in a channel (for buttons). */
   postOf(channelId: string, callId: string) {
-    return this.state.posts.get(postKey(channelId, callId));
+    return this.state.post(channelId, callId);
   }
 }

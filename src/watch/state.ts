@@ -1,24 +1,42 @@
 /**
- * What watching remembers, as typed store collections, plus in-memory indexes rebuilt from them at start-up.
+ * What watching remembers, as typed store collections. Nothing is held in memory as the source of truth: every read
+ * goes to the store, so another replica's writes (a `watch` made through it, a thread mapping it rebuilt) are seen.
+ * Lookups other than by key go through the collections' declared indexes or key prefixes (a campaign's calls by
+ * `${campaignId}/`, a channel's posts and digests by `${channelId}/`).
  *
  * Durability rule: a record is written (and awaited) as soon as the Slack post it describes succeeded, and the
- * poll cursor only moves after the calls it covers are recorded; so a restart resumes from exactly what is on disk.
+ * poll cursor only moves after the calls it covers are recorded; so a restart resumes from exactly what is stored.
+ *
+ * Retention: records that describe ended calls expire `retentionMs` after their last write (a call `retentionMs`
+ * after it became final), handled Slack event ids after `eventTtlMs`. The poller's housekeeping deletes what an older
+ * state holds without an expiry (poller.ts).
  */
 import type { CampaignCallItem } from '../outreach/schemas.js';
 import type { DigestLine } from '../render/call-message.js';
-import type { Collection, Store } from '../store/store.js';
+import type { Collection, CollectionSpec, Store, WriteOptions } from '../store/store.js';
 
 const COLLECTIONS = {
-  subscriptions: 'watch_subscriptions',
-  cursors: 'watch_cursors',
-  calls: 'watch_calls',
-  posts: 'watch_posts',
-  channels: 'watch_channels',
-  digests: 'watch_digests',
-  events: 'watch_events',
-  tries: 'watch_try',
-  whatsapp: 'watch_whatsapp',
-} as const;
+  /** Key `${campaignId}/${channelId}`: a campaign's watches in one unit; listed by channel too. */
+  subscriptions: { name: 'watch_subscriptions', indexes: ['channelId'] },
+  /** Key campaign id. */
+  cursors: { name: 'watch_cursors' },
+  /** Key `${campaignId}/${callId}`: a campaign's open calls are `where: { final: false }` under its prefix. */
+  calls: { name: 'watch_calls', indexes: ['final'] },
+  /** Key `${channelId}/${callId}`: found by (channel prefix, `ts`) for thread replies, by `threadId` for answers. */
+  posts: { name: 'watch_posts', indexes: ['ts', 'threadId'] },
+  /** Key channel id. */
+  channels: { name: 'watch_channels' },
+  /** Key `${channelId}/${seq}` (= the digest's id). */
+  digests: { name: 'watch_digests' },
+  /** Key Slack event id; expires after `eventTtlMs`. */
+  events: { name: 'watch_events' },
+  /** Key Slack user id; found by `threadId` for answers. */
+  tries: { name: 'watch_try', indexes: ['threadId'] },
+  /** Key campaign id. */
+  whatsapp: { name: 'watch_whatsapp' },
+  /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
+  waPosts: { name: 'watch_whatsapp_posts' },
+} as const satisfies Record<string, CollectionSpec>;
 
 type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
 
@@ -125,6 +143,8 @@ export interface DigestRecord {
   lines: DigestLine[];
   fp: string;
   deliveredFp?: string;
+  /** Our clock (ms) of the last change of its lines (older states lack it). */
+  updatedAt?: number;
 }
 
 /** A person trying an agent in their DM with the app. Key: Slack user id. */
@@ -155,6 +175,8 @@ export interface WhatsAppPost {
   /** Fingerprint of what `payload` renders (a hash of the counts; `contact` for a contact's message). */
   fp: string;
   deliveredFp?: string;
+  /** Our clock (ms) when the record was written (older states lack it). */
+  at?: number;
   /** What to render (contact messages are posted once, the digest is updated in place). */
   payload: { kind: 'digest'; counts: Record<string, number>; at: string } | { kind: 'contact'; contact: unknown };
 }
@@ -162,6 +184,39 @@ export interface WhatsAppPost {
 export const subKey = (campaignId: number, channelId: string) => `${campaignId}/${channelId}`;
 export const callKey = (campaignId: number, callId: string) => `${campaignId}/${callId}`;
 export const postKey = (channelId: string, callId: string) => `${channelId}/${callId}`;
+
+/** How many times a conditional update is tried again when the record keeps changing under it. */
+const MAX_UPDATE_TRIES = 50;
+
+/**
+ * Reads a record, applies `fn` and writes the result only if nobody wrote the record in between (compare-and-set),
+ * trying again otherwise: for records more than one writer changes (a post's conversation cursor: the delivery worker
+ * and a relayed reply, possibly in another replica). `fn` returns undefined to leave the record as it is. Returns
+ * the record as written (or as found), undefined when there is none.
+ */
+export async function updateRecord<T>(
+  c: Collection<T>,
+  key: string,
+  fn: (cur: T) => T | undefined,
+  opts: (next: T) => WriteOptions = () => ({}),
+): Promise<T | undefined> {
+  for (let i = 0; i < MAX_UPDATE_TRIES; i++) {
+    const cur = await c.getVersioned(key);
+    if (!cur) return undefined;
+    const next = fn(cur.value);
+    if (next === undefined) return cur.value;
+    if (await c.compareAndSet(key, cur.version, next, opts(next))) return next;
+  }
+  throw new Error(`${c.name}/${key} kept changing while it was being updated`);
+}
+
+export interface WatchStateOptions {
+  /** Records of ended calls (calls, posts, digests, WhatsApp posts and counts) are kept this long. */
+  retentionMs: number;
+  /** Handled Slack event ids are remembered this long (Slack retries within minutes). */
+  eventTtlMs: number;
+  now?: () => number;
+}
 
 export class WatchState {
   readonly subscriptions: Collection<Subscription>;
@@ -174,15 +229,17 @@ export class WatchState {
   readonly tries: Collection<TrySession>;
   readonly whatsapp: Collection<WhatsAppRecord>;
   readonly waPosts: Collection<WhatsAppPost>;
+  readonly retentionMs: number;
+  private readonly eventTtlMs: number;
+  private readonly now: () => number;
 
-  /** `${channelId}/${threadTs}` -> post key. */
-  private readonly byThreadTs = new Map<string, string>();
-  /** service thread id -> post keys mirroring it. */
-  private readonly byServiceThread = new Map<string, Set<string>>();
-  /** campaign id -> call keys not yet final. */
-  private readonly openCalls = new Map<number, Set<string>>();
-
-  constructor(readonly store: Store) {
+  constructor(
+    readonly store: Store,
+    opts: WatchStateOptions,
+  ) {
+    this.retentionMs = opts.retentionMs;
+    this.eventTtlMs = opts.eventTtlMs;
+    this.now = opts.now ?? Date.now;
     this.subscriptions = store.collection<Subscription>(COLLECTIONS.subscriptions);
     this.cursors = store.collection<CampaignCursor>(COLLECTIONS.cursors);
     this.calls = store.collection<CallRecord>(COLLECTIONS.calls);
@@ -192,89 +249,155 @@ export class WatchState {
     this.events = store.collection<number>(COLLECTIONS.events);
     this.tries = store.collection<TrySession>(COLLECTIONS.tries);
     this.whatsapp = store.collection<WhatsAppRecord>(COLLECTIONS.whatsapp);
-    this.waPosts = store.collection<WhatsAppPost>('watch_whatsapp_posts');
-    for (const [key, p] of this.posts.entries()) this.indexPost(key, p);
-    for (const [key, c] of this.calls.entries()) this.indexCall(key, c);
+    this.waPosts = store.collection<WhatsAppPost>(COLLECTIONS.waPosts);
   }
 
-  // ---- subscriptions
-  activeSubscriptions(campaignId?: number): Subscription[] {
-    return this.subscriptions
-      .values()
-      .filter((s) => !s.suspended && (campaignId === undefined || s.campaignId === campaignId));
+  /** Kept `retentionMs` from now (each write moves it on). */
+  private kept(): WriteOptions {
+    return { expiresAt: this.now() + this.retentionMs };
+  }
+
+  // ---- subscriptions (one per watching channel and campaign: a small collection)
+  async allSubscriptions(): Promise<Subscription[]> {
+    return (await this.subscriptions.list()).map(([, s]) => s);
+  }
+
+  async activeSubscriptions(campaignId?: number): Promise<Subscription[]> {
+    const all = await this.subscriptions.list(campaignId === undefined ? {} : { prefix: `${campaignId}/` });
+    return all.map(([, s]) => s).filter((s) => !s.suspended);
+  }
+
+  /** Every watch set in a channel (suspended ones too). */
+  async subscriptionsIn(channelId: string): Promise<Subscription[]> {
+    return (await this.subscriptions.list({ where: { channelId } })).map(([, s]) => s);
   }
 
   /** Whether a campaign is watched (not suspended) in this channel. */
-  watchedChannel(channelId: string): boolean {
-    return this.subscriptions.values().some((s) => s.channelId === channelId && !s.suspended);
+  async watchedChannel(channelId: string): Promise<boolean> {
+    return (await this.subscriptionsIn(channelId)).some((s) => !s.suspended);
+  }
+
+  async putSubscription(sub: Subscription): Promise<void> {
+    await this.subscriptions.put(subKey(sub.campaignId, sub.channelId), sub);
+  }
+
+  /** The name a campaign's watches know it by. */
+  async campaignName(campaignId: number): Promise<string | undefined> {
+    const subs = await this.subscriptions.list({ prefix: `${campaignId}/` });
+    return subs.find(([, s]) => s.campaignName)?.[1].campaignName;
+  }
+
+  // ---- cursors
+  async cursor(campaignId: number): Promise<CampaignCursor | undefined> {
+    return this.cursors.get(String(campaignId));
+  }
+
+  /** Written every poll of a watched campaign: an unwatched campaign's cursor expires after the retention. */
+  async putCursor(cur: CampaignCursor): Promise<void> {
+    await this.cursors.put(String(cur.campaignId), cur, this.kept());
   }
 
   // ---- calls
+  /** A final call expires `retentionMs` after it became final; an open one `retentionMs` after its last change. */
   async putCall(rec: CallRecord): Promise<void> {
-    const key = callKey(rec.campaignId, rec.callId);
-    this.indexCall(key, rec);
-    await this.calls.set(key, rec);
+    const base = rec.final ? (rec.finalAt ?? this.now()) : this.now();
+    await this.calls.put(callKey(rec.campaignId, rec.callId), rec, { expiresAt: base + this.retentionMs });
   }
 
-  private indexCall(key: string, rec: CallRecord): void {
-    let set = this.openCalls.get(rec.campaignId);
-    if (!rec.final) {
-      if (!set) this.openCalls.set(rec.campaignId, (set = new Set()));
-      set.add(key);
-    } else set?.delete(key);
+  call(campaignId: number, callId: string): Promise<CallRecord | undefined> {
+    return this.calls.get(callKey(campaignId, callId));
   }
 
-  openCallsOf(campaignId: number): CallRecord[] {
-    const keys = this.openCalls.get(campaignId);
-    if (!keys) return [];
-    return [...keys].map((k) => this.calls.get(k)).filter((c): c is CallRecord => c !== undefined);
+  /** A campaign's calls (ended calls are let go soon after they left the listing window: a small list). */
+  async callsOf(campaignId: number): Promise<CallRecord[]> {
+    return (await this.calls.list({ prefix: `${campaignId}/` })).map(([, c]) => c);
   }
 
-  async deleteCall(rec: CallRecord): Promise<void> {
-    const key = callKey(rec.campaignId, rec.callId);
-    this.openCalls.get(rec.campaignId)?.delete(key);
-    await this.calls.delete(key);
+  async openCallsOf(campaignId: number): Promise<CallRecord[]> {
+    return (await this.calls.list({ prefix: `${campaignId}/`, where: { final: false } })).map(([, c]) => c);
+  }
+
+  async deleteCall(rec: Pick<CallRecord, 'campaignId' | 'callId'>): Promise<void> {
+    await this.calls.delete(callKey(rec.campaignId, rec.callId));
   }
 
   // ---- posts
+  /** Each write keeps the post `retentionMs` longer (a post's last write is at or after its call's end). */
   async putPost(rec: PostRecord): Promise<void> {
-    const key = postKey(rec.channelId, rec.callId);
-    this.indexPost(key, rec);
-    await this.posts.set(key, rec);
+    await this.posts.put(postKey(rec.channelId, rec.callId), rec, this.kept());
   }
 
-  private indexPost(key: string, rec: PostRecord): void {
-    if (rec.ts) this.byThreadTs.set(`${rec.channelId}/${rec.ts}`, key);
-    if (rec.threadId && rec.ts) {
-      let set = this.byServiceThread.get(rec.threadId);
-      if (!set) this.byServiceThread.set(rec.threadId, (set = new Set()));
-      set.add(key);
-    }
+  post(channelId: string, callId: string): Promise<PostRecord | undefined> {
+    return this.posts.get(postKey(channelId, callId));
   }
 
-  async deletePost(rec: PostRecord): Promise<void> {
-    const key = postKey(rec.channelId, rec.callId);
-    if (rec.ts) this.byThreadTs.delete(`${rec.channelId}/${rec.ts}`);
-    if (rec.threadId) this.byServiceThread.get(rec.threadId)?.delete(key);
-    await this.posts.delete(key);
+  /** Changes a post unless someone else wrote it in between (then reads it again); undefined when there is none. */
+  updatePost(channelId: string, callId: string, fn: (cur: PostRecord) => PostRecord | undefined) {
+    return updateRecord(this.posts, postKey(channelId, callId), fn, () => this.kept());
   }
 
-  postByThreadTs(channelId: string, ts: string): PostRecord | undefined {
-    const key = this.byThreadTs.get(`${channelId}/${ts}`);
-    return key ? this.posts.get(key) : undefined;
+  async deletePost(rec: Pick<PostRecord, 'channelId' | 'callId'>): Promise<void> {
+    await this.posts.delete(postKey(rec.channelId, rec.callId));
   }
 
-  postsOfServiceThread(threadId: string): PostRecord[] {
-    const keys = this.byServiceThread.get(threadId);
-    if (!keys) return [];
-    return [...keys].map((k) => this.posts.get(k)).filter((p): p is PostRecord => p !== undefined);
+  /** A channel's posts (let go once settled and idle: a small list). */
+  async postsIn(channelId: string): Promise<PostRecord[]> {
+    return (await this.posts.list({ prefix: `${channelId}/` })).map(([, p]) => p);
   }
 
-  serviceThreadIds(): string[] {
-    return [...this.byServiceThread.keys()].filter((t) => (this.byServiceThread.get(t)?.size ?? 0) > 0);
+  async postByThreadTs(channelId: string, ts: string): Promise<PostRecord | undefined> {
+    return (await this.posts.list({ prefix: `${channelId}/`, where: { ts }, limit: 1 }))[0]?.[1];
   }
 
-  channel(channelId: string): ChannelRecord {
-    return this.channels.get(channelId) ?? { channelId, mode: 'normal', digestSeq: 0 };
+  /** The posts mirroring a service thread (those with a message in Slack). */
+  async postsOfServiceThread(threadId: string): Promise<PostRecord[]> {
+    return (await this.posts.list({ where: { threadId } })).map(([, p]) => p).filter((p) => p.ts !== undefined);
+  }
+
+  // ---- channels and digests
+  async channel(channelId: string): Promise<ChannelRecord> {
+    return (await this.channels.get(channelId)) ?? { channelId, mode: 'normal', digestSeq: 0 };
+  }
+
+  async putDigest(rec: DigestRecord): Promise<void> {
+    await this.digests.put(rec.id, rec, this.kept());
+  }
+
+  updateDigest(id: string, fn: (cur: DigestRecord) => DigestRecord | undefined) {
+    return updateRecord(this.digests, id, fn, () => this.kept());
+  }
+
+  // ---- tries
+  updateTry(userId: string, fn: (cur: TrySession) => TrySession | undefined) {
+    return updateRecord(this.tries, userId, fn);
+  }
+
+  /** The try sessions talking in a service thread. */
+  async triesOfServiceThread(threadId: string): Promise<TrySession[]> {
+    return (await this.tries.list({ where: { threadId } })).map(([, t]) => t);
+  }
+
+  // ---- WhatsApp
+  async putWaPost(key: string, rec: WhatsAppPost): Promise<void> {
+    await this.waPosts.put(key, { ...rec, at: this.now() }, this.kept());
+  }
+
+  updateWaPost(key: string, fn: (cur: WhatsAppPost) => WhatsAppPost | undefined) {
+    return updateRecord(this.waPosts, key, fn, () => this.kept());
+  }
+
+  /** Written every poll of a watched WhatsApp campaign: an unwatched one's counts expire after the retention. */
+  async putWhatsApp(rec: WhatsAppRecord): Promise<void> {
+    await this.whatsapp.put(String(rec.campaignId), rec, this.kept());
+  }
+
+  // ---- Slack events
+  /**
+   * Claims a Slack event id: true for exactly one caller, in this process or any other replica; false for a
+   * redelivery (Slack's retry, or the same event at another replica). Remembered for `eventTtlMs`.
+   */
+  async claimEvent(eventId: string): Promise<boolean> {
+    const now = this.now();
+    return this.events.insertIfAbsent(eventId, now, { expiresAt: now + this.eventTtlMs });
   }
 }

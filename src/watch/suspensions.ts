@@ -16,7 +16,7 @@ import type { Logger } from '../log.js';
 import { campaignGoneNotice, channelResumedNotice, channelSuspendedNotice } from '../render/watch.js';
 import type { PermanentSlackError } from './poster.js';
 import type { WatchSlack } from './ports.js';
-import { subKey, type Subscription, type WatchState } from './state.js';
+import type { Subscription, WatchState } from './state.js';
 
 /** A campaign deleted in the service. */
 export const CAMPAIGN_GONE = 'campaign_not_found';
@@ -29,7 +29,7 @@ export interface SuspensionContext {
   readonly slack: WatchSlack;
   readonly logger: Logger;
   /** Queues again what waited for the channel. */
-  resume(channelId: string): void;
+  resume(channelId: string): Promise<void>;
 }
 
 const isCampaignGone = (s: Subscription) => s.suspended?.error === CAMPAIGN_GONE;
@@ -60,14 +60,14 @@ async function suspend(svc: SuspensionContext, subs: Subscription[], error: stri
       next.lastNotice = { error, at };
       tell.push(s);
     }
-    await svc.state.subscriptions.set(subKey(s.campaignId, s.channelId), next);
+    await svc.state.putSubscription(next);
   }
   return tell;
 }
 
 /** Slack refused one channel for good: that channel's watches stop, their owners are told why and how to fix it. */
 export async function suspendChannel(svc: SuspensionContext, err: PermanentSlackError): Promise<void> {
-  const affected = svc.state.subscriptions.values().filter((s) => !s.suspended && s.channelId === err.channel);
+  const affected = (await svc.state.subscriptionsIn(err.channel)).filter((s) => !s.suspended);
   const tell = await suspend(svc, affected, err.code);
   svc.logger.warn(
     { channel: err.channel, error: err.code, suspended: affected.length },
@@ -80,7 +80,7 @@ export async function suspendChannel(svc: SuspensionContext, err: PermanentSlack
 
 /** The service no longer has this campaign: its watches stop everywhere, their owners are told. */
 export async function suspendCampaign(svc: SuspensionContext, campaignId: number): Promise<void> {
-  const affected = svc.state.activeSubscriptions(campaignId);
+  const affected = await svc.state.activeSubscriptions(campaignId);
   if (affected.length === 0) return;
   const tell = await suspend(svc, affected, CAMPAIGN_GONE);
   svc.logger.warn(
@@ -101,17 +101,15 @@ export async function suspendCampaign(svc: SuspensionContext, campaignId: number
 
 /** Resumes the channel's watches that Slack had refused (not those of deleted campaigns). */
 export async function resumeChannel(svc: SuspensionContext, channelId: string, why: string): Promise<number> {
-  const subs = svc.state.subscriptions
-    .values()
-    .filter((s) => s.channelId === channelId && s.suspended && !isCampaignGone(s));
+  const subs = (await svc.state.subscriptionsIn(channelId)).filter((s) => s.suspended && !isCampaignGone(s));
   if (subs.length === 0) return 0;
   for (const s of subs) {
     const next = { ...s };
     delete next.suspended;
-    await svc.state.subscriptions.set(subKey(s.campaignId, s.channelId), next);
+    await svc.state.putSubscription(next);
   }
   svc.logger.info({ channel: channelId, resumed: subs.length, why }, "a channel's suspended watches resumed");
-  svc.resume(channelId);
+  await svc.resume(channelId);
   // Only those told of this suspension hear of its end (one suspended again silently is not told either way).
   const told = subs.filter((s) => s.lastNotice && Date.parse(s.lastNotice.at) >= Date.parse(s.suspended!.at));
   for (const [owner, list] of byOwner(told)) {
@@ -122,9 +120,7 @@ export async function resumeChannel(svc: SuspensionContext, channelId: string, w
 
 /** One channel's suspension looked at again (after `channel_unarchive`, or periodically). */
 export async function recheckChannel(svc: SuspensionContext, channelId: string, why: string): Promise<number> {
-  const suspended = svc.state.subscriptions
-    .values()
-    .filter((s) => s.channelId === channelId && s.suspended && !isCampaignGone(s));
+  const suspended = (await svc.state.subscriptionsIn(channelId)).filter((s) => s.suspended && !isCampaignGone(s));
   if (suspended.length === 0) return 0;
   // Suspended for the token by an older version: the token works (nothing is paused), so they come back.
   const tokenOnly = suspended.every((s) => svc.slack.isTokenError(s.suspended!.error));
@@ -135,10 +131,7 @@ export async function recheckChannel(svc: SuspensionContext, channelId: string, 
 /** Every channel with watches Slack had refused, looked at again. */
 export async function recheckSuspendedChannels(svc: SuspensionContext): Promise<void> {
   const channels = new Set(
-    svc.state.subscriptions
-      .values()
-      .filter((s) => s.suspended && !isCampaignGone(s))
-      .map((s) => s.channelId),
+    (await svc.state.allSubscriptions()).filter((s) => s.suspended && !isCampaignGone(s)).map((s) => s.channelId),
   );
   for (const ch of channels) await recheckChannel(svc, ch, 'the channel is reachable again');
 }

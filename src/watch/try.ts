@@ -21,7 +21,7 @@ export async function knownAgents(svc: WatchService): Promise<Map<string, string
 }
 
 async function endUserFor(svc: WatchService, userId: string): Promise<string> {
-  const known = svc.state.tries.get(userId);
+  const known = await svc.state.tries.get(userId);
   if (known) return known.endUserId;
   const creating = svc.endUsersBeingCreated;
   const inFlight = creating.get(userId);
@@ -33,8 +33,9 @@ async function endUserFor(svc: WatchService, userId: string): Promise<string> {
       display_name: display.slice(0, 255),
       info: `Slack user ${userId}, trying agents from Slack with /campaign try.`,
     });
-    await svc.state.tries.set(userId, { userId, endUserId: eu.id });
-    return eu.id;
+    // Another replica may have created one meanwhile: the first one stored is the person's.
+    if (await svc.state.tries.insertIfAbsent(userId, { userId, endUserId: eu.id })) return eu.id;
+    return (await svc.state.tries.get(userId))?.endUserId ?? eu.id;
   })();
   creating.set(userId, p);
   try {
@@ -51,9 +52,9 @@ export async function startTry(svc: WatchService, userId: string, agentId: strin
   const endUserId = await endUserFor(svc, userId);
   const intro = tryIntroMessage({ agentId, ...(agentName ? { agentName } : {}), endUserId });
   const { channel } = await svc.poster.post(userId, intro);
-  const cur = svc.state.tries.get(userId) ?? { userId, endUserId };
+  const cur = (await svc.state.tries.get(userId)) ?? { userId, endUserId };
   const sameAgent = cur.agentId === agentId && cur.dmChannelId === channel;
-  await svc.state.tries.set(userId, {
+  await svc.state.tries.put(userId, {
     userId,
     endUserId,
     agentId,

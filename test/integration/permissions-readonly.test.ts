@@ -51,7 +51,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const subscriptions = () => t.app.deps.store.collection('watch_subscriptions').size();
+const subscriptions = () => t.app.deps.store.collection('watch_subscriptions').count();
 
 /**
  * Runs `act` as the reader and returns the refusal they got (found by `reply`); checks that it names who can do it,
@@ -59,7 +59,7 @@ const subscriptions = () => t.app.deps.store.collection('watch_subscriptions').s
  */
 async function refused(act: () => Promise<unknown>, reply: () => unknown, what: RegExp): Promise<void> {
   const before = changing().length;
-  const subs = subscriptions();
+  const subs = await subscriptions();
   const audits = t.fake.messages(AUDIT).length;
   await act();
   const got = await t.fake.waitFor(reply, 5000);
@@ -71,7 +71,7 @@ async function refused(act: () => Promise<unknown>, reply: () => unknown, what: 
   expect(audit.text).toContain(`🚫 <@${READER}>`);
   expect(audit.text).toContain('refused');
   expect(changing().slice(before)).toEqual([]);
-  expect(subscriptions()).toBe(subs);
+  expect(await subscriptions()).toBe(subs);
 }
 
 /** The next answer through a response_url (commands, buttons in messages). */

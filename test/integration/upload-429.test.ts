@@ -46,7 +46,7 @@ it('slows down under a 429 storm but adds every contact once', async () => {
   expect(new Set(applied.map((r) => r.headers['idempotency-key'])).size).toBe(applied.length);
   expect(applied).toHaveLength(rows / 25);
 
-  expect(job(t, campaignId, file.id)).toMatchObject({ status: 'done', counts: { sent: rows, created: rows } });
+  expect(await job(t, campaignId, file.id)).toMatchObject({ status: 'done', counts: { sent: rows, created: rows } });
   expect(blocksText(message)).toContain('Upload finished');
   // While it waited, the message said so.
   const updates = t.fake.calls('chat.update').filter((c) => c.args.ts === message.ts);

@@ -101,7 +101,7 @@ describe('a small file end to end', () => {
     expect(done).toContain('contactos.csv: 3 created, 0 updated, 0 skipped, 5 not added');
   });
 
-  it('ends with a summary in place of the progress, in the channel, escaped', () => {
+  it('ends with a summary in place of the progress, in the channel, escaped', async () => {
     expect(t.fake.messages(CHANNEL).filter((m) => /upload/i.test(m.text))).toHaveLength(1);
     const text = blocksText(message);
     expect(text).toContain('Upload finished');
@@ -114,12 +114,12 @@ describe('a small file end to end', () => {
     expect(text).toMatch(/\*Failed\*\\n5/);
     expect(text).toContain('repeated in the file');
     expect(text).toContain('refused by the outreach service');
-    const j = job(t, campaignId, fileId)!;
+    const j = (await job(t, campaignId, fileId))!;
     expect(j).toMatchObject({ status: 'done', nextBatch: 1, counts: { sent: 4, created: 3, failed: 1 } });
   });
 
-  it('sends a CSV of every failed row to the uploader by DM (phone numbers), safe for spreadsheets', () => {
-    const j = job(t, campaignId, fileId)!;
+  it('sends a CSV of every failed row to the uploader by DM (phone numbers), safe for spreadsheets', async () => {
+    const j = (await job(t, campaignId, fileId))!;
     // Nothing of it in the channel, where everyone would see the numbers.
     expect(t.fake.uploadedFiles().filter((f) => f.channel === CHANNEL)).toHaveLength(0);
     const reports = t.fake.uploadedFiles().filter((f) => f.name === 'failed-rows-contactos.csv');
@@ -143,8 +143,8 @@ describe('a small file end to end', () => {
     expect(csv).toMatch(/\r\n9,55 1234 5699,the outreach service failed/);
   });
 
-  it('updates the message in place, never faster than the configured interval', () => {
-    const j = job(t, campaignId, fileId)!;
+  it('updates the message in place, never faster than the configured interval', async () => {
+    const j = (await job(t, campaignId, fileId))!;
     const updates = t.fake.calls('chat.update').filter((c) => c.args.ts === j.messageTs);
     expect(updates.length).toBeGreaterThanOrEqual(1);
     for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(190);
@@ -167,7 +167,7 @@ describe('the same file twice', () => {
     expect(simContacts(t, campaignId)).toHaveLength(3);
     expect(summary).toContain('0 added');
     expect(summary).toMatch(/\*Skipped \(already in the campaign\)\*\\n3/);
-    expect(job(t, campaignId, second.id)!.counts).toMatchObject({ created: 0, skipped: 3 });
+    expect((await job(t, campaignId, second.id))!.counts).toMatchObject({ created: 0, skipped: 3 });
 
     // Submitting the very same Slack file again (a double submit) is refused without reading it.
     const downloads = t.fake.calls('download').length;
@@ -185,7 +185,7 @@ describe('the same file twice', () => {
     await submitUpload(t, await openUploadModal(t, campaignId), b, { ifDuplicate: 'update' });
     await waitForSummary(t, campaignId, b.id);
     expect(simContacts(t, campaignId)).toEqual([expect.objectContaining({ contact: '+525530000001', name: 'New' })]);
-    expect(job(t, campaignId, b.id)!.counts).toMatchObject({ updated: 1, created: 0 });
+    expect((await job(t, campaignId, b.id))!.counts).toMatchObject({ updated: 1, created: 0 });
   });
 
   it('uses the default country chosen in the modal', async () => {
@@ -237,7 +237,7 @@ describe('when checking takes longer than Slack waits for the answer', () => {
       await submitUpload(t, viewId, file);
       await t.fake.waitFor(() => JSON.stringify(t.fake.view(viewId)?.blocks ?? '').includes('No phone column'), 5000);
     });
-    expect(job(t, campaignId, file.id)).toBeUndefined();
+    expect(await job(t, campaignId, file.id)).toBeUndefined();
   });
 });
 

@@ -107,7 +107,7 @@ async function hostileUpload(name: string, content: Buffer, timeoutMs = 60_000):
         const text = blocks.map((b) => b.text?.text ?? '').join('\n');
         return text.includes('Checking') ? undefined : text;
       }, timeoutMs);
-      if (job(t, campaignId, file.id))
+      if (await job(t, campaignId, file.id))
         out.summary = blocksText(await waitForSummary(t, campaignId, file.id, timeoutMs));
       else out.refusal = outcome;
     } else {
@@ -155,7 +155,7 @@ describe('refused or finished with a clear message, the app answering everyone m
   it('a header of 250 named columns: refused before anything is read, saying how many are allowed', async () => {
     const o = await hostileUpload('columns.csv', namedColumnsCsv(250));
     expect(o.refusal).toContain('"columns.csv" has 250 columns in its header row; at most 200 can be read');
-    expect(job(t, o.campaignId, o.fileId)).toBeUndefined();
+    expect(await job(t, o.campaignId, o.fileId)).toBeUndefined();
     await expectHarmless(o);
   });
 

@@ -18,6 +18,7 @@ import {
   simContacts,
   submitUpload,
   waitForSummary,
+  until,
 } from '../support/upload.js';
 
 let t: TestApp;
@@ -56,7 +57,7 @@ describe('rows and characters', () => {
         `and row ${MAX_ROWS + 2} and the rows after it were not. Put those rows in another file`,
     );
     expect(simContacts(t, campaignId)).toHaveLength(MAX_ROWS);
-    expect(job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', rowsRead: MAX_ROWS });
+    expect(await job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', rowsRead: MAX_ROWS });
     expect(tempLeft()).toEqual([]);
   });
 
@@ -95,8 +96,8 @@ describe('uploads take turns', () => {
       const c = await upload(c3, 'c.csv', numbersCsv(20, 7000));
       const d = await upload(c1, 'd.csv', numbersCsv(20, 8000));
       const waitingText = (campaignId: number, fileId: string) =>
-        t.fake.waitFor(() => {
-          const j = job(t, campaignId, fileId);
+        until(async () => {
+          const j = await job(t, campaignId, fileId);
           const m = j?.messageTs ? t.fake.message(j.channelId, j.messageTs) : undefined;
           const s = m ? blocksText(m) : '';
           return s.includes('Waiting') ? s : undefined;
@@ -137,22 +138,24 @@ describe('a job the app keeps stopping in', () => {
     // No batch is ever answered before the app stops again.
     t.sim.control.setLatencyMs(LATENCY, /\/contacts$/);
     const downloads = (fileId: string) => t.fake.calls('download').filter((c) => c.args.file === fileId).length;
-    const updatesOf = (fileId: string) =>
-      t.fake.calls('chat.update').filter((c) => c.args.ts === job(t, campaignId, fileId)?.messageTs);
+    const updatesOf = async (fileId: string) => {
+      const ts = (await job(t, campaignId, fileId))?.messageTs;
+      return t.fake.calls('chat.update').filter((c) => c.args.ts === ts);
+    };
     /** The progress message shows rows read: the file is being read and its first batch sent. */
     const reading = (fileId: string, updatesBefore: number) =>
-      t.fake.waitFor(() => {
-        const updates = updatesOf(fileId).slice(updatesBefore);
+      until(async () => {
+        const updates = (await updatesOf(fileId)).slice(updatesBefore);
         return updates.some((u) => /\*Rows read\*\\n[1-9]/.test(JSON.stringify(u.args.blocks))) ? true : undefined;
       }, 10_000);
     try {
       const file = await upload(campaignId, 'bucle.csv', numbersCsv(20, 9000));
       await reading(file.id, 0);
       for (let resume = 1; resume <= 3; resume++) {
-        const before = updatesOf(file.id).length;
+        const before = (await updatesOf(file.id)).length;
         await t.restart();
         await reading(file.id, before);
-        expect(job(t, campaignId, file.id)).toMatchObject({
+        expect(await job(t, campaignId, file.id)).toMatchObject({
           status: 'running',
           resumes: resume,
           stalledResumes: resume,
@@ -166,7 +169,7 @@ describe('a job the app keeps stopping in', () => {
       expect(text).toContain('Upload stopped');
       expect(text).toContain('The app stopped 4 times while this upload was running');
       // Started a fourth time after a restart, and stopped there instead of being read a fourth time.
-      expect(job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', resumes: 4, stalledResumes: 3 });
+      expect(await job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', resumes: 4, stalledResumes: 3 });
       // Not read again.
       expect(downloads(file.id)).toBe(downloadsBefore);
       // The DM follows the summary (it is sent once the stop is saved), so wait for it rather than read at once.

@@ -94,7 +94,7 @@ describe('refused files, shown under the file input', () => {
     expect(ack.viewResult).toMatchObject({ ok: true, action: 'errors' });
     const errors = (ack.json as { errors: Record<string, string> }).errors;
     expect(Object.keys(errors)).toEqual(['file']);
-    expect(job(t, id, file.id)).toBeUndefined();
+    expect(await job(t, id, file.id)).toBeUndefined();
     expect(simContacts(t, id)).toHaveLength(0);
     return errors.file!;
   }

@@ -15,6 +15,7 @@ import {
   simContacts,
   submitUpload,
   waitForSummary,
+  until,
 } from '../support/upload.js';
 
 let t: TestApp;
@@ -35,10 +36,10 @@ it('resumes after a restart from the first unanswered batch, without duplicates'
   t.sim.control.setLatencyMs(120, /\/contacts$/);
   const file = t.fake.addFile({ name: 'many.csv', content: numbersCsv(ROWS) });
   await submitUpload(t, await openUploadModal(t, campaignId), file);
-  await t.fake.waitFor(() => (job(t, campaignId, file.id)?.nextBatch ?? 0) >= 3, 10_000);
+  await until(async () => ((await job(t, campaignId, file.id))?.nextBatch ?? 0) >= 3, 10_000);
 
   await t.restart();
-  const atRestart = job(t, campaignId, file.id)!;
+  const atRestart = (await job(t, campaignId, file.id))!;
   expect(atRestart.status).toBe('running');
   expect(atRestart.nextBatch).toBeGreaterThanOrEqual(3);
   expect(atRestart.nextBatch).toBeLessThan(BATCHES);
@@ -63,7 +64,7 @@ it('resumes after a restart from the first unanswered batch, without duplicates'
   for (let i = 0; i < BATCHES; i++) expect(allKeys).toContain(batchIdempotencyKey(file.id, campaignId, i));
   expect(allKeys.size).toBe(BATCHES);
 
-  const done = job(t, campaignId, file.id)!;
+  const done = (await job(t, campaignId, file.id))!;
   expect(done).toMatchObject({ status: 'done', nextBatch: BATCHES, resumes: 1, resumedAfterRow: atRestart.lastRow });
   expect(done.counts).toMatchObject({ sent: ROWS, created: ROWS, skipped: 0, failed: 0 });
 
@@ -89,7 +90,7 @@ it('downloads the file again when Slack fails to send it on resume', async () =>
   t.sim.control.setLatencyMs(120, /\/contacts$/);
   const file = t.fake.addFile({ name: 'again.csv', content: numbersCsv(60, 3000) });
   await submitUpload(t, await openUploadModal(t, campaignId), file);
-  await t.fake.waitFor(() => (job(t, campaignId, file.id)?.nextBatch ?? 0) >= 2, 10_000);
+  await until(async () => ((await job(t, campaignId, file.id))?.nextBatch ?? 0) >= 2, 10_000);
   t.fake.failNext('download', { status: 503 });
   const downloadsBefore = t.fake.calls('download').filter((c) => c.args.file === file.id).length;
   await t.restart();
@@ -107,17 +108,17 @@ describe('an upload that cannot go on stops, says why, and keeps what was sent',
     t.sim.control.setLatencyMs(120, /\/contacts$/);
     const file = t.fake.addFile({ name: 'gone.csv', content: numbersCsv(60, 1000) });
     await submitUpload(t, await openUploadModal(t, campaignId), file);
-    await t.fake.waitFor(() => (job(t, campaignId, file.id)?.nextBatch ?? 0) >= 2, 10_000);
+    await until(async () => ((await job(t, campaignId, file.id))?.nextBatch ?? 0) >= 2, 10_000);
     t.fake.failNext('files.info', 'file_not_found');
     await t.restart();
     t.sim.control.setLatencyMs(0, /\/contacts$/);
-    const sent = job(t, campaignId, file.id)!.counts.sent;
+    const sent = (await job(t, campaignId, file.id))!.counts.sent;
 
     const text = blocksText(await waitForSummary(t, campaignId, file.id));
     expect(text).toContain('Upload stopped');
     expect(text).toContain('Slack no longer has this file');
     expect(text).toContain(`The ${sent} contacts the service confirmed before are in the campaign`);
-    expect(job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', counts: { sent } });
+    expect(await job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', counts: { sent } });
     // Batches in flight when the app stopped may have been applied too (the service never said): at most two.
     const added = simContacts(t, campaignId).length;
     expect(added).toBeGreaterThanOrEqual(sent);
@@ -129,12 +130,12 @@ describe('an upload that cannot go on stops, says why, and keeps what was sent',
     t.sim.control.setLatencyMs(120, /\/contacts$/);
     const file = t.fake.addFile({ name: 'ends.csv', content: numbersCsv(60, 2000) });
     await submitUpload(t, await openUploadModal(t, campaignId), file);
-    await t.fake.waitFor(() => (job(t, campaignId, file.id)?.nextBatch ?? 0) >= 2, 10_000);
+    await until(async () => ((await job(t, campaignId, file.id))?.nextBatch ?? 0) >= 2, 10_000);
     t.sim.control.setCampaignStatus(campaignId, 'finished');
     t.sim.control.setLatencyMs(0, /\/contacts$/);
 
     const text = blocksText(await waitForSummary(t, campaignId, file.id));
-    const j = job(t, campaignId, file.id)!;
+    const j = (await job(t, campaignId, file.id))!;
     expect(j.status).toBe('stopped');
     expect(text).toContain('Upload stopped');
     expect(text.toLowerCase()).toContain('finished');

@@ -147,7 +147,7 @@ describe('through the upload modal of the running app', () => {
     expect(ack.viewResult).toMatchObject({ ok: true, action: 'errors' });
     const errors = (ack.json as { errors: Record<string, string> }).errors;
     expect(Object.keys(errors)).toEqual(['file']);
-    expect(job(t, id, file.id)).toBeUndefined();
+    expect(await job(t, id, file.id)).toBeUndefined();
     expect(simContacts(t, id)).toHaveLength(0);
     expect(t.fake.calls('download').filter((c) => c.args.file === file.id)).toHaveLength(0);
     return errors.file!;

@@ -19,7 +19,7 @@ describe('watching phone campaigns', () => {
 
   async function watch(id: number, channel = CH) {
     await runCommand(h, `watch ${id}`, { channelId: channel });
-    expect(h.svc.state.subscriptions.get(`${id}/${channel}`)).toBeDefined();
+    expect(await h.svc.state.subscriptions.get(`${id}/${channel}`)).toBeDefined();
   }
 
   it('posts each call once per watching channel and updates it in place until its outcome', async () => {
@@ -177,7 +177,7 @@ describe('watching phone campaigns', () => {
     expect(listed).toContain(`<#${CH2}>`);
 
     await runCommand(h, `unwatch ${id}`, { channelId: CH2 });
-    expect(h.svc.state.subscriptions.get(`${id}/${CH2}`)).toBeUndefined();
+    expect(await h.svc.state.subscriptions.get(`${id}/${CH2}`)).toBeUndefined();
     const call = h.sim.control.createCall(id, { status: 'in-progress' });
     await h.cycle();
     expect(callMessages(h.fake, CH, call.id as string)).toHaveLength(1);

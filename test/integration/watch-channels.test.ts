@@ -20,11 +20,11 @@ describe('channels', () => {
     h.fake.addChannel({ id: 'G0SECRET', name: 'secret', isPrivate: true, isMember: false });
     await runCommand(h, `watch ${id} <#C0PUBLIC|public>`);
     expect(h.fake.calls('conversations.join').map((c) => c.args.channel)).toEqual(['C0PUBLIC']);
-    expect(h.svc.state.subscriptions.get(`${id}/C0PUBLIC`)).toBeDefined();
+    expect(await h.svc.state.subscriptions.get(`${id}/C0PUBLIC`)).toBeDefined();
 
     const body = JSON.stringify(await runCommand(h, `watch ${id} <#G0SECRET|secret>`));
     expect(body).toContain('/invite');
-    expect(h.svc.state.subscriptions.get(`${id}/G0SECRET`)).toBeUndefined();
+    expect(await h.svc.state.subscriptions.get(`${id}/G0SECRET`)).toBeUndefined();
   });
 
   it('suspends a subscription whose channel was archived, tells its creator, stops polling it, and can restore it', async () => {
@@ -34,7 +34,7 @@ describe('channels', () => {
     h.fake.updateChannel('C0GONE', { isArchived: true });
     const call = h.sim.control.createCall(id, { status: 'in-progress' });
     await h.cycle();
-    const sub = h.svc.state.subscriptions.get(`${id}/C0GONE`);
+    const sub = await h.svc.state.subscriptions.get(`${id}/C0GONE`);
     expect(sub?.suspended?.error).toMatch(/archived/);
     const dm = await eventually(
       () => h.fake.messages('U0BOB'),
@@ -51,7 +51,7 @@ describe('channels', () => {
 
     h.fake.updateChannel('C0GONE', { isArchived: false });
     await runCommand(h, `watch ${id} <#C0GONE|gone>`, { userId: 'U0BOB' });
-    expect(h.svc.state.subscriptions.get(`${id}/C0GONE`)?.suspended).toBeUndefined();
+    expect((await h.svc.state.subscriptions.get(`${id}/C0GONE`))?.suspended).toBeUndefined();
     h.sim.control.updateCall(call.id as string, { status: 'ended', answered_by: 'human' });
     await h.cycle();
     expect(callMessages(h.fake, 'C0GONE', call.id as string)).toHaveLength(1);

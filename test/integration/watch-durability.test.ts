@@ -165,7 +165,7 @@ describe('failures of the service and of Slack', () => {
 
   async function watch(id: number, channel = CH) {
     const now = new Date(Date.now() - 1000).toISOString();
-    await svc.state.subscriptions.set(`${id}/${channel}`, {
+    await svc.state.subscriptions.put(`${id}/${channel}`, {
       campaignId: id,
       channelId: channel,
       createdBy: 'U0ALICE',
@@ -188,11 +188,11 @@ describe('failures of the service and of Slack', () => {
     expect(callMessages(fake, CH, cb.id as string)).toHaveLength(1);
     expect(callMessages(fake, CH, ca.id as string)).toHaveLength(0);
     // Its cursor did not move (a 5xx says the service is unwell: nothing is written for it, see watch-outage).
-    expect(svc.state.cursors.get(String(a))?.newestCreatedAt).toBeUndefined();
+    expect((await svc.state.cursors.get(String(a)))?.newestCreatedAt).toBeUndefined();
     sim.control.clearFaults();
     await cycle();
     expectNoDuplicates(fake, CH, [ca.id as string, cb.id as string]);
-    expect(svc.state.cursors.get(String(a))?.failures).toBe(0);
+    expect((await svc.state.cursors.get(String(a)))?.failures).toBe(0);
   });
 
   it('survives 500s, 429s and timeouts from the service with nothing lost or doubled', async () => {

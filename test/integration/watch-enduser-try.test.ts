@@ -156,7 +156,7 @@ describe('/campaign try', () => {
       (m) => m.length === 1,
     );
     expect(replies[0]!.text).toContain('Echo: Hola @U0BOB, what do you offer?');
-    const session = h.svc.state.tries.get('U0ALICE')!;
+    const session = (await h.svc.state.tries.get('U0ALICE'))!;
     const sent = h.sim.control.requests().filter((q) => q.route === 'sendMessage');
     expect(sent.map((q) => q.body)).toEqual([
       { agent_id: agentId, end_user_id: session.endUserId, content: 'Hola @U0BOB, what do you offer?' },

@@ -166,9 +166,9 @@ describe('service outage', () => {
     h.sim.control.deleteCampaign(gone);
     await h.cycle();
     for (const ch of [CH, 'C0SALES']) {
-      expect(h.svc.state.subscriptions.get(`${gone}/${ch}`)?.suspended?.error).toBe('campaign_not_found');
+      expect((await h.svc.state.subscriptions.get(`${gone}/${ch}`))?.suspended?.error).toBe('campaign_not_found');
     }
-    expect(h.svc.state.subscriptions.get(`${kept}/${CH}`)?.suspended).toBeUndefined();
+    expect((await h.svc.state.subscriptions.get(`${kept}/${CH}`))?.suspended).toBeUndefined();
     for (const [user, ch] of [
       ['U0ANN', CH],
       ['U0BOB', 'C0SALES'],

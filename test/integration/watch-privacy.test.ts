@@ -71,7 +71,7 @@ describe('public and private channels', () => {
     expect(answer).toContain(`now watches`);
     expect(answer).toContain(`<#${PUBLIC}> is a public channel`);
     expect(answer).toMatch(/call details, phone numbers and conversation transcripts .* everyone in the workspace/);
-    expect(h.svc.state.subscriptions.get(`${id}/${PUBLIC}`)).toBeDefined();
+    expect(await h.svc.state.subscriptions.get(`${id}/${PUBLIC}`)).toBeDefined();
 
     const priv = text(await runCommand(h, `watch ${id} <#${PRIVATE}|sales-private>`, { userId: ADMIN }));
     expect(priv).toContain('now watches');
@@ -81,7 +81,7 @@ describe('public and private channels', () => {
 });
 
 describe('Slack Connect channels', () => {
-  const subscribed = () => h.svc.state.subscriptions.get(`${id}/${SHARED}`);
+  const subscribed = async () => await h.svc.state.subscriptions.get(`${id}/${SHARED}`);
 
   it('the typed command only asks for confirmation; the button pressed by a permitted person starts the watch', async () => {
     const ask = await runCommand(h, `watch ${id} <#${SHARED}|with-partner>`, { userId: ADMIN });
@@ -89,7 +89,7 @@ describe('Slack Connect channels', () => {
     expect(text(ask)).toContain('Nothing has started yet');
     expect(text(ask)).toContain(`"action_id":"${WATCH_CONFIRM_EXTERNAL_ACTION}"`);
     // Nothing started: not subscribed, not joined, nothing posted there, nothing audited as a change.
-    expect(subscribed()).toBeUndefined();
+    expect(await subscribed()).toBeUndefined();
     expect(h.fake.calls('conversations.join')).toEqual([]);
     expect(h.fake.messages(SHARED)).toEqual([]);
     expect(audits.filter((a) => a.result === 'ok')).toEqual([]);
@@ -97,7 +97,7 @@ describe('Slack Connect channels', () => {
     // The same from the "Watch here" button in that channel.
     const here = await press('campaign_watch_here', String(id), ADMIN, SHARED);
     expect(text(here)).toContain(`"action_id":"${WATCH_CONFIRM_EXTERNAL_ACTION}"`);
-    expect(subscribed()).toBeUndefined();
+    expect(await subscribed()).toBeUndefined();
 
     // A person who may only read presses it: refused, audited, nothing starts.
     const value = confirmValue(ask);
@@ -106,14 +106,14 @@ describe('Slack Connect channels', () => {
     expect(audits).toContainEqual(
       expect.objectContaining({ userId: READER, campaignId: id, result: 'refused', action: 'watch' }),
     );
-    expect(subscribed()).toBeUndefined();
+    expect(await subscribed()).toBeUndefined();
     expect(h.fake.calls('conversations.join')).toEqual([]);
 
     // The admin confirms: joined, watching, told who can read it, audited as confirmed.
     const done = await press(WATCH_CONFIRM_EXTERNAL_ACTION, value, ADMIN, SHARED);
     expect(text(done)).toContain(`<#${SHARED}> now watches`);
     expect(text(done)).toContain('shared with another organization');
-    expect(subscribed()).toMatchObject({ createdBy: ADMIN });
+    expect(await subscribed()).toMatchObject({ createdBy: ADMIN });
     expect(h.fake.calls('conversations.join').map((c) => c.args.channel)).toEqual([SHARED]);
     expect(audits).toContainEqual({
       userId: ADMIN,
@@ -137,6 +137,6 @@ describe('Slack Connect channels', () => {
       (m) => m.length > 0,
     );
     expect(text(dm)).toContain(WATCH_CONFIRM_EXTERNAL_ACTION);
-    expect(subscribed()).toBeUndefined();
+    expect(await subscribed()).toBeUndefined();
   });
 });

@@ -153,7 +153,7 @@ describe('replies in old threads', () => {
       await new Promise((r) => setTimeout(r, 100));
       await h.cycle();
       const parent = callMessages(h.fake, CH, call.id as string)[0]!;
-      expect(h.svc.state.postByThreadTs(CH, parent.ts)).toBeUndefined();
+      expect(await h.svc.state.postByThreadTs(CH, parent.ts)).toBeUndefined();
       const before = h.fake.threadReplies(CH, parent.ts).length;
 
       await h.driver.userMessage({ channelId: CH, threadTs: parent.ts, text: 'following up' });

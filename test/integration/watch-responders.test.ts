@@ -196,7 +196,7 @@ describe('threads whose parent is not ours to trust', () => {
       });
       await h.driver.userMessage({ channelId: CH, threadTs: spoof.ts, text: 'send this', userId: RESPONDER });
       await noneSent(h);
-      expect(h.svc.state.postByThreadTs(CH, spoof.ts)).toBeUndefined();
+      expect(await h.svc.state.postByThreadTs(CH, spoof.ts)).toBeUndefined();
       expect(h.fake.threadReplies(CH, spoof.ts).filter((m) => m.user === 'UBOT')).toEqual([]);
     } finally {
       await h.close();
@@ -211,7 +211,7 @@ describe('threads whose parent is not ours to trust', () => {
       await runCommand(h, `watch ${other.id}`, { channelId: CH, userId: ADMIN });
       await runCommand(h, `unwatch ${campaign.id}`, { channelId: CH, userId: ADMIN });
       // Let the thread's mapping go, as after a long pause.
-      const post = h.svc.state.postByThreadTs(CH, parent.ts);
+      const post = await h.svc.state.postByThreadTs(CH, parent.ts);
       if (post) await h.svc.state.deletePost(post);
       await h.driver.userMessage({ channelId: CH, threadTs: parent.ts, text: 'still there?', userId: RESPONDER });
       await noneSent(h);
@@ -256,10 +256,10 @@ describe('/campaign try', () => {
       [GUEST, `try agent ${agentId}`],
     ]);
     expect(h.sim.control.requests().filter((q) => q.route === 'createEndUser')).toHaveLength(0);
-    expect(h.svc.state.tries.size()).toBe(0);
+    expect(await h.svc.state.tries.count()).toBe(0);
 
     const ok = JSON.stringify(await runCommand(h, `try ${agentId}`, { channelId: CH, userId: RESPONDER }));
     expect(ok).toContain('Started');
-    expect(h.svc.state.tries.get(RESPONDER)?.agentId).toBe(agentId);
+    expect((await h.svc.state.tries.get(RESPONDER))?.agentId).toBe(agentId);
   });
 });

@@ -41,8 +41,8 @@ describe('Slack refusing posts', () => {
     const callA = h.sim.control.createCall(a, { status: 'in-progress' });
     const callB = h.sim.control.createCall(b, { status: 'in-progress' });
     await h.cycle();
-    expect(h.svc.state.subscriptions.get(`${a}/${ONE}`)?.suspended?.error).toBe('no_permission');
-    expect(h.svc.state.subscriptions.get(`${b}/${TWO}`)?.suspended).toBeUndefined();
+    expect((await h.svc.state.subscriptions.get(`${a}/${ONE}`))?.suspended?.error).toBe('no_permission');
+    expect((await h.svc.state.subscriptions.get(`${b}/${TWO}`))?.suspended).toBeUndefined();
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
 
     const told = await eventually(
@@ -72,7 +72,7 @@ describe('Slack refusing posts', () => {
       inviter: 'U0ANN',
     });
     await eventually(
-      () => h.svc.state.subscriptions.get(`${a}/${ONE}`)?.suspended,
+      async () => (await h.svc.state.subscriptions.get(`${a}/${ONE}`))?.suspended,
       (s) => s === undefined,
     );
     await h.svc.delivery.idle();
@@ -96,16 +96,16 @@ describe('Slack refusing posts', () => {
     h.fake.updateChannel('G0SECRET', { isMember: false });
     const call = h.sim.control.createCall(id, { status: 'in-progress' });
     await h.cycle();
-    expect(h.svc.state.subscriptions.get(`${id}/G0SECRET`)?.suspended?.error).toBe('channel_not_found');
+    expect((await h.svc.state.subscriptions.get(`${id}/G0SECRET`))?.suspended?.error).toBe('channel_not_found');
 
     await h.driver.event({ type: 'member_joined_channel', user: 'U0CAROL', channel: 'G0SECRET', channel_type: 'G' });
     await new Promise((r) => setTimeout(r, 400));
-    expect(h.svc.state.subscriptions.get(`${id}/G0SECRET`)?.suspended).toBeDefined();
+    expect((await h.svc.state.subscriptions.get(`${id}/G0SECRET`))?.suspended).toBeDefined();
 
     // Invited back while the app missed the event: conversations.info finds it reachable.
     h.fake.updateChannel('G0SECRET', { isMember: true });
     await eventually(
-      () => h.svc.state.subscriptions.get(`${id}/G0SECRET`)?.suspended,
+      async () => (await h.svc.state.subscriptions.get(`${id}/G0SECRET`))?.suspended,
       (s) => s === undefined,
     );
     await eventually(
@@ -122,7 +122,7 @@ describe('Slack refusing posts', () => {
     h.fake.updateChannel(ONE, { isArchived: true });
     const call = h.sim.control.createCall(id, { status: 'in-progress' });
     await h.cycle();
-    expect(h.svc.state.subscriptions.get(`${id}/${ONE}`)?.suspended?.error).toBe('is_archived');
+    expect((await h.svc.state.subscriptions.get(`${id}/${ONE}`))?.suspended?.error).toBe('is_archived');
     const dm = await eventually(
       () => dmsTo('U0ANN'),
       (t) => t.some((x) => x.includes('archived')),
@@ -135,7 +135,7 @@ describe('Slack refusing posts', () => {
       () => callMessages(h.fake, ONE, call.id as string),
       (m) => m.length === 1,
     );
-    expect(h.svc.state.subscriptions.get(`${id}/${ONE}`)?.suspended).toBeUndefined();
+    expect((await h.svc.state.subscriptions.get(`${id}/${ONE}`))?.suspended).toBeUndefined();
   });
 
   it('org_login_required, team_added_to_org and rate limits only delay a post', async () => {
@@ -155,7 +155,7 @@ describe('Slack refusing posts', () => {
     );
     expect(callMessages(h.fake, ONE, callA.id as string)).toHaveLength(1);
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect((await h.svc.state.allSubscriptions()).filter((s) => s.suspended)).toEqual([]);
     expect(
       h.fake
         .calls('chat.postMessage')
@@ -180,7 +180,7 @@ describe('Slack refusing posts', () => {
       () => callMessages(h.fake, ONE, callA.id as string),
       (m) => m.length === 1,
     );
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect((await h.svc.state.allSubscriptions()).filter((s) => s.suspended)).toEqual([]);
     expect(callMessages(h.fake, ONE, callA.id as string)).toHaveLength(1);
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
     expect(h.fake.calls('auth.test').length).toBeGreaterThanOrEqual(1);
@@ -198,7 +198,7 @@ describe('Slack refusing posts', () => {
     const callA = h.sim.control.createCall(a, { status: 'in-progress' });
     await h.cycle();
     // Nothing is marked suspended: the watches are intact, only paused.
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect((await h.svc.state.allSubscriptions()).filter((s) => s.suspended)).toEqual([]);
     expect(h.fake.calls('auth.test').some((c) => c.error === 'token_revoked')).toBe(true);
     expect(h.svc.health.paused).toBe(true);
 
@@ -238,7 +238,7 @@ describe('Slack refusing posts', () => {
       () => callMessages(h.fake, ONE, callA.id as string),
       (m) => m.length === 1,
     );
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect((await h.svc.state.allSubscriptions()).filter((s) => s.suspended)).toEqual([]);
     expect(h.svc.health.paused).toBe(false);
 
     // The app reinstalled without chat:write: auth.test agrees, everything pauses until the scope is back.
@@ -263,6 +263,6 @@ describe('Slack refusing posts', () => {
       (m) => m.length === 1,
     );
     expect(callMessages(h.fake, TWO, callB.id as string)).toHaveLength(1);
-    expect(h.svc.state.subscriptions.values().filter((s) => s.suspended)).toEqual([]);
+    expect((await h.svc.state.allSubscriptions()).filter((s) => s.suspended)).toEqual([]);
   });
 });

@@ -47,19 +47,32 @@ export async function submitUpload(
   return t.driver.viewSubmission({ viewId, values, ...(opts.userId ? { userId: opts.userId } : {}) });
 }
 
-export function job(t: TestApp, campaignId: number, fileId: string): UploadJob | undefined {
+export function job(t: TestApp, campaignId: number, fileId: string): Promise<UploadJob | undefined> {
   return jobsOf(t.app.deps.store).get(uploadJobId(campaignId, fileId));
 }
 
 /** The upload's message in the channel once it shows the summary. */
+/** Polls `fn` (which may read the store) until it gives a value; the last try's value after `timeoutMs`. */
+export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 2000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 export async function waitForSummary(
   t: TestApp,
   campaignId: number,
   fileId: string,
   timeoutMs = 10_000,
 ): Promise<FakeMessage> {
-  await t.fake.waitFor(() => job(t, campaignId, fileId)?.status !== 'running' && job(t, campaignId, fileId), timeoutMs);
-  const j = job(t, campaignId, fileId)!;
+  const j = await until(async () => {
+    const found = await job(t, campaignId, fileId);
+    return found?.status !== 'running' && found;
+  }, timeoutMs);
   return t.fake.waitFor(() => {
     const m = t.fake.message(j.channelId, j.messageTs ?? '');
     return m && /Upload (finished|stopped)/.test(m.text) ? m : undefined;

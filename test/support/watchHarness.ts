@@ -77,6 +77,8 @@ export async function startWatchHarness(
     port: 0,
     outreach: { mode: 'live', baseUrl: sim.baseUrl, apiKey: sim.apiKey },
     stateFile,
+    stateDir: join(dir, 'state'),
+    retentionDays: 7,
     pollIntervalSeconds: 5,
     adminUserIds: opts.admins ?? [],
     // No admins given: everyone may change, on purpose (the live service refuses to start otherwise).

@@ -14,7 +14,7 @@ interface SubmissionRecord {
 }
 
 const SUBMISSIONS = 'campaignFormSubmissions';
-/** Records older than this are dropped (Slack views live far shorter). */
+/** Records expire this long after their last write (Slack views live far shorter). */
 const SUBMISSION_KEEP_MS = 3 * 24 * 3600_000;
 
 export type Outcome = { campaign: CampaignDetail; first: boolean; changed?: string[] };
@@ -63,18 +63,24 @@ export class FormSubmissions {
     if (running) return running.then((o) => ({ ...o, first: false }));
     const coll = this.records;
     const p = (async (): Promise<Outcome> => {
-      const rec = coll.get(baseKey);
+      const rec = await coll.get(baseKey);
       if (rec?.done && rec.campaignId !== undefined) return { campaign: await replay(rec.campaignId), first: false };
       const refusals = rec?.refusals ?? 0;
       const key = refusals ? uuidFrom(`${baseKey}#${refusals}`) : baseKey;
       try {
         const r = await call(key);
         const now = Date.now();
-        await coll.set(baseKey, { refusals, campaignId: r.campaign.id, done: true, at: now });
-        this.prune(now);
+        await coll.put(
+          baseKey,
+          { refusals, campaignId: r.campaign.id, done: true, at: now },
+          { expiresAt: now + SUBMISSION_KEEP_MS },
+        );
         return { ...r, first: true };
       } catch (err) {
-        if (definitelyNotApplied(err)) await coll.set(baseKey, { refusals: refusals + 1, at: Date.now() });
+        if (definitelyNotApplied(err)) {
+          const at = Date.now();
+          await coll.put(baseKey, { refusals: refusals + 1, at }, { expiresAt: at + SUBMISSION_KEEP_MS });
+        }
         throw err;
       }
     })();
@@ -84,10 +90,5 @@ export class FormSubmissions {
     } finally {
       map.delete(baseKey);
     }
-  }
-
-  private prune(now: number): void {
-    const coll = this.records;
-    for (const [k, r] of coll.entries()) if (now - r.at > SUBMISSION_KEEP_MS) void coll.delete(k);
   }
 }

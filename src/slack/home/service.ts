@@ -133,35 +133,35 @@ export class HomeService {
   constructor(
     readonly deps: HomeDeps,
     readonly tuning: HomeTuning,
-    private readonly watching: (campaignId: number) => string[],
+    private readonly watching: (campaignId: number) => Promise<string[]>,
   ) {
     this.prefsStore = deps.store.collection<HomePrefs>(HOME_PREFS_COLLECTION);
   }
 
   /** Whether this person has opened the Home tab (so their view is worth refreshing after a change). */
-  knows(userId: string): boolean {
-    return this.prefsStore.has(userId);
+  async knows(userId: string): Promise<boolean> {
+    return (await this.prefsStore.get(userId)) !== undefined;
   }
 
-  prefs(userId: string): HomePrefs {
-    return { page: 0, ...this.prefsStore.get(userId) };
+  async prefs(userId: string): Promise<HomePrefs> {
+    return { page: 0, ...(await this.prefsStore.get(userId)) };
   }
 
   /** Sets one filter (undefined = all) and goes back to the first page. */
   async setFilter(userId: string, key: keyof HomeFilters, value: string | undefined): Promise<void> {
-    const next: HomePrefs = { ...this.prefs(userId), page: 0 };
+    const next: HomePrefs = { ...(await this.prefs(userId)), page: 0 };
     if (value === undefined) delete next[key];
     else Object.assign(next, { [key]: value });
-    await this.prefsStore.set(userId, next);
+    await this.prefsStore.put(userId, next);
   }
 
   async setPage(userId: string, page: number): Promise<void> {
-    await this.prefsStore.set(userId, { ...this.prefs(userId), page: Math.max(0, Math.floor(page)) });
+    await this.prefsStore.put(userId, { ...(await this.prefs(userId)), page: Math.max(0, Math.floor(page)) });
   }
 
   /** Remembers that the person has a Home tab (first open). */
   async remember(userId: string): Promise<void> {
-    if (!this.prefsStore.has(userId)) await this.prefsStore.set(userId, this.prefs(userId));
+    await this.prefsStore.insertIfAbsent(userId, { page: 0 });
   }
 
   /** Someone asked for fresh data (Refresh): the list and the details are read again at their next use. */
@@ -300,7 +300,7 @@ export class HomeService {
 
   /** Everything the person's Home tab shows now. */
   async model(userId: string, client: WebClient): Promise<HomeModel> {
-    const prefs = this.prefs(userId);
+    const prefs = await this.prefs(userId);
     const filters: HomeFilters = {
       ...(prefs.status ? { status: prefs.status } : {}),
       ...(prefs.channel ? { channel: prefs.channel } : {}),
@@ -361,7 +361,7 @@ export class HomeService {
     const shown = ordered.slice(page * perPage, (page + 1) * perPage);
 
     const campaigns: HomeCampaign[] = await mapBounded(shown, this.tuning.detailConcurrency, async (item) => {
-      const watching = this.watching(item.id);
+      const watching = await this.watching(item.id);
       if (problem) {
         // The service is failing: show what was read before rather than asking again.
         const known = this.details.get(item.id)?.detail;

@@ -77,6 +77,19 @@ export function emptyCounts(): ServiceCounts {
   return { sent: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 }
 
+/** Jobs listed by `status` (the running ones are resumed at start; no need to read the finished ones). */
 export function jobsOf(store: Store): Collection<UploadJob> {
-  return store.collection<UploadJob>(UPLOAD_JOBS);
+  return store.collection<UploadJob>({ name: UPLOAD_JOBS, indexes: ['status'] });
 }
+
+/** Writes the job; a finished one (done or stopped) expires `retentionMs` after it finished. */
+export async function saveJob(store: Store, job: UploadJob, retentionMs: number): Promise<void> {
+  const finished = job.status === 'running' ? undefined : Date.parse(job.finishedAt ?? job.updatedAt);
+  await jobsOf(store).put(
+    job.id,
+    job,
+    finished === undefined || Number.isNaN(finished) ? {} : { expiresAt: finished + retentionMs },
+  );
+}
+
+export const retentionMsOf = (config: { retentionDays: number }): number => config.retentionDays * 24 * 3600_000;

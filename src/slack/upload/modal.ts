@@ -216,7 +216,7 @@ export async function submitUpload(
     return;
   }
   const svc = deps.uploads;
-  const existing = svc.job(campaignId, choices.fileId);
+  const existing = await svc.job(campaignId, choices.fileId);
   if (existing && existing.status !== 'stopped') {
     const sentence =
       existing.status === 'running'

@@ -48,7 +48,7 @@ import type { AppDeps } from '../deps.js';
 export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics'>;
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
-import { jobsOf, type UploadJob } from './jobs.js';
+import { retentionMsOf, saveJob, type UploadJob } from './jobs.js';
 import { postProgressMessage, ProgressMessage } from './progress-message.js';
 import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
@@ -227,7 +227,7 @@ export class UploadRun {
 
   private async save(): Promise<void> {
     this.job.updatedAt = new Date().toISOString();
-    await jobsOf(this.deps.store).set(this.job.id, this.job);
+    await saveJob(this.deps.store, this.job, retentionMsOf(this.deps.config));
   }
 
   private stats(): UploadStats {

@@ -6,7 +6,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { errorSummary } from '../middleware/errors.js';
-import { emptyCounts, jobsOf, uploadJobId, type UploadJob } from './jobs.js';
+import { emptyCounts, jobsOf, retentionMsOf, saveJob, uploadJobId, type UploadJob } from './jobs.js';
 import { UploadQueue } from './queue.js';
 import { UploadRun, type UploadDeps, type UploadTuning } from './runner.js';
 import { closeOpenedFile, type OpenedFile } from './source.js';
@@ -25,12 +25,6 @@ export interface NewUploadJob {
   channelId?: string;
 }
 
-/**
- * How long an ended job is remembered: its record answers "this file was already uploaded" to a second submission
- * of the same Slack file (a double submit happens within seconds; a month is plenty).
- */
-const FINISHED_JOB_KEEP_MS = 30 * 24 * 3600_000;
-
 export class UploadService {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Job ids a submission is checking right now (the file is being opened), so a double submit starts one job. */
@@ -48,8 +42,9 @@ export class UploadService {
   }
 
   /**
-   * Resumes every job the store has as running (the app stopped in the middle of them), and forgets jobs that ended
-   * more than FINISHED_JOB_KEEP_MS ago.
+   * Resumes every job the store has as running (the app stopped in the middle of them). An ended job is remembered
+   * for RETENTION_DAYS (it expires then): its record answers "this file was already uploaded" to a second submission
+   * of the same Slack file.
    */
   async start(now = Date.now()): Promise<void> {
     this.stopped = false;
@@ -58,11 +53,15 @@ export class UploadService {
     if (swept > 0) this.deps.logger.info({ swept }, 'removed the temp files of uploads of a process that ended');
     const jobs = jobsOf(this.deps.store);
     // Oldest first: they take their turns in the order they were submitted.
-    const all = [...jobs.values()].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    for (const job of all) {
-      if (job.status === 'running' && !this.running.has(job.id)) this.run(job, { resumed: true });
-      else if (job.status !== 'running' && now - Date.parse(job.finishedAt ?? job.updatedAt) > FINISHED_JOB_KEEP_MS) {
-        void jobs.delete(job.id).catch(() => undefined);
+    const running = (await jobs.list({ where: { status: 'running' } }))
+      .map(([, job]) => job)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    for (const job of running) if (!this.running.has(job.id)) this.run(job, { resumed: true });
+    // Finished jobs expire by themselves; those saved before they did (an older state) are dropped here.
+    const keepMs = retentionMsOf(this.deps.config);
+    for (const status of ['done', 'stopped'] as const) {
+      for (const [id, job] of await jobs.list({ where: { status } })) {
+        if (now - Date.parse(job.finishedAt ?? job.updatedAt) > keepMs) await jobs.delete(id).catch(() => undefined);
       }
     }
   }
@@ -75,7 +74,7 @@ export class UploadService {
     await Promise.allSettled(all.map((r) => r.done));
   }
 
-  job(campaignId: number, fileId: string): UploadJob | undefined {
+  job(campaignId: number, fileId: string): Promise<UploadJob | undefined> {
     return jobsOf(this.deps.store).get(uploadJobId(campaignId, fileId));
   }
 
@@ -117,7 +116,7 @@ export class UploadService {
       updatedAt: now,
     };
     try {
-      await jobsOf(this.deps.store).set(job.id, job);
+      await saveJob(this.deps.store, job, retentionMsOf(this.deps.config));
     } catch (err) {
       await closeOpenedFile(opened);
       throw err;

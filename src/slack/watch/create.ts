@@ -32,7 +32,11 @@ export function createWatch(
   tuning: Partial<WatchTuning> = {},
   posterClient: WebClient = client,
 ): WatchService {
-  const full: WatchTuning = { ...defaultTuning(deps.config.pollIntervalSeconds), ...tuning };
+  const full: WatchTuning = {
+    ...defaultTuning(deps.config.pollIntervalSeconds),
+    retentionMs: deps.config.retentionDays * 24 * 3600_000,
+    ...tuning,
+  };
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
   return new WatchService({

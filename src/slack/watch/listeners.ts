@@ -50,7 +50,7 @@ export const unwatch: ChangeHandler<CommandContext<'unwatch', WatchDeps>> = asyn
 
 /** `/campaign watching`: every subscription, per channel (suspended ones with how to restore them). */
 export const watching: CommandHandler<'watching', WatchDeps> = async ({ reply, deps }) => {
-  await reply.ephemeral(watchingReply(deps.watch));
+  await reply.ephemeral(await watchingReply(deps.watch));
 };
 
 /** Where a "Watch here" button was clicked, with the campaign it names. */

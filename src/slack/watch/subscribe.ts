@@ -133,9 +133,9 @@ export async function unwatchCampaign(
 }
 
 /** `/campaign watching`: every subscription, per channel, suspended ones with the reason. */
-export function watchingReply(svc: WatchService): SlackMessage {
+export async function watchingReply(svc: WatchService): Promise<SlackMessage> {
   return watchingMessage(
-    svc.state.subscriptions.values().map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
+    (await svc.state.allSubscriptions()).map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
   );
 }
 
