@@ -48,7 +48,6 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       SLACK_API_URL: fake.apiUrl,
       OUTREACH_BASE_URL: sim.baseUrl,
       OUTREACH_API_KEY: sim.apiKey,
-      STATE_DIR: join(stateDir, 'state'),
       STATE_FILE: join(stateDir, 'state.json'),
       STATE_DIR: stateDir,
       LOG_LEVEL: 'silent',
