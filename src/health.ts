@@ -17,6 +17,11 @@ export interface CheckResult {
 export interface HealthReport {
   ok: boolean;
   checks: Record<string, CheckResult>;
+  /**
+   * Whether this replica leads (polls the service and delivers to Slack); a replica standing by is healthy too. Not
+   * a check: the load balancer sends Slack's requests to every healthy replica.
+   */
+  leader?: boolean;
 }
 
 export type HealthCheck = () => CheckResult | Promise<CheckResult>;
@@ -26,13 +31,19 @@ export class Health {
     private readonly checks: Record<string, HealthCheck>,
     /** A check with no answer within this long counts as failing. */
     private readonly timeoutMs = 2000,
+    /** Whether this replica leads now (reported beside the checks). */
+    private readonly leader?: () => boolean,
   ) {}
 
   async report(): Promise<HealthReport> {
     const results = await Promise.all(
       Object.entries(this.checks).map(async ([name, check]) => [name, await this.run(check)] as const),
     );
-    return { ok: results.every(([, r]) => r.ok), checks: Object.fromEntries(results) };
+    return {
+      ok: results.every(([, r]) => r.ok),
+      checks: Object.fromEntries(results),
+      ...(this.leader ? { leader: this.leader() } : {}),
+    };
   }
 
   private async run(check: HealthCheck): Promise<CheckResult> {

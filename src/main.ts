@@ -20,7 +20,8 @@ import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import { SlackMethodBudget } from './slack/method-budget.js';
 import type { RateWindows } from './store/coordination.js';
-import { LocalRateWindows } from './store/local-coordination.js';
+import { openCoordination } from './store/open-coordination.js';
+import { LeaderWork } from './leader-work.js';
 import type { AppDeps } from './slack/deps.js';
 import { observedFetch } from './slack/middleware/observe.js';
 import { routes, type Services } from './slack/routes.js';
@@ -93,6 +94,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       ...(config.logFormat ? { format: config.logFormat } : {}),
     });
   const store = await openStore(config, logger.child({ component: 'store' }));
+  // Who polls and delivers (one replica at a time), and the budgets every replica shares: in the database with
+  // DATABASE_URL, in this process with the embedded store (its one process always leads).
+  const coordination =
+    store.kind === 'postgres' && config.databaseUrl
+      ? openCoordination({
+          kind: 'postgres',
+          sql: store,
+          url: config.databaseUrl,
+          logger: logger.child({ component: 'leader' }),
+        })
+      : openCoordination({ kind: 'embedded' });
 
   let simulator: Simulator | undefined;
   let baseUrl: string;
@@ -111,7 +123,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const outreach = new OutreachClient({
     baseUrl,
     apiKey,
-    limiter: sharedLimiter(apiKey),
+    // Several replicas share the service's 12 requests/s through the database's windows.
+    limiter: sharedLimiter(apiKey, store.kind === 'postgres' ? { windows: coordination.windows } : undefined),
     logger,
     onExchange: (x) => metrics.serviceExchange(x),
   });
@@ -146,11 +159,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     intervalMs: healthTuning.slackAuthCheckMs,
     logger: logger.child({ component: 'health' }),
   });
-  const health = new Health({
-    listening: () => (listening ? { ok: true } : { ok: false, detail: 'the app is starting or stopping' }),
-    store: storeCheck(store, { probeEveryMs: healthTuning.storeProbeMs }),
-    slack_auth: () => slackAuth.check(),
-  });
+  const health = new Health(
+    {
+      listening: () => (listening ? { ok: true } : { ok: false, detail: 'the app is starting or stopping' }),
+      store: storeCheck(store, { probeEveryMs: healthTuning.storeProbeMs }),
+      slack_auth: () => slackAuth.check(),
+    },
+    undefined,
+    () => leaderWork.active,
+  );
   metrics.watchHealth(async () => {
     const r = await health.report();
     return Object.fromEntries(Object.entries(r.checks).map(([name, c]) => [name, c.ok]));
@@ -169,7 +186,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const slackBudget =
     opts.slackBudget ??
     new SlackMethodBudget({
-      windows: opts.rateWindows ?? new LocalRateWindows(),
+      windows: opts.rateWindows ?? coordination.windows,
       logger: logger.child({ component: 'slack-budget' }),
     });
   const slack = createSlackApp(deps, {
@@ -182,6 +199,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const client = slack.app.client;
   const watch = createWatch(deps, client, opts.watch, slack.backgroundClient);
+  // Polling and delivery to Slack run only while this replica holds the leader lease.
+  const leaderWork = new LeaderWork(coordination.leadership, watch, logger.child({ component: 'leader' }), (l) =>
+    metrics.setLeader(l),
+  );
   const home = new HomeService(deps, settings.home, (id) => watch.channelsWatching(id));
   const services: Services = {
     ...deps,
@@ -215,7 +236,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   listening = true;
   slackAuth.start();
-  await watch.start();
+  await leaderWork.start();
   // Uploads the app stopped in the middle of go on from their first unanswered batch.
   await services.uploads.start();
   logger.info({ port }, 'outreach-slack is listening');
@@ -236,8 +257,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       listening = false;
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
       await slackAuth.stop();
-      await watch.stop();
+      await leaderWork.stop();
+      await watch.close();
       await services.uploads.stop();
+      // The lease is given up once nothing here polls or posts: another replica takes over at once.
+      await coordination
+        .close()
+        .catch((err: unknown) => logger.warn({ err: String(err) }, 'giving up the lease failed'));
       // A Home tab refresh started just before the stop may still be waiting on the service.
       await home.idle();
       await store.close();

@@ -73,6 +73,7 @@ export class AppMetrics {
   readonly slackApiSeconds: Histogram<'method'>;
   readonly uploadRows: Counter<'outcome'>;
   readonly healthCheck: Gauge<'check'>;
+  readonly leader: Gauge;
 
   private limiter: LimiterGauges | undefined;
   private health: (() => Promise<Record<string, boolean>>) | undefined;
@@ -183,6 +184,15 @@ export class AppMetrics {
       },
     });
 
+    this.leader = new Gauge({
+      name: 'outreach_slack_leader',
+      help:
+        'Whether this replica holds the leader lease, so polls the service and delivers to Slack (1), or stands by ' +
+        "(0). Exactly one replica on a DATABASE_URL should say 1; the embedded store's one process always does.",
+      registers,
+    });
+    this.leader.set(0);
+
     // Series that exist from the start at 0, so a rate() or an absent() alert works before the first event.
     for (const outcome of ['created', 'updated', 'skipped', 'failed', 'rejected'] as const) {
       this.uploadRows.inc({ outcome }, 0);
@@ -200,6 +210,11 @@ export class AppMetrics {
   /** The source of `outreach_slack_health_check_ok`: each check's result, run at scrape time. */
   watchHealth(latest: () => Promise<Record<string, boolean>>): void {
     this.health = latest;
+  }
+
+  /** This replica started (true) or stopped (false) leading. */
+  setLeader(leader: boolean): void {
+    this.leader.set(leader ? 1 : 0);
   }
 
   ack(surface: AckSurface, seconds: number): void {

@@ -158,6 +158,11 @@ export class Delivery {
     for (const r of w) r();
   }
 
+  /** Takes work again after `stop()` (this replica leads again). */
+  start(): void {
+    this.stopped = false;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);

@@ -135,7 +135,8 @@ export class WatchService {
         renderCall: (c) => this.renderCall(c),
         renderWhatsApp: (key) => this.renderWhatsApp(key),
         onPermanentError: (err) => this.slackRefused(err),
-        deliveryOpen: () => !this.health.paused,
+        // Only while started (the replica leads): a replica standing by writes nothing of the watch to Slack.
+        deliveryOpen: () => this.started && !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
       },
@@ -176,12 +177,14 @@ export class WatchService {
   }
 
   /**
-   * Re-queues whatever was recorded but not yet shown, and starts polling. While the store cannot persist, nothing
-   * goes to Slack; when it can again, what waits is queued again.
+   * Re-queues whatever was recorded but not yet shown, and starts polling and delivering (this replica leads: see
+   * src/leader-work.ts). While the store cannot persist, nothing goes to Slack; when it can again, what waits is
+   * queued again.
    */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.delivery.start();
     this.unwatchStore = this.deps.store.onStatus((status) => {
       if (status.durable) {
         this.logger.info('the store persists again: delivery to Slack resumes');
@@ -198,14 +201,23 @@ export class WatchService {
     this.health.start();
   }
 
+  /**
+   * Stops polling and delivering (this replica no longer leads, or the app stops): the Slack write under way ends,
+   * nothing is written after it. `start()` may follow (the lease won again).
+   */
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
     this.unwatchStore?.();
     this.health.stop();
     await this.poller.stop();
-    this.poster.stop();
     await this.delivery.stop();
+  }
+
+  /** The app stops: as `stop()`, and the poster's paced writes (reactions of the relay too) end. */
+  async close(): Promise<void> {
+    await this.stop();
+    this.poster.stop();
   }
 
   /**

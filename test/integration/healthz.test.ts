@@ -47,12 +47,13 @@ describe('the state store', () => {
     await t.close();
   });
 
-  it('answers 200 with every check passing', async () => {
+  it('answers 200 with every check passing, and says this process leads (the embedded store has one)', async () => {
     const r = await healthz(t);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       ok: true,
       checks: { listening: { ok: true }, store: { ok: true }, slack_auth: { ok: true } },
+      leader: true,
     });
   });
 

@@ -113,6 +113,9 @@ describe('GET /metrics after a command, a poll and an upload', () => {
     expect(after.types.get('outreach_slack_call_end_to_slack_seconds')).toBe('histogram');
     expect(after.types.get('outreach_slack_slack_api_calls_total')).toBe('counter');
     expect(after.types.get('outreach_slack_upload_rows_total')).toBe('counter');
+    // The embedded store's one process always leads.
+    expect(after.types.get('outreach_slack_leader')).toBe('gauge');
+    expect(after.sum('outreach_slack_leader')).toBe(1);
   });
 
   it('times the ack of commands and view submissions', () => {
