@@ -10,6 +10,8 @@ import type { Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { SlackMethodBudget } from '../../src/slack/method-budget.js';
+import { LocalRateWindows } from '../../src/store/local-coordination.js';
 import type { WatchService, WatchTuning } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
 import { SlackDriver } from './slackDriver.js';
@@ -59,6 +61,12 @@ export async function startWatchHarness(
     logger?: Logger;
     /** Socket Mode: the app connects to the fake's WebSocket and the driver sends envelopes over it. */
     socketMode?: boolean;
+    /**
+     * Time of the app's Slack budgets (src/slack/method-budget.ts) runs this many times faster, like the watch's
+     * tuning: default 36 (FAST_TUNING's gap of 30 ms stands for 1,100 ms). A test of Slack's limits gives the
+     * fake Slack's tierLimits the same scale.
+     */
+    slackTimeScale?: number;
   } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
@@ -103,6 +111,7 @@ export async function startWatchHarness(
       botUserId: BOT_USER,
       slackRetries: 0,
       watch: t,
+      slackBudget: new SlackMethodBudget({ windows: new LocalRateWindows(), timeScale: opts.slackTimeScale ?? 36 }),
     });
   let app = await boot(tuning);
   const mkDriver = () =>
