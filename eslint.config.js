@@ -28,16 +28,21 @@ const zones = [
   layer('./src/health.ts', ['./health.ts'], 'The health checks import nothing else of the app'),
   layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
   layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
-  layer('./src/config.ts', ['./config.ts', './outreach', './contacts'], 'The settings know only the service'),
+  layer('./src/i18n', ['./i18n'], 'The message catalogs and translator import nothing else of the app'),
+  layer(
+    './src/config.ts',
+    ['./config.ts', './outreach', './contacts', './i18n/locale.ts'],
+    'The settings know only the service (and the languages)',
+  ),
   layer('./src/metrics.ts', ['./metrics.ts', './outreach'], 'Metrics know only the service'),
   layer(
     './src/render',
-    ['./render', './outreach', './contacts/libphonenumber.ts'],
-    'Renderers are pure Block Kit: the service and its rules, nothing of Slack, watch, the store or the settings',
+    ['./render', './outreach', './contacts/libphonenumber.ts', './i18n'],
+    'Renderers are pure Block Kit: the service and its rules, the catalogs, nothing of Slack, watch, the store or the settings',
   ),
   layer(
     './src/watch',
-    ['./watch', './outreach', './store', './render', './log.ts'],
+    ['./watch', './outreach', './store', './render', './i18n', './log.ts'],
     "Watch's core is handed Slack through its ports (src/watch/poster.ts, ports.ts) and imports nothing of it",
   ),
   {
