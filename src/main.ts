@@ -5,6 +5,8 @@
  * what it needs, registers the listeners, starts the background work; and stops it all in order. src/index.ts calls
  * it with the process environment; integration tests call it with their own config and settings.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { configSecrets, everyoneMayChangeProblem, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { Health, storeCheck } from './health.js';
@@ -207,7 +209,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const services: Services = {
     ...deps,
     watch,
-    uploads: new UploadService(deps, client, settings.upload),
+    // Each upload is held by one replica through a lease in its job; another takes it over if that one dies.
+    uploads: new UploadService(deps, client, settings.upload, {
+      id: `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`,
+      exclusive: store.kind !== 'postgres',
+    }),
     home,
     directory: new AgentDirectory(deps),
     submissions: new FormSubmissions(store),

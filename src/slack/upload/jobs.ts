@@ -8,7 +8,8 @@
  */
 import type { FailureReportRow } from '../../contacts/index.js';
 import type { DuplicatePolicy } from '../../outreach/schemas.js';
-import type { Collection, Store } from '../../store/store.js';
+import type { Collection, Store, WriteOptions } from '../../store/store.js';
+import type { LeaseField } from './lease.js';
 
 const UPLOAD_JOBS = 'uploadJobs';
 
@@ -67,6 +68,8 @@ export interface UploadJob {
   reportFileId?: string;
   /** The report went into the progress message's thread (the progress is in the uploader's DM). */
   reportInThread?: boolean;
+  /** The replica running the job and until when (lease.ts): another takes the job over once it runs out. */
+  lease?: LeaseField;
 }
 
 export function uploadJobId(campaignId: number, fileId: string): string {
@@ -82,14 +85,15 @@ export function jobsOf(store: Store): Collection<UploadJob> {
   return store.collection<UploadJob>({ name: UPLOAD_JOBS, indexes: ['status'] });
 }
 
-/** Writes the job; a finished one (done or stopped) expires `retentionMs` after it finished. */
-export async function saveJob(store: Store, job: UploadJob, retentionMs: number): Promise<void> {
+/** How a job is written: a finished one (done or stopped) expires `retentionMs` after it finished. */
+export function jobWriteOptions(job: UploadJob, retentionMs: number): WriteOptions {
   const finished = job.status === 'running' ? undefined : Date.parse(job.finishedAt ?? job.updatedAt);
-  await jobsOf(store).put(
-    job.id,
-    job,
-    finished === undefined || Number.isNaN(finished) ? {} : { expiresAt: finished + retentionMs },
-  );
+  return finished === undefined || Number.isNaN(finished) ? {} : { expiresAt: finished + retentionMs };
+}
+
+/** Writes the job (see jobWriteOptions). */
+export async function saveJob(store: Store, job: UploadJob, retentionMs: number): Promise<void> {
+  await jobsOf(store).put(job.id, job, jobWriteOptions(job, retentionMs));
 }
 
 export const retentionMsOf = (config: { retentionDays: number }): number => config.retentionDays * 24 * 3600_000;

@@ -48,7 +48,8 @@ import type { AppDeps } from '../deps.js';
 export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics'>;
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
-import { retentionMsOf, saveJob, type UploadJob } from './jobs.js';
+import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
+import { LeaseLostError, type RecordLease } from './lease.js';
 import { postProgressMessage, ProgressMessage } from './progress-message.js';
 import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
@@ -72,6 +73,11 @@ export interface UploadTuning {
   reportMaxRows: number;
   /** Heap of the worker thread that reads a file; a file that needs more is refused, the app goes on. */
   readerResourceLimits?: ResourceLimits;
+  /**
+   * How long a replica's hold on a running job lasts without renewal (renewed every third of it): a job whose
+   * replica died is taken over by another within about 1.5 × this.
+   */
+  leaseMs: number;
 }
 
 export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
@@ -84,6 +90,7 @@ export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
   downloadAttempts: 3,
   ackBudgetMs: 2200,
   reportMaxRows: 100_000,
+  leaseMs: 30_000,
 };
 
 /**
@@ -176,6 +183,8 @@ export interface RunOptions {
   resumed?: boolean;
   /** Waits for the job's turn; without it the job runs at once. */
   takeTurn?: TakeTurn;
+  /** This replica's hold on the job: every save goes through it (and fails once another replica took over). */
+  lease?: RecordLease<UploadJob>;
 }
 
 /** Live state of the pass reading the file now (the file is read again from the top on a resume). */
@@ -227,7 +236,9 @@ export class UploadRun {
 
   private async save(): Promise<void> {
     this.job.updatedAt = new Date().toISOString();
-    await saveJob(this.deps.store, this.job, retentionMsOf(this.deps.config));
+    const retentionMs = retentionMsOf(this.deps.config);
+    if (this.opts.lease) await this.opts.lease.save(this.job, jobWriteOptions(this.job, retentionMs));
+    else await saveJob(this.deps.store, this.job, retentionMs);
   }
 
   private stats(): UploadStats {
@@ -292,7 +303,8 @@ export class UploadRun {
         await this.countResume();
         await this.readAndSend();
       } catch (err) {
-        if (this.signal.aborted) {
+        // Stopped where it is: the app stops, or another replica took the job over (it goes on from the record).
+        if (this.signal.aborted || err instanceof LeaseLostError) {
           await this.progress?.stop();
           return;
         }
@@ -305,7 +317,9 @@ export class UploadRun {
       try {
         await this.finish(stopReason, cause);
       } catch (err) {
-        if (!this.signal.aborted) this.logger.error({ err: errorSummary(err) }, 'could not close the upload');
+        if (!this.signal.aborted && !(err instanceof LeaseLostError)) {
+          this.logger.error({ err: errorSummary(err) }, 'could not close the upload');
+        }
       }
     } finally {
       release?.();

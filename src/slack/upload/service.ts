@@ -1,12 +1,19 @@
 /**
  * The uploads running in this process: started by a view submission, resumed at start-up (every job the store
- * still has as running, oldest first), stopped (not finished: resumable) when the app stops. At most
+ * still has as running, oldest first), stopped (not finished: resumable) when the app stops.
+ *
+ * Several replicas: each job is held by one replica through a lease in its record (lease.ts), renewed while it
+ * runs. Every replica looks for running jobs whose lease ran out (their replica died) and takes them over; a job
+ * goes on from its first unanswered batch, batches in flight at the death go again with the same Idempotency-Key,
+ * so every contact is added once. With the embedded store (one process), start-up takes every running job at once.
+ * A stopping replica lets its jobs go, so another takes them over without waiting for the lease. At most
  * UPLOAD_CONCURRENCY read and send at once, one per campaign (UploadQueue); the others wait and say so. One per
  * app, built with the Bolt app's client and the upload settings by src/main.ts, which starts and stops it.
  */
 import type { WebClient } from '@slack/web-api';
 import { errorSummary } from '../middleware/errors.js';
 import { emptyCounts, jobsOf, retentionMsOf, saveJob, uploadJobId, type UploadJob } from './jobs.js';
+import { LeaseLostError, RecordLease } from './lease.js';
 import { UploadQueue } from './queue.js';
 import { UploadRun, type UploadDeps, type UploadTuning } from './runner.js';
 import { closeOpenedFile, type OpenedFile } from './source.js';
@@ -25,11 +32,24 @@ export interface NewUploadJob {
   channelId?: string;
 }
 
+/** Who runs the jobs here. */
+export interface UploadReplica {
+  /** This process's id in job leases (unique per process: host, pid, random). */
+  id: string;
+  /**
+   * The only process on the store (embedded): a lease left in a record is its own predecessor's, taken at once;
+   * no other replica's jobs to look for.
+   */
+  exclusive: boolean;
+}
+
 export class UploadService {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Job ids a submission is checking right now (the file is being opened), so a double submit starts one job. */
   private readonly reserved = new Set<string>();
   private stopped = false;
+  private scanTimer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
   readonly queue: UploadQueue;
 
   /** `tuning` is read at each use. */
@@ -37,6 +57,7 @@ export class UploadService {
     readonly deps: UploadDeps,
     readonly client: WebClient,
     readonly tuning: UploadTuning,
+    readonly replica: UploadReplica = { id: 'this-process', exclusive: true },
   ) {
     this.queue = new UploadQueue(deps.config.uploadConcurrency);
   }
@@ -52,11 +73,8 @@ export class UploadService {
     const swept = await sweepDeadWorkspaces();
     if (swept > 0) this.deps.logger.info({ swept }, 'removed the temp files of uploads of a process that ended');
     const jobs = jobsOf(this.deps.store);
-    // Oldest first: they take their turns in the order they were submitted.
-    const running = (await jobs.list({ where: { status: 'running' } }))
-      .map(([, job]) => job)
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    for (const job of running) if (!this.running.has(job.id)) this.run(job, { resumed: true });
+    await this.takeOver(this.replica.exclusive);
+    if (!this.replica.exclusive) this.scheduleScan();
     // Finished jobs expire by themselves; those saved before they did (an older state) are dropped here.
     const keepMs = retentionMsOf(this.deps.config);
     for (const status of ['done', 'stopped'] as const) {
@@ -66,9 +84,52 @@ export class UploadService {
     }
   }
 
+  /**
+   * Claims the running jobs nobody holds (their replica died or let go; `force`: every running one) and resumes
+   * them, oldest first: they take their turns in the order they were submitted.
+   */
+  private async takeOver(force: boolean): Promise<void> {
+    const jobs = jobsOf(this.deps.store);
+    const now = Date.now();
+    const running = (await jobs.list({ where: { status: 'running' } }))
+      .map(([, job]) => job)
+      .filter((job) => force || !job.lease || job.lease.until <= now)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    for (const job of running) {
+      if (this.stopped || this.running.has(job.id) || this.reserved.has(job.id)) continue;
+      const claimed = await RecordLease.claim(jobs, job.id, this.replica.id, { leaseMs: this.tuning.leaseMs, force });
+      if (!claimed) continue;
+      if (claimed.previous && claimed.previous.owner !== this.replica.id && !this.replica.exclusive) {
+        this.deps.logger.info(
+          { job: job.id, from: claimed.previous.owner, nextBatch: claimed.value.nextBatch },
+          'took over an upload whose replica stopped renewing its lease',
+        );
+      }
+      this.run(claimed.value, { resumed: true, lease: claimed.lease });
+    }
+  }
+
+  /** Looks for jobs to take over every half lease (several replicas). */
+  private scheduleScan(): void {
+    if (this.stopped) return;
+    this.scanTimer = setTimeout(() => {
+      this.scanning = this.takeOver(false)
+        .catch((err: unknown) =>
+          this.deps.logger.warn({ err: errorSummary(err) }, 'could not look for uploads to take over'),
+        )
+        .finally(() => {
+          this.scanning = undefined;
+          this.scheduleScan();
+        });
+    }, this.tuning.leaseMs / 2);
+    this.scanTimer.unref();
+  }
+
   /** Stops every running job where it is (they resume at the next start) and waits for them to let go. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.scanTimer);
+    await this.scanning;
     const all = [...this.running.values()];
     for (const r of all) r.controller.abort(new Error('the app is stopping'));
     await Promise.allSettled(all.map((r) => r.done));
@@ -114,16 +175,20 @@ export class UploadService {
       resumes: 0,
       createdAt: now,
       updatedAt: now,
+      lease: { owner: this.replica.id, until: Date.now() + this.tuning.leaseMs },
     };
+    let lease: RecordLease<UploadJob> | undefined;
     try {
       await saveJob(this.deps.store, job, retentionMsOf(this.deps.config));
+      // Written with this replica's lease: the claim takes it as it is.
+      lease = (await RecordLease.claim(jobsOf(this.deps.store), job.id, this.replica.id, this.leaseOptions()))?.lease;
     } catch (err) {
       await closeOpenedFile(opened);
       throw err;
     } finally {
       this.reserved.delete(job.id);
     }
-    this.run(job, { opened });
+    this.run(job, { opened, ...(lease ? { lease } : {}) });
     return job;
   }
 
@@ -132,12 +197,28 @@ export class UploadService {
     await this.running.get(jobId)?.done;
   }
 
-  private run(job: UploadJob, opts: { opened?: OpenedFile; resumed?: boolean }): void {
+  private leaseOptions() {
+    return { leaseMs: this.tuning.leaseMs };
+  }
+
+  private run(job: UploadJob, opts: { opened?: OpenedFile; resumed?: boolean; lease?: RecordLease<UploadJob> }): void {
     if (this.stopped) {
       void closeOpenedFile(opts.opened);
+      void opts.lease?.release().catch(() => undefined);
       return;
     }
     const controller = new AbortController();
+    const { lease } = opts;
+    // The lease is renewed while the job runs; lost (another replica took over), the job stops where it is.
+    const renewal = lease
+      ? setInterval(() => {
+          lease.renew().catch((err: unknown) => {
+            if (err instanceof LeaseLostError) controller.abort(err);
+            else this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not renew the upload lease');
+          });
+        }, this.tuning.leaseMs / 3)
+      : undefined;
+    renewal?.unref();
     const run = new UploadRun(job, {
       deps: this.deps,
       client: this.client,
@@ -150,7 +231,10 @@ export class UploadService {
     const done = run
       .run()
       .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err), job: job.id }, 'upload job crashed'))
-      .finally(() => {
+      .finally(async () => {
+        clearInterval(renewal);
+        // Stopped in the middle (the app stops): another replica may take the job over at once.
+        if (lease && !lease.isLost) await lease.release().catch(() => undefined);
         if (this.running.get(job.id)?.done === done) this.running.delete(job.id);
       });
     this.running.set(job.id, { controller, done });
