@@ -13,9 +13,10 @@ import { OutreachClient } from '../../src/outreach/client.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { createAudit } from '../../src/slack/audit.js';
+import { Languages } from '../../src/slack/locale.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { createPermissions } from '../../src/slack/permissions.js';
-import { openLowdbStore } from '../../src/store/lowdb-store.js';
+import { openEmbeddedStore } from '../../src/store/embedded-store.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import type { WatchService } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
@@ -108,7 +109,9 @@ describe('failures of the service and of Slack', () => {
     const config = {
       outreach: { mode: 'live', baseUrl: sim.baseUrl, apiKey: sim.apiKey },
       pollIntervalSeconds: 5,
+      retentionDays: 7,
     } as Config;
+    const store = await openEmbeddedStore(join(dir, 'state'));
     deps = {
       config,
       // Short timeouts and retry delays so a timeout test takes a second, not a minute.
@@ -121,10 +124,11 @@ describe('failures of the service and of Slack', () => {
         retryMaxDelayMs: 20,
         limiter: new RateLimiter({ perSecond: 1000 }),
       }),
-      store: await openLowdbStore(join(dir, 'state.json')),
+      store,
       logger,
       permissions: createPermissions({ adminUserIds: [] }),
       audit: createAudit(logger),
+      languages: new Languages({ store, defaultLocale: 'en', logger }),
     };
     svc = createWatch(
       deps,

@@ -3,10 +3,10 @@
  * per cycle while it lasts, one warning when it ends, then every campaign again), its per-campaign backoff, and a
  * watched campaign deleted in the service (its watches suspended, their owners told by DM).
  */
-import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../src/log.js';
+import type { EmbeddedStore } from '../../src/store/embedded-store.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
@@ -51,14 +51,14 @@ describe('service outage', () => {
       await runCommand(h, `watch ${id}`, { channelId: CH, userId: `U0OPS${i % 4}` });
       ids.push(id);
     }
-    expect(h.svc.state.activeSubscriptions()).toHaveLength(16);
+    expect(await h.svc.state.activeSubscriptions()).toHaveLength(16);
     return ids;
   }
 
-  /** The state file's content after everything so far is on disk. */
-  async function stateOnDisk(): Promise<string> {
+  /** How many state files were written, once everything so far is on disk. */
+  async function stateOnDisk(): Promise<number> {
     await h.app.deps.store.flush();
-    return readFile(h.stateFile, 'utf8');
+    return (h.app.deps.store as EmbeddedStore).stats().filesWritten;
   }
 
   it('costs one warning and no state write over 10 minutes of cycles, then one warning when it ends', async () => {
