@@ -662,6 +662,11 @@ describe('exactly one campaign per submission', () => {
     expect(sent.length).toBe(2);
     expect(sent[1]!.replayed).toBe(true);
     expect(sent[0]!.headers['idempotency-key']).toBe(sent[1]!.headers['idempotency-key']);
+    // Its summary reaches the channel after the view closed (after the submission is recorded in the store).
+    await t.fake.waitFor(
+      () => t.fake.messages(CHANNEL).find((m) => JSON.stringify(m.blocks).includes('Respuesta perdida')),
+      5000,
+    );
   });
 
   it('a slow service: the ack goes out in time with a working view, replaced by the outcome', async () => {

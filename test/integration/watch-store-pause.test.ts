@@ -12,6 +12,7 @@ import { RateLimiter } from '../../src/outreach/limiter.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { createAudit } from '../../src/slack/audit.js';
 import type { AppDeps } from '../../src/slack/deps.js';
+import { Languages } from '../../src/slack/locale.js';
 import { createPermissions } from '../../src/slack/permissions.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
@@ -48,6 +49,7 @@ describe('delivery while the store cannot persist', () => {
       logger,
       permissions: createPermissions({ adminUserIds: [] }),
       audit: createAudit(logger),
+      languages: new Languages({ store, defaultLocale: 'en', logger }),
     };
     svc = createWatch(
       deps,
