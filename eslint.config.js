@@ -18,9 +18,17 @@ const layer = (target, mayImport, why) => ({
   message: `${why} (docs/architecture.md, "The layers").`,
 });
 /** The Slack layer above its middleware: the features, the route table and the Bolt app. */
-const ABOVE_MIDDLEWARE = ['campaigns', 'campaign-form', 'upload', 'home', 'watch', 'try', 'routes.ts', 'app.ts'].map(
-  (part) => `./src/slack/${part}`,
-);
+const ABOVE_MIDDLEWARE = [
+  'campaigns',
+  'campaign-form',
+  'upload',
+  'home',
+  'watch',
+  'try',
+  'language',
+  'routes.ts',
+  'app.ts',
+].map((part) => `./src/slack/${part}`);
 const zones = [
   layer('./src/outreach', ['./outreach'], 'The service client imports nothing else of the app'),
   layer('./src/store', ['./store'], 'The store imports nothing else of the app'),

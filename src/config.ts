@@ -6,6 +6,7 @@
  * secret, API key) are never repeated in those messages, nor in `describeConfig`'s summary.
  */
 import { isSupportedCountry, type CountryCode } from './contacts/libphonenumber.js';
+import { isLocale, type Locale } from './i18n/locale.js';
 import { z } from 'zod';
 import { API_VERSION_PATH } from './outreach/unspecified.js';
 
@@ -56,6 +57,8 @@ export interface Config {
   responderUsergroupId?: string;
   auditChannelId?: string;
   defaultPhoneRegion: CountryCode;
+  /** The language of what the app posts in channels that chose none (`/campaign lang` in a channel). */
+  defaultLocale: Locale;
   uploadMaxBytes: number;
   /** Data rows one upload reads at most; the rows after are not read, and the uploader is told where to go on. */
   uploadMaxRows: number;
@@ -304,6 +307,16 @@ const envSchema = z.looseObject({
         'Set it to the country assumed for numbers without a +country prefix, e.g. MX or US, or leave it unset for MX.',
     );
   }),
+  DEFAULT_LOCALE: text.transform((v, ctx): Locale => {
+    if (v === undefined) return 'en';
+    const lower = v.trim().toLowerCase();
+    if (isLocale(lower)) return lower;
+    return fail(
+      ctx,
+      `DEFAULT_LOCALE must be en or es (got ${shown(v)}). ` +
+        'Set it to the language of what the app posts in channels (es: Spanish, en: English), or leave it unset for en.',
+    );
+  }),
   UPLOAD_MAX_BYTES: wholeNumber('UPLOAD_MAX_BYTES', {
     min: 1,
     max: 1024 * 1024 * 1024,
@@ -460,6 +473,7 @@ const VARIABLES = [
   'RESPONDER_USERGROUP_ID',
   'AUDIT_CHANNEL_ID',
   'DEFAULT_PHONE_REGION',
+  'DEFAULT_LOCALE',
   'UPLOAD_MAX_BYTES',
   'UPLOAD_MAX_ROWS',
   'UPLOAD_MAX_CELL_CHARS',
@@ -517,6 +531,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowEveryoneToChange: e.ALLOW_EVERYONE_TO_CHANGE,
     responderUserIds: e.RESPONDER_USER_IDS,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
+    defaultLocale: e.DEFAULT_LOCALE,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadMaxRows: e.UPLOAD_MAX_ROWS,
     uploadMaxCellChars: e.UPLOAD_MAX_CELL_CHARS,
@@ -566,6 +581,7 @@ export interface ConfigSummary {
   responders: string;
   auditChannelId: string;
   defaultPhoneRegion: string;
+  defaultLocale: string;
   uploadMaxBytes: number;
   uploadLimits: string;
   fairUse: string;
@@ -608,6 +624,7 @@ export function describeConfig(config: Config): ConfigSummary {
     responders,
     auditChannelId: config.auditChannelId ?? UNSET,
     defaultPhoneRegion: config.defaultPhoneRegion,
+    defaultLocale: config.defaultLocale,
     uploadMaxBytes: config.uploadMaxBytes,
     uploadLimits:
       `${config.uploadMaxRows} rows per file, ${config.uploadMaxCellChars} characters per cell, ` +

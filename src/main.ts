@@ -18,6 +18,7 @@ import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
 import { openStore } from './store/open.js';
 import { createAudit } from './slack/audit.js';
+import { Languages } from './slack/locale.js';
 import { createPermissions } from './slack/permissions.js';
 import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import { SlackMethodBudget } from './slack/method-budget.js';
@@ -144,6 +145,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       ...(config.responderUsergroupId ? { responderUsergroupId: config.responderUsergroupId } : {}),
     }),
     audit: createAudit(logger, config.auditChannelId),
+    languages: new Languages({ store, defaultLocale: config.defaultLocale, logger }),
     metrics,
   };
 

@@ -14,3 +14,6 @@ export function isLocale(v: unknown): v is Locale {
 export function localeFromSlack(slackLocale: string | null | undefined): Locale {
   return /^es(?:[-_]|$)/i.test(slackLocale?.trim() ?? '') ? 'es' : 'en';
 }
+
+/** What `/campaign lang` sets: a language, or `auto` (a person's Slack locale; a channel's DEFAULT_LOCALE). */
+export type LanguageSetting = Locale | 'auto';

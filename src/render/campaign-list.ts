@@ -1,7 +1,8 @@
-/** The campaign list message (`/campaign list`). */
+/** The campaign list message (`/campaign list`), in the language of the person who asked. */
+import type { Translator } from '../i18n/translator.js';
 import type { CampaignListItem, Cycles } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId, encodeCampaignListNext, type CampaignListRequestFilter } from './ids.js';
-import { campaignStateLabel, formatCount, NONE, plural } from './format.js';
+import { campaignStateLabel, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
@@ -15,9 +16,9 @@ import {
   LIMITS,
   md,
   mrkdwnSection,
-  raw,
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
+import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
 import { validActions } from '../outreach/rules.js';
 
@@ -29,7 +30,7 @@ export interface CampaignListMessageInput {
   /** The service's total_count (cached 3 minutes by the service). */
   totalCount?: number | null;
   nextCursor?: string | null;
-  /** Our description of the filter in words, e.g. "active, WhatsApp"; empty for none. Escaped here. */
+  /** Our description of the filter in words (in the person's language), e.g. "active, WhatsApp"; empty for none. */
   filterText?: string;
   /** The filters of the request, carried by the Next page button. */
   requestFilter?: CampaignListRequestFilter;
@@ -47,28 +48,42 @@ export function listItemCycles(c: CampaignListItem): Cycles | null {
 }
 
 /** "*Name* · #12\n🟢 Active · Agent: Ana\n🗓 Mon-Fri 09:00-18:00 (America/Mexico_City)". */
-function campaignText(c: CampaignListItem): string {
+function campaignText(c: CampaignListItem, t: Translator): string {
   const agent = c.agent ? cleanLabel(c.agent.name ?? '', 100) || c.agent.id : NONE;
-  const tz = c.timezone ? md` (${c.timezone})` : '';
-  let text = md`*${cleanLabel(c.name, 200)}* · #${c.id}\n${campaignStateLabel(c.status, c.archived)} · Agent: ${agent}\n`;
-  text += md`🗓 ${scheduleInWords(c.scheduling)}${raw(tz)}`;
+  const words = scheduleInWords(c.scheduling, t);
+  const schedule = c.timezone ? t.t('campaignList.scheduleInZone', { schedule: words, zone: c.timezone }) : words;
+  const lines = [
+    tmd(t, 'campaignList.item', {
+      name: cleanLabel(c.name, 200),
+      id: String(c.id),
+      state: campaignStateLabel(c.status, c.archived, t),
+      agent,
+      schedule,
+    }),
+  ];
   const cycles = listItemCycles(c);
-  if (cycles) text += md`\n🔁 Cycles: ${cyclesInWords(cycles, { currentIteration: c.cycle_current_iteration })}`;
-  return text;
+  if (cycles) {
+    const words = cyclesInWords(cycles, { currentIteration: c.cycle_current_iteration }, t);
+    lines.push(tmd(t, 'campaignList.cycles', { cycles: words }));
+  }
+  return lines.join('\n');
 }
 
-function campaignGroup(c: CampaignListItem): KnownBlock[] {
+function campaignGroup(c: CampaignListItem, t: Translator): KnownBlock[] {
   const show = button({
-    text: 'Show',
+    text: t.t('campaignList.show'),
     actionId: ACTION_IDS.campaignShow,
     value: encodeCampaignId(c.id),
-    accessibilityLabel: `Show campaign ${c.id}`,
+    accessibilityLabel: t.t('campaignList.showLabel', { id: String(c.id) }),
   });
-  return [mrkdwnSection(campaignText(c)), actions([show, ...lifecycleButtons(c, validActions(c.status, c.archived))])];
+  return [
+    mrkdwnSection(campaignText(c, t)),
+    actions([show, ...lifecycleButtons(c, validActions(c.status, c.archived), t)]),
+  ];
 }
 
-function newCampaignButton(): Button {
-  return button({ text: '➕ New campaign', actionId: ACTION_IDS.campaignCreateOpen });
+function newCampaignButton(t: Translator): Button {
+  return button({ text: t.t('campaignList.new'), actionId: ACTION_IDS.campaignCreateOpen });
 }
 
 /** The ids of campaigns left out of a message, as "#31, #32, …" (at most 100 listed). */
@@ -77,22 +92,18 @@ function idList(cs: CampaignListItem[]): string {
   return shown.join(', ') + (cs.length > 100 ? ', …' : '');
 }
 
-export function campaignListMessage(input: CampaignListMessageInput): SlackMessage {
+export function campaignListMessage(input: CampaignListMessageInput, t: Translator): SlackMessage {
   const { campaigns, nextCursor } = input;
-  const filterText = input.filterText?.trim() ?? '';
-  const filterNote = filterText ? md` matching _${filterText}_` : '';
+  const filter = input.filterText?.trim() ?? '';
+  const filtered = filter ? 'yes' : 'no';
 
   if (campaigns.length === 0 && !nextCursor) {
     return {
-      text: fallback(md`No campaigns${raw(filterNote)}.`),
+      text: fallback(filter ? tmd(t, 'campaignList.noneMatching', { filter }) : t.t('campaignList.none')),
       blocks: [
-        header('Campaigns'),
-        mrkdwnSection(
-          filterText
-            ? md`No campaigns${raw(filterNote)}. List them all with \`/campaign list\`, or create one with the button below.`
-            : 'No campaigns yet. Create one with the button below or `/campaign create`.',
-        ),
-        actions([newCampaignButton()]),
+        header(t.t('campaignList.header')),
+        mrkdwnSection(filter ? tmd(t, 'campaignList.emptyFiltered', { filter }) : t.t('campaignList.empty')),
+        actions([newCampaignButton(t)]),
       ],
     };
   }
@@ -100,42 +111,43 @@ export function campaignListMessage(input: CampaignListMessageInput): SlackMessa
   const total = input.totalCount ?? null;
   const counted =
     total !== null && total >= campaigns.length
-      ? `Showing ${formatCount(campaigns.length)} of ${plural(total, 'campaign')}`
-      : `Showing ${plural(campaigns.length, 'campaign')}`;
-  const head: KnownBlock[] = [header('Campaigns'), context(md`${counted}${raw(filterNote)}`)];
+      ? tmd(t, 'campaignList.showingOf', { shown: campaigns.length, total, filtered, filter })
+      : tmd(t, 'campaignList.showing', { count: campaigns.length, filtered, filter });
+  const head: KnownBlock[] = [header(t.t('campaignList.header')), context(counted)];
 
   const tailButtons: Button[] = [];
   let cursorNote: string | null = null;
   if (nextCursor) {
     const value = encodeCampaignListNext({ cursor: nextCursor, filter: input.requestFilter ?? {} });
     if (fitsButtonValue(value)) {
-      tailButtons.push(button({ text: 'Next page ▶', actionId: ACTION_IDS.campaignListNext, value }));
+      tailButtons.push(button({ text: t.t('campaignList.next'), actionId: ACTION_IDS.campaignListNext, value }));
     } else {
-      cursorNote =
-        'More campaigns exist, but the service’s page cursor is too long to carry on a button. ' +
-        'Narrow the list with a filter, e.g. `/campaign list active`.';
+      cursorNote = t.t('campaignList.cursorTooLong');
     }
   }
-  tailButtons.push(newCampaignButton());
+  tailButtons.push(newCampaignButton(t));
   const tail: KnownBlock[] = [...(cursorNote ? [context(cursorNote)] : []), actions(tailButtons)];
 
-  const groups = campaigns.map(campaignGroup);
+  const groups = campaigns.map((c) => campaignGroup(c, t));
   const blocks = fitGroups({
     head,
     groups,
     tail,
     max: LIMITS.messageBlocks,
-    moreText: (n) => {
-      const left = campaigns.slice(campaigns.length - n);
-      return `…and ${plural(n, 'more campaign')} on this page not shown (Slack shows at most ${LIMITS.messageBlocks} blocks): ${idList(left)}. Open one with \`/campaign show &lt;id&gt;\`${nextCursor ? '; the Next page button continues after them' : ''}.`;
-    },
+    moreText: (n) =>
+      tmd(t, 'campaignList.more', {
+        count: n,
+        max: LIMITS.messageBlocks,
+        ids: idList(campaigns.slice(campaigns.length - n)),
+        hasNext: nextCursor ? 'yes' : 'no',
+      }),
   });
   const names = campaigns
     .slice(0, 5)
     .map((c) => md`${cleanLabel(c.name, 80)} (#${c.id})`)
     .join(', ');
   return {
-    text: fallback(`${counted}${filterNote}: ${names}${campaigns.length > 5 ? ', …' : ''}`),
+    text: fallback(`${counted}: ${names}${campaigns.length > 5 ? ', …' : ''}`),
     blocks,
   };
 }

@@ -8,7 +8,9 @@ import { ACTION_IDS, encodeCampaignId } from './ids.js';
 import { campaignStateLabel, statusLabel } from './format.js';
 import { ACTION_PAST, lifecycleButtons } from './lifecycle.js';
 import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
+import { tmd } from './text.js';
 import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
+import type { Translator } from '../i18n/translator.js';
 import { actionForTarget } from '../outreach/rules.js';
 
 export interface ErrorMessageInput {
@@ -85,20 +87,23 @@ export function lifecycleResultMessage({ userId, action, campaign }: LifecycleRe
   return { text: fallback(what + after), blocks: [section] };
 }
 
+/** One line of the `/campaign` usage: its syntax and what it does, both our own mrkdwn in the person's language. */
+export interface UsageLine {
+  syntax: string;
+  meaning: string;
+}
+
 /**
- * The `/campaign` usage from its lines ([syntax, what it does], src/slack/grammar.ts), after "⚠️ <problem>"
- * (escaped) when a command could not be read.
+ * The `/campaign` usage from its lines (src/slack/grammar.ts), after "⚠️ <problem>" when a command could not be read
+ * (`problem`: mrkdwn already worded and escaped, see `problemText`).
  */
-export function commandUsageMessage(
-  usage: readonly (readonly [syntax: string, meaning: string])[],
-  problem?: string,
-): SlackMessage {
-  const lines = usage.map(([syntax, meaning]) => md`• \`/campaign ${syntax}\` — ${meaning}`);
+export function commandUsageMessage(usage: readonly UsageLine[], t: Translator, problem?: string): SlackMessage {
+  const lines = usage.map((l) => tmd(t, 'usage.line', { syntax: raw(l.syntax), meaning: raw(l.meaning) }));
   const blocks: KnownBlock[] = [];
-  if (problem?.trim()) blocks.push(mrkdwnSection(md`⚠️ ${problem}`));
-  blocks.push(mrkdwnSection(md`*Usage:* \`/campaign ${'<command>'}\``));
+  if (problem) blocks.push(mrkdwnSection(tmd(t, 'usage.problem', { problem: raw(problem) })));
+  blocks.push(mrkdwnSection(t.t('usage.title')));
   blocks.push(mrkdwnSection(lines.join('\n')));
-  blocks.push(context(md`\`${'<id>'}\` is a campaign number as shown by \`/campaign list\`, e.g. \`12\`.`));
-  const text = problem?.trim() ? md`⚠️ ${problem} See /campaign help.` : 'How to use /campaign';
+  blocks.push(context(t.t('usage.idHint'), t.t('usage.otherLanguage')));
+  const text = problem ? tmd(t, 'usage.problemFallback', { problem: raw(problem) }) : t.t('usage.fallback');
   return { text: fallback(text), blocks };
 }

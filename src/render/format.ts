@@ -5,31 +5,44 @@
  */
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { parsePhoneNumberFromString } from '../contacts/libphonenumber.js';
+import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
 import type { CampaignStatus, ChannelType } from '../outreach/schemas.js';
 import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../outreach/unspecified.js';
 
 /** Shown where a value is missing. */
 export const NONE = '—';
 
-const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
-  pending: '⏳ Pending',
-  ready: '🔵 Ready',
-  active: '🟢 Active',
-  inactive: '⏸ Inactive',
-  cooldown: '❄️ Cooldown',
-  finished: '🏁 Finished',
+/**
+ * English, for callers not yet handed a Translator. i18n (issue 15): each area passes its person's or channel's `t`;
+ * once every caller does, the `= ENGLISH` defaults below go and `t` becomes required.
+ */
+export const ENGLISH: Translator = translator('en');
+
+const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, MessageKey> = {
+  pending: 'status.campaign.pending',
+  ready: 'status.campaign.ready',
+  active: 'status.campaign.active',
+  inactive: 'status.campaign.inactive',
+  cooldown: 'status.campaign.cooldown',
+  finished: 'status.campaign.finished',
 };
 
-/** "🟢 Active". An unknown status still reads (as "❔ <status>"). */
-export function statusLabel(status: string): string {
-  return (CAMPAIGN_STATUS_LABELS as Record<string, string>)[status] ?? `❔ ${status || 'Unknown'}`;
+/** "❔ <status>" for a status we do not know (shown as the service sent it). */
+export function unknownStatusLabel(status: string, t: Translator = ENGLISH): string {
+  return status ? t.t('status.unknown', { status }) : t.t('status.unknownBlank');
+}
+
+/** "🟢 Active" / "🟢 Activa". An unknown status still reads (as "❔ <status>"). */
+export function statusLabel(status: string, t: Translator = ENGLISH): string {
+  const key = (CAMPAIGN_STATUS_LABELS as Record<string, MessageKey>)[status];
+  return key ? t.t(key) : unknownStatusLabel(status, t);
 }
 
 /** "🟢 Active", or "🟢 Active · 🗄 Archived" for an archived campaign. */
-export function campaignStateLabel(status: string, archived?: boolean | null): string {
-  return archived ? `${statusLabel(status)} · ${ARCHIVED_LABEL}` : statusLabel(status);
+export function campaignStateLabel(status: string, archived?: boolean | null, t: Translator = ENGLISH): string {
+  return archived ? `${statusLabel(status, t)} · ${t.t('status.archived')}` : statusLabel(status, t);
 }
-export const ARCHIVED_LABEL = '🗄 Archived';
+export const ARCHIVED_LABEL = ENGLISH.t('status.archived');
 
 const CONTACT_STATUS_LABELS: Record<string, string> = {
   queue: '🕒 Queued',
@@ -83,12 +96,16 @@ export function endedByLabel(endedBy: string | null | undefined, reason?: string
   return who || why || NONE;
 }
 
-const CHANNEL_LABELS: Record<ChannelType, string> = { phone_call: '📞 Phone call', whatsapp: '💬 WhatsApp' };
+const CHANNEL_LABELS: Record<ChannelType, MessageKey> = {
+  phone_call: 'channel.phone_call',
+  whatsapp: 'channel.whatsapp',
+};
 
 /** "📞 Phone call" / "💬 WhatsApp" / "—" when the campaign has no integration. */
-export function channelLabel(type: string | null | undefined): string {
+export function channelLabel(type: string | null | undefined, t: Translator = ENGLISH): string {
   if (!type) return NONE;
-  return (CHANNEL_LABELS as Record<string, string>)[type] ?? type;
+  const key = (CHANNEL_LABELS as Record<string, MessageKey>)[type];
+  return key ? t.t(key) : type;
 }
 
 /** `true` when `tz` is an IANA zone this runtime knows. */
@@ -134,13 +151,15 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${s}s`;
 }
 
-/** Minutes as "45 min", "1h 30m", "1 day" (cycles cooldown). */
-export function formatMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes === 1440) return '1 day';
+/** Minutes as "45 min", "1h 30m", "1 day" (cycles cooldown); "1 h 30 min", "1 día" in Spanish. */
+export function formatMinutes(minutes: number, t: Translator = ENGLISH): string {
+  if (minutes < 60) return t.t('format.minutes', { m: t.number(minutes) });
+  if (minutes === 1440) return t.t('format.oneDay');
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  return m ? `${h}h ${String(m).padStart(2, '0')}m` : `${h}h`;
+  return m
+    ? t.t('format.hoursMinutes', { h: t.number(h), m: String(m).padStart(2, '0') })
+    : t.t('format.hours', { h: t.number(h) });
 }
 
 const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

@@ -1,15 +1,18 @@
 /** The buttons of the lifecycle actions a campaign offers (which ones: outreach/rules.ts). */
 import type { LifecycleAction } from '../outreach/schemas.js';
 import { ACTION_IDS, actionId, encodeCampaignAction } from './ids.js';
-import { button, cleanLabel, confirmDialog, md } from './mrkdwn.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
+import { ENGLISH } from './format.js';
+import { button, cleanLabel, confirmDialog, raw } from './mrkdwn.js';
+import { tmd } from './text.js';
 import type { Button } from './types.js';
 
 /** Button labels. */
-const ACTION_LABELS: Record<LifecycleAction, string> = {
-  activate: '▶️ Activate',
-  pause: '⏸ Pause',
-  resume: '⏯ Resume',
-  archive: '🗄 Archive',
+const ACTION_LABELS: Record<LifecycleAction, MessageKey> = {
+  activate: 'lifecycle.button.activate',
+  pause: 'lifecycle.button.pause',
+  resume: 'lifecycle.button.resume',
+  archive: 'lifecycle.button.archive',
 };
 
 /** Past tense, for "who did what" lines. */
@@ -27,34 +30,38 @@ export const ACTION_PAST: Record<LifecycleAction, string> = {
 export function lifecycleButtons(
   campaign: { id: number; name?: string | null },
   lifecycle: readonly LifecycleAction[],
+  t: Translator = ENGLISH,
 ): Button[] {
   return lifecycle.map((action) =>
     button({
-      text: ACTION_LABELS[action],
+      text: t.t(ACTION_LABELS[action]),
       actionId: actionId(ACTION_IDS.campaignAction, action),
       value: encodeCampaignAction({ id: campaign.id, action }),
       style: action === 'activate' ? 'primary' : undefined,
-      confirm: confirmFor(action, campaign),
+      confirm: confirmFor(action, campaign, t),
     }),
   );
 }
 
-function confirmFor(action: LifecycleAction, c: { id: number; name?: string | null }) {
+function confirmFor(action: LifecycleAction, c: { id: number; name?: string | null }, t: Translator) {
   // The dialog text holds 300 characters: shorten the name so the sentence stays whole.
   const name = cleanLabel(c.name ?? '', 80);
-  const which = name ? md`*${name}* (#${c.id})` : `Campaign #${c.id}`;
+  const id = String(c.id);
+  const which = name ? tmd(t, 'lifecycle.which.named', { name, id }) : t.t('lifecycle.which.unnamed', { id });
   if (action === 'activate') {
     return confirmDialog({
-      title: 'Activate campaign?',
-      text: `${which} will start contacting its contacts within its schedule.`,
-      confirm: 'Activate',
+      title: t.t('lifecycle.confirm.activate.title'),
+      text: tmd(t, 'lifecycle.confirm.activate.text', { which: raw(which) }),
+      confirm: t.t('lifecycle.confirm.activate.confirm'),
+      deny: t.t('common.cancel'),
     });
   }
   if (action === 'archive') {
     return confirmDialog({
-      title: 'Archive campaign?',
-      text: `${which} will be hidden from lists. Its status does not change.`,
-      confirm: 'Archive',
+      title: t.t('lifecycle.confirm.archive.title'),
+      text: tmd(t, 'lifecycle.confirm.archive.text', { which: raw(which) }),
+      confirm: t.t('lifecycle.confirm.archive.confirm'),
+      deny: t.t('common.cancel'),
       danger: true,
     });
   }

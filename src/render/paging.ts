@@ -1,5 +1,7 @@
 /** Previous / Next buttons of page-numbered lists (contacts, calls). */
 import type { PagePagination } from '../outreach/schemas.js';
+import type { Translator } from '../i18n/translator.js';
+import { ENGLISH } from './format.js';
 import { ACTION_IDS, actionId } from './ids.js';
 import { button } from './mrkdwn.js';
 import type { Button } from './types.js';
@@ -13,15 +15,16 @@ export function pageButtons(
   page: number,
   pagination: PagePagination,
   encode: (page: number) => string,
+  t: Translator = ENGLISH,
 ): Button[] {
   const out: Button[] = [];
   if (pagination.has_previous && page > 0) {
     const prev = pagination.previous_page ?? page - 1;
-    out.push(button({ text: '◀ Previous', actionId: actionId(base, 'prev'), value: encode(prev) }));
+    out.push(button({ text: t.t('paging.previous'), actionId: actionId(base, 'prev'), value: encode(prev) }));
   }
   if (pagination.has_next) {
     const next = pagination.next_page ?? page + 1;
-    out.push(button({ text: 'Next ▶', actionId: actionId(base, 'next'), value: encode(next) }));
+    out.push(button({ text: t.t('paging.next'), actionId: actionId(base, 'next'), value: encode(next) }));
   }
   return out;
 }

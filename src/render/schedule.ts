@@ -4,7 +4,8 @@
  */
 import { DAYS, type Cycles, type Day, type Schedule } from '../outreach/schemas.js';
 import { normalizeScheduleTime } from '../outreach/unspecified.js';
-import { formatMinutes } from './format.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
+import { ENGLISH, formatMinutes } from './format.js';
 
 /** Full day names, for form labels and error messages. */
 export const DAY_LABELS: Record<Day, string> = {
@@ -17,24 +18,24 @@ export const DAY_LABELS: Record<Day, string> = {
   sun: 'Sunday',
 };
 
-const DAY_NAMES: Record<Day, string> = {
-  mon: 'Mon',
-  tue: 'Tue',
-  wed: 'Wed',
-  thu: 'Thu',
-  fri: 'Fri',
-  sat: 'Sat',
-  sun: 'Sun',
+const DAY_NAMES: Record<Day, MessageKey> = {
+  mon: 'schedule.day.mon',
+  tue: 'schedule.day.tue',
+  wed: 'schedule.day.wed',
+  thu: 'schedule.day.thu',
+  fri: 'schedule.day.fri',
+  sat: 'schedule.day.sat',
+  sun: 'schedule.day.sun',
 };
 
-export const NO_SCHEDULE = 'No schedule: runs any time';
+export const NO_SCHEDULE = ENGLISH.t('schedule.none');
 
 /**
  * "Mon-Fri 09:00-18:00, Sat 10:00-14:00": consecutive active days with the same hours are grouped (Mon to Sun, no
  * wrap-around). "No schedule: runs any time" when there is no schedule or no active day.
  */
-export function scheduleInWords(schedule: Schedule | null | undefined): string {
-  if (!schedule) return NO_SCHEDULE;
+export function scheduleInWords(schedule: Schedule | null | undefined, t: Translator = ENGLISH): string {
+  if (!schedule) return t.t('schedule.none');
   const groups: { first: Day; last: Day; hours: string }[] = [];
   let previousActive = false;
   for (const day of DAYS) {
@@ -49,10 +50,9 @@ export function scheduleInWords(schedule: Schedule | null | undefined): string {
     else groups.push({ first: day, last: day, hours });
     previousActive = true;
   }
-  if (groups.length === 0) return NO_SCHEDULE;
-  return groups
-    .map((g) => `${DAY_NAMES[g.first]}${g.first === g.last ? '' : `-${DAY_NAMES[g.last]}`} ${g.hours}`)
-    .join(', ');
+  if (groups.length === 0) return t.t('schedule.none');
+  const day = (d: Day) => t.t(DAY_NAMES[d]);
+  return groups.map((g) => `${day(g.first)}${g.first === g.last ? '' : `-${day(g.last)}`} ${g.hours}`).join(', ');
 }
 
 export interface CyclesWordsOptions {
@@ -64,18 +64,28 @@ export interface CyclesWordsOptions {
  * "Up to 3 rounds, 30 min apart; skips contacts that are converted, answered" /
  * "Up to 4 rounds on Mon-Fri 09:00-18:00, from 2026-01-01 until 2026-02-01" / "Off".
  */
-export function cyclesInWords(cycles: Cycles | null | undefined, opts: CyclesWordsOptions = {}): string {
-  if (!cycles || !cycles.enabled) return 'Off';
-  let out = cycles.max_iterations ? `Up to ${cycles.max_iterations} rounds` : 'On';
+export function cyclesInWords(
+  cycles: Cycles | null | undefined,
+  opts: CyclesWordsOptions = {},
+  t: Translator = ENGLISH,
+): string {
+  if (!cycles || !cycles.enabled) return t.t('cycles.off');
+  const rounds = cycles.max_iterations ? t.t('cycles.rounds', { max: cycles.max_iterations }) : t.t('cycles.on');
+  let out = rounds;
   if (cycles.mode === 'scheduled') {
-    out += ` on ${cycles.schedule ? scheduleInWords(cycles.schedule) : 'the campaign schedule'}`;
-    if (cycles.schedule_start_date) out += `, from ${cycles.schedule_start_date}`;
-    if (cycles.schedule_end_date) out += `${cycles.schedule_start_date ? '' : ','} until ${cycles.schedule_end_date}`;
+    const schedule = cycles.schedule ? scheduleInWords(cycles.schedule, t) : t.t('cycles.campaignSchedule');
+    const start = cycles.schedule_start_date ?? '';
+    const end = cycles.schedule_end_date ?? '';
+    const range = start && end ? 'both' : start ? 'start' : end ? 'end' : 'none';
+    out = t.t('cycles.dates', { text: t.t('cycles.onSchedule', { rounds, schedule }), range, start, end });
   } else if (cycles.cooldown_minutes !== null && cycles.cooldown_minutes !== undefined) {
-    out += cycles.cooldown_minutes === 0 ? ', back to back' : `, ${formatMinutes(cycles.cooldown_minutes)} apart`;
+    out =
+      cycles.cooldown_minutes === 0
+        ? t.t('cycles.backToBack', { rounds })
+        : t.t('cycles.apart', { rounds, cooldown: formatMinutes(cycles.cooldown_minutes, t) });
   }
   const skipped = (cycles.filter_statuses ?? []).filter((s) => s.trim() !== '');
-  if (skipped.length) out += `; skips contacts that are ${skipped.join(', ')}`;
-  if (opts.currentIteration) out += `; now on round ${opts.currentIteration}`;
+  if (skipped.length) out = t.t('cycles.skips', { text: out, statuses: skipped.join(', ') });
+  if (opts.currentIteration) out = t.t('cycles.nowOnRound', { text: out, round: String(opts.currentIteration) });
   return out;
 }

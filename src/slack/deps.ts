@@ -9,8 +9,10 @@ import type { Logger } from '../log.js';
 import type { AppMetrics } from '../metrics.js';
 import type { OutreachApi } from '../outreach/api.js';
 import type { Store } from '../store/store.js';
+import type { Translator } from '../i18n/translator.js';
 import type { CampaignCommand } from './grammar.js';
 import type { Audit } from './audit.js';
+import type { Languages, PersonLanguage } from './locale.js';
 import type { Permissions } from './permissions.js';
 import type { Reply } from './reply.js';
 
@@ -21,6 +23,8 @@ export interface AppDeps {
   logger: Logger;
   permissions: Permissions;
   audit: Audit;
+  /** Who gets which language and timezone (people, channels). */
+  languages: Languages;
   /** The app's metrics (absent where a test builds deps by hand). */
   metrics?: AppMetrics;
 }
@@ -37,6 +41,10 @@ export interface CommandContext<
   triggerId: string;
   client: WebClient;
   reply: Reply;
+  /** The words of the person who typed the command (their language; src/slack/locale.ts). */
+  t: Translator;
+  /** Their language, where it comes from, and their timezone. */
+  person: PersonLanguage;
   /** The app's base and the services this handler uses (src/slack/routes.ts hands every handler all of them). */
   deps: D;
 }

@@ -1,8 +1,15 @@
 /**
- * The `/campaign` grammar: text -> a typed request, or a problem sentence naming what is wrong; and the usage lines
- * that describe it. Pure: no Slack, no service. A new subcommand: its kind, its name in SUBCOMMANDS, its case in
- * parseCommandText and its usage line here, its row in src/slack/routes.ts, its handler in its feature's listeners.
+ * The `/campaign` grammar: text -> a typed request, or a problem (a catalog key and its values, worded in the
+ * person's language by `problemText`); and the usage lines that describe it. Pure: no Slack, no service.
+ *
+ * Every subcommand and every word it takes is read in English and in Spanish, whoever types it (`lista activa
+ * whatsapp` = `list active whatsapp`); accents and case do not matter. A new subcommand: its kind, its name in
+ * SUBCOMMANDS and its Spanish alias in SPANISH_ALIASES, its case in parseCommandText and its usage keys in both
+ * catalogs (`usage.<name>.syntax`/`.meaning`) and in USAGE_KEYS, its row in src/slack/routes.ts, its handler in its
+ * feature's listeners.
  */
+import type { LanguageSetting, Locale } from '../i18n/locale.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   CALL_LIST_FILTER_STATUSES,
   CAMPAIGN_STATUSES,
@@ -15,6 +22,7 @@ import {
   type LifecycleAction,
 } from '../outreach/schemas.js';
 import { commandUsageMessage } from '../render/feedback.js';
+import { tmd } from '../render/text.js';
 import type { SlackMessage } from '../render/types.js';
 
 interface ChannelRef {
@@ -35,38 +43,9 @@ export type CampaignCommand =
   | { kind: 'watch'; id: number; channel?: ChannelRef }
   | { kind: 'unwatch'; id: number; channel?: ChannelRef }
   | { kind: 'watching' }
-  | { kind: 'try'; agentId?: string };
-
-/** The whole `/campaign` grammar, one line per command: [syntax, what it does]. */
-/** The usage lines beside the grammar that parses them. */
-const CAMPAIGN_USAGE: readonly [syntax: string, meaning: string][] = [
-  ['help', 'this help'],
-  [
-    'list [status] [phone_call|whatsapp] [archived]',
-    `list campaigns; status is one of ${CAMPAIGN_STATUSES.join(', ')}`,
-  ],
-  ['show <id>', 'one campaign in full, with its buttons'],
-  ['activate <id>', 'start a pending, ready or cooldown campaign'],
-  ['pause <id>', 'pause an active or cooldown campaign'],
-  ['resume <id>', 'resume a paused (inactive) campaign'],
-  ['archive <id>', 'hide a campaign from lists (its status stays)'],
-  ['contacts <id> [status]', 'the campaign’s contacts, a page at a time'],
-  ['calls <id> [status]', 'the campaign’s calls (phone campaigns)'],
-  ['create', 'open the new-campaign form'],
-  ['edit <id>', 'change name, schedule, retries and more'],
-  ['upload <id>', 'add contacts from a CSV or XLSX file'],
-  ['watch <id> [#channel]', 'post the campaign’s progress to a channel (default: this one)'],
-  ['unwatch <id> [#channel]', 'stop posting progress to a channel'],
-  ['watching', 'which campaigns are watched where'],
-  ['try <agent_id>', 'talk to an agent in a thread before using it in a campaign'],
-];
-
-/** The `/campaign` usage, after "⚠️ <problem>" when a command could not be read. */
-export function usageMessage(problem?: string): SlackMessage {
-  return commandUsageMessage(CAMPAIGN_USAGE, problem);
-}
-
-export type ParseResult = { ok: true; command: CampaignCommand } | { ok: false; problem: string };
+  | { kind: 'try'; agentId?: string }
+  /** No setting: say which language is in use. */
+  | { kind: 'lang'; setting?: LanguageSetting };
 
 export const SUBCOMMANDS = [
   'help',
@@ -85,22 +64,165 @@ export const SUBCOMMANDS = [
   'unwatch',
   'watching',
   'try',
+  'lang',
 ] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/**
+ * The Spanish name of every subcommand (shown by the Spanish help). `reporte`/`reportes` wait for the report command:
+ * until it exists they read as any unknown word.
+ */
+export const SPANISH_ALIASES: Readonly<Record<string, Subcommand>> = {
+  ayuda: 'help',
+  lista: 'list',
+  ver: 'show',
+  crear: 'create',
+  editar: 'edit',
+  activar: 'activate',
+  pausar: 'pause',
+  reanudar: 'resume',
+  archivar: 'archive',
+  contactos: 'contacts',
+  llamadas: 'calls',
+  subir: 'upload',
+  seguir: 'watch',
+  dejar: 'unwatch',
+  siguiendo: 'watching',
+  probar: 'try',
+  idioma: 'lang',
+};
+
+/** The usage, one line per subcommand, in the order of the help. */
+const USAGE_KEYS: readonly (readonly [syntax: MessageKey, meaning: MessageKey])[] = [
+  ['usage.help.syntax', 'usage.help.meaning'],
+  ['usage.list.syntax', 'usage.list.meaning'],
+  ['usage.show.syntax', 'usage.show.meaning'],
+  ['usage.activate.syntax', 'usage.activate.meaning'],
+  ['usage.pause.syntax', 'usage.pause.meaning'],
+  ['usage.resume.syntax', 'usage.resume.meaning'],
+  ['usage.archive.syntax', 'usage.archive.meaning'],
+  ['usage.contacts.syntax', 'usage.contacts.meaning'],
+  ['usage.calls.syntax', 'usage.calls.meaning'],
+  ['usage.create.syntax', 'usage.create.meaning'],
+  ['usage.edit.syntax', 'usage.edit.meaning'],
+  ['usage.upload.syntax', 'usage.upload.meaning'],
+  ['usage.watch.syntax', 'usage.watch.meaning'],
+  ['usage.unwatch.syntax', 'usage.unwatch.meaning'],
+  ['usage.watching.syntax', 'usage.watching.meaning'],
+  ['usage.try.syntax', 'usage.try.meaning'],
+  ['usage.lang.syntax', 'usage.lang.meaning'],
+];
+
+/**
+ * The words each value is read from, besides its English name (lower case, without accents: input is compared
+ * that way). The first Spanish word is the one Spanish messages show.
+ */
+const CAMPAIGN_STATUS_WORDS: Record<CampaignStatus, readonly string[]> = {
+  pending: ['pendiente', 'pendientes'],
+  ready: ['lista', 'listas'],
+  active: ['activa', 'activas'],
+  inactive: ['inactiva', 'inactivas', 'pausada', 'pausadas'],
+  cooldown: ['reposo', 'enreposo', 'en-reposo'],
+  finished: ['finalizada', 'finalizadas', 'terminada', 'terminadas', 'completada', 'completadas'],
+};
+const CHANNEL_WORDS: Record<ChannelType, readonly string[]> = {
+  phone_call: ['telefono', 'llamada', 'llamadas'],
+  whatsapp: [],
+};
+const ARCHIVED_WORDS = ['archivadas', 'archivada', 'archivados', 'archivado'];
+const CONTACT_STATUS_WORDS: Record<ContactStatus, readonly string[]> = {
+  queue: ['en-cola', 'cola', 'encola'],
+  sending: ['enviando'],
+  sent: ['enviado', 'enviados'],
+  delivered: ['entregado', 'entregados'],
+  voicemail: ['buzon', 'buzon-de-voz'],
+  read: ['leido', 'leidos'],
+  failed: ['fallido', 'fallidos'],
+  retrying: ['reintentando'],
+  converted: ['convertido', 'convertidos'],
+  answered: ['contestado', 'contestados'],
+  accepted: ['aceptado', 'aceptados'],
+  rejected: ['rechazado', 'rechazados'],
+};
+const CALL_STATUS_WORDS: Record<CallListFilterStatus, readonly string[]> = {
+  ended: ['terminada', 'terminadas', 'finalizada', 'finalizadas'],
+  failed: ['fallida', 'fallidas'],
+  busy: ['ocupado', 'ocupada', 'ocupadas'],
+  'no-answer': ['sin-respuesta', 'sinrespuesta'],
+  'in-progress': ['en-curso', 'encurso'],
+};
+const LANGUAGE_WORDS: Record<LanguageSetting, readonly string[]> = {
+  en: ['english', 'ingles'],
+  es: ['spanish', 'espanol'],
+  auto: ['automatico'],
+};
+
+/** Lower case, accents off: `Teléfono` → `telefono`. */
+export function normalizeWord(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function wordOf<T extends string>(words: Record<T, readonly string[]>, raw: string): T | undefined {
+  const w = normalizeWord(raw);
+  for (const [value, spanish] of Object.entries(words) as [T, readonly string[]][]) {
+    if (w === value || spanish.includes(w)) return value;
+  }
+  return undefined;
+}
+
+/** The words a message in `locale` lists for a set of values: English names, or the first Spanish word of each. */
+function wordsIn<T extends string>(locale: Locale, values: readonly T[], words: Record<T, readonly string[]>): string {
+  return values.map((v) => (locale === 'es' ? (words[v][0] ?? v) : v)).join(', ');
+}
+
+/** A command that could not be read: what is wrong, as a catalog message (see `problemText`). */
+export interface CommandProblem {
+  key: MessageKey;
+  /** Outside text (what the person typed), escaped when worded. */
+  values?: Record<string, string>;
+}
+
+export type ParseResult = { ok: true; command: CampaignCommand } | { ok: false; problem: CommandProblem };
+
+/** The problem in the person's language (mrkdwn), with the lists of words it names in that language. */
+export function problemText(t: Translator, problem: CommandProblem): string {
+  return tmd(t, problem.key, { ...listsIn(t.locale), ...problem.values });
+}
+
+function listsIn(locale: Locale): Record<string, string> {
+  return {
+    statuses: wordsIn(locale, CAMPAIGN_STATUSES, CAMPAIGN_STATUS_WORDS),
+    channels: wordsIn(locale, CHANNEL_TYPES, CHANNEL_WORDS),
+    archived: locale === 'es' ? ARCHIVED_WORDS[0]! : 'archived',
+    contactStatuses: wordsIn(locale, CONTACT_STATUSES, CONTACT_STATUS_WORDS),
+    callStatuses: wordsIn(locale, CALL_LIST_FILTER_STATUSES, CALL_STATUS_WORDS),
+  };
+}
+
+/** The `/campaign` usage in the person's language, after "⚠️ <problem>" when a command could not be read. */
+export function usageMessage(t: Translator, problem?: CommandProblem): SlackMessage {
+  const lists = listsIn(t.locale);
+  const lines = USAGE_KEYS.map(([syntax, meaning]) => ({ syntax: t.t(syntax), meaning: tmd(t, meaning, lists) }));
+  return commandUsageMessage(lines, t, problem ? problemText(t, problem) : undefined);
+}
 
 /** An agent id as `/campaign try` and the Try button accept it. */
 export const AGENT_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-const fail = (problem: string): ParseResult => ({ ok: false, problem });
+const fail = (key: MessageKey, values: Record<string, string> = {}): ParseResult => ({
+  ok: false,
+  problem: { key, values },
+});
 const ok = (command: CampaignCommand): ParseResult => ({ ok: true, command });
+const shown = (raw: string, max = 40) => raw.slice(0, max);
 
 /** Campaign ids are positive integers; `#12` is accepted too since people copy it from our messages. */
-function parseCampaignId(raw: string | undefined, sub: string): number | string {
-  if (raw === undefined || raw === '') return `\`${sub}\` needs a campaign id, for example \`/campaign ${sub} 12\`.`;
+function parseCampaignId(raw: string | undefined, sub: string): number | ParseResult {
+  if (raw === undefined || raw === '') return fail('grammar.needsId', { sub });
   const m = /^#?(\d{1,15})$/.exec(raw);
-  if (!m)
-    return `\`${raw.slice(0, 40)}\` is not a campaign id: ids are whole numbers, for example \`/campaign ${sub} 12\`.`;
+  if (!m) return fail('grammar.notAnId', { raw: shown(raw), sub });
   const id = Number(m[1]);
-  if (!Number.isSafeInteger(id) || id <= 0) return `\`${raw.slice(0, 40)}\` is not a campaign id.`;
+  if (!Number.isSafeInteger(id) || id <= 0) return fail('grammar.badId', { raw: shown(raw) });
   return id;
 }
 
@@ -108,37 +230,39 @@ function parseCampaignId(raw: string | undefined, sub: string): number | string 
  * A channel argument: with `should_escape: true` Slack sends `<#C123|name>` (or `<#C123>`); a raw `#name` cannot be
  * resolved without an extra API call, so we ask the person to pick it from Slack's autocomplete.
  */
-function parseChannel(raw: string): ChannelRef | string {
+function parseChannel(raw: string): ChannelRef | ParseResult {
   const m = /^<#([CG][A-Z0-9]+)(?:\|([^>]*))?>$/.exec(raw);
   if (m) return { id: m[1]!, ...(m[2] ? { name: m[2] } : {}) };
   if (/^[CG][A-Z0-9]{6,}$/.test(raw)) return { id: raw };
-  return `\`${raw.slice(0, 80)}\` is not a channel I can read: type \`#\` and pick the channel from the list so Slack links it.`;
+  return fail('grammar.notAChannel', { raw: shown(raw, 80) });
 }
 
-function oneOf<T extends string>(list: readonly T[], v: string): T | undefined {
-  return (list as readonly string[]).includes(v) ? (v as T) : undefined;
+/** The subcommand a word names, in English or Spanish. */
+export function subcommandOf(word: string): Subcommand | undefined {
+  const w = normalizeWord(word);
+  return (SUBCOMMANDS as readonly string[]).includes(w) ? (w as Subcommand) : SPANISH_ALIASES[w];
 }
 
 export function parseCommandText(text: string): ParseResult {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
+  // `sub` is the word as typed (problems quote it, so a Spanish speaker reads their own word back).
   const sub = (tokens[0] ?? 'help').toLowerCase();
   const args = tokens.slice(1);
+  const name = subcommandOf(sub);
 
-  switch (sub) {
+  switch (name) {
     case 'help':
       return ok({ kind: 'help' });
     case 'list': {
       const cmd: Extract<CampaignCommand, { kind: 'list' }> = { kind: 'list', archived: false };
-      for (const a of args.map((x) => x.toLowerCase())) {
-        const status = oneOf(CAMPAIGN_STATUSES, a);
-        const channel = oneOf(CHANNEL_TYPES, a);
+      for (const a of args) {
+        const status = wordOf(CAMPAIGN_STATUS_WORDS, a);
+        const channel = wordOf(CHANNEL_WORDS, a);
+        const archived = normalizeWord(a) === 'archived' || ARCHIVED_WORDS.includes(normalizeWord(a));
         if (status && !cmd.status) cmd.status = status;
         else if (channel && !cmd.channel) cmd.channel = channel;
-        else if (a === 'archived' && !cmd.archived) cmd.archived = true;
-        else
-          return fail(
-            `\`${a.slice(0, 40)}\` is not a list filter. Use a status (${CAMPAIGN_STATUSES.join(', ')}), a channel (phone_call, whatsapp) and/or \`archived\`, each at most once.`,
-          );
+        else if (archived && !cmd.archived) cmd.archived = true;
+        else return fail('grammar.notAListFilter', { raw: shown(a.toLowerCase()) });
       }
       return ok(cmd);
     }
@@ -149,59 +273,59 @@ export function parseCommandText(text: string): ParseResult {
     case 'pause':
     case 'resume':
     case 'archive': {
-      if (args.length > 1) return fail(`\`${sub}\` takes one campaign id, for example \`/campaign ${sub} 12\`.`);
+      if (args.length > 1) return fail('grammar.oneId', { sub });
       const id = parseCampaignId(args[0], sub);
-      if (typeof id === 'string') return fail(id);
-      if (sub === 'show' || sub === 'edit' || sub === 'upload') return ok({ kind: sub, id });
-      return ok({ kind: 'lifecycle', action: sub, id });
+      if (typeof id !== 'number') return id;
+      if (name === 'show' || name === 'edit' || name === 'upload') return ok({ kind: name, id });
+      return ok({ kind: 'lifecycle', action: name, id });
     }
     case 'contacts':
     case 'calls': {
-      if (args.length > 2) return fail(`\`${sub}\` takes a campaign id and an optional status.`);
+      if (args.length > 2) return fail('grammar.idAndStatus', { sub });
       const id = parseCampaignId(args[0], sub);
-      if (typeof id === 'string') return fail(id);
-      const rawStatus = args[1]?.toLowerCase();
-      if (sub === 'contacts') {
+      if (typeof id !== 'number') return id;
+      const rawStatus = args[1];
+      if (name === 'contacts') {
         if (rawStatus === undefined) return ok({ kind: 'contacts', id });
-        const status = oneOf(CONTACT_STATUSES, rawStatus);
-        if (!status)
-          return fail(
-            `\`${rawStatus.slice(0, 40)}\` is not a contact status. Use one of: ${CONTACT_STATUSES.join(', ')}.`,
-          );
+        const status = wordOf(CONTACT_STATUS_WORDS, rawStatus);
+        if (!status) return fail('grammar.notAContactStatus', { raw: shown(rawStatus.toLowerCase()) });
         return ok({ kind: 'contacts', id, status });
       }
       if (rawStatus === undefined) return ok({ kind: 'calls', id });
-      const status = oneOf(CALL_LIST_FILTER_STATUSES, rawStatus);
-      if (!status)
-        return fail(
-          `\`${rawStatus.slice(0, 40)}\` is not a call status to filter by. Use one of: ${CALL_LIST_FILTER_STATUSES.join(', ')}.`,
-        );
+      const status = wordOf(CALL_STATUS_WORDS, rawStatus);
+      if (!status) return fail('grammar.notACallStatus', { raw: shown(rawStatus.toLowerCase()) });
       return ok({ kind: 'calls', id, status });
     }
     case 'create':
-      if (args.length) return fail('`create` takes no arguments: it opens a form.');
+      if (args.length) return fail('grammar.createNoArguments', { sub });
       return ok({ kind: 'create' });
     case 'watching':
-      if (args.length) return fail('`watching` takes no arguments.');
+      if (args.length) return fail('grammar.noArguments', { sub });
       return ok({ kind: 'watching' });
     case 'watch':
     case 'unwatch': {
-      if (args.length > 2) return fail(`\`${sub}\` takes a campaign id and an optional #channel.`);
+      if (args.length > 2) return fail('grammar.idAndChannel', { sub });
       const id = parseCampaignId(args[0], sub);
-      if (typeof id === 'string') return fail(id);
-      if (args[1] === undefined) return ok({ kind: sub, id });
+      if (typeof id !== 'number') return id;
+      if (args[1] === undefined) return ok({ kind: name, id });
       const channel = parseChannel(args[1]);
-      if (typeof channel === 'string') return fail(channel);
-      return ok({ kind: sub, id, channel });
+      if ('ok' in channel) return channel;
+      return ok({ kind: name, id, channel });
     }
     case 'try': {
       const agentId = args[0];
-      if (args.length > 1) return fail('`try` takes one agent id; without it, it lists the agents you can try.');
+      if (args.length > 1) return fail('grammar.tryOneAgent', { sub });
       if (agentId === undefined) return ok({ kind: 'try' });
-      if (!AGENT_ID.test(agentId)) return fail(`\`${agentId.slice(0, 40)}\` is not an agent id.`);
+      if (!AGENT_ID.test(agentId)) return fail('grammar.notAnAgentId', { raw: shown(agentId) });
       return ok({ kind: 'try', agentId });
     }
+    case 'lang': {
+      if (args.length === 0) return ok({ kind: 'lang' });
+      const setting = args.length === 1 ? wordOf(LANGUAGE_WORDS, args[0]!) : undefined;
+      if (!setting) return fail('grammar.langChoice', { raw: shown(args.join(' ')) });
+      return ok({ kind: 'lang', setting });
+    }
     default:
-      return fail(`\`${sub.slice(0, 40)}\` is not a /campaign subcommand.`);
+      return fail('grammar.unknownSubcommand', { raw: shown(sub) });
   }
 }

@@ -51,6 +51,7 @@ import {
 } from './campaigns/pages.js';
 import type { AppDeps } from './deps.js';
 import * as home from './home/listeners.js';
+import * as language from './language/listeners.js';
 import type { HomeService } from './home/service.js';
 import { change, changeAfterAck } from './middleware/change.js';
 import { registerFairUse } from './middleware/fair-use.js';
@@ -95,6 +96,7 @@ const subcommands: Subcommands<Services> = {
   unwatch: change({ what: () => 'unwatch', campaign: (c) => c.command.id }, watch.unwatch),
   watching: watch.watching,
   try: tryAgent.tryAgent,
+  lang: language.lang,
 };
 
 export function routes(app: App, s: Services): void {
@@ -112,7 +114,7 @@ export function routes(app: App, s: Services): void {
   );
   app.action(
     ACTION_IDS.campaignListNext,
-    readButton(s, decodeCampaignListNext, (v) => loadCampaignList(s, v.filter, v.cursor)),
+    readButton(s, decodeCampaignListNext, (v, { t }) => loadCampaignList(s, t, v.filter, v.cursor)),
   );
   app.action(
     ACTION_IDS.campaignContacts,

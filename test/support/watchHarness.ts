@@ -93,6 +93,7 @@ export async function startWatchHarness(
     allowEveryoneToChange: (opts.admins ?? []).length === 0,
     responderUserIds: opts.responders ?? [],
     defaultPhoneRegion: 'MX',
+    defaultLocale: 'en',
     uploadMaxBytes: 10 * 1024 * 1024,
     uploadMaxRows: 200_000,
     uploadMaxCellChars: 5_000,

@@ -1,4 +1,9 @@
-/** Limits and escaping under hostile or large input, and the limit checker itself. */
+/**
+ * Limits and escaping under hostile or large input, and the limit checker itself. Builders that speak the person's
+ * language are checked in every language (Spanish runs about 20 % longer).
+ */
+import { LOCALES } from '../../src/i18n/locale.js';
+import { translator } from '../../src/i18n/translator.js';
 import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
 import { campaignListMessage } from '../../src/render/campaign-list.js';
 import { callsPageMessage } from '../../src/render/calls-page.js';
@@ -11,6 +16,14 @@ import { call, campaignDetail, contact, HOSTILE, listItem } from '../support/blo
 import { usageMessage } from '../../src/slack/grammar.js';
 
 const SIZES = [0, 1, 500];
+const en = translator('en');
+/** Every size in every language: [size, locale]. */
+const SIZES_BY_LOCALE = SIZES.flatMap((n) => LOCALES.map((l) => [n, l] as const));
+/** What the note under a cut list starts with, per language. */
+const MORE_CAMPAIGNS = {
+  en: /^…and 477 more campaigns on this page not shown .*: #123, #124, .*#222, …\. /,
+  es: /^…y 477 campañas más de esta página que no se muestran .*: #123, #124, .*#222, …\. /,
+};
 const noPages = { has_next: false, has_previous: false };
 
 function expectNoLiveMarkup(m: SlackMessage): void {
@@ -67,15 +80,25 @@ describe('limit checker', () => {
 });
 
 describe('lists stay within 50 blocks for any size', () => {
-  it.each(SIZES)('%i campaigns', (n) => {
-    const campaigns = Array.from({ length: n }, (_, i) => listItem(i, { name: `${HOSTILE} ${'n'.repeat(200)}` }));
-    const m = campaignListMessage({ campaigns, totalCount: n, nextCursor: n ? 'c' : null, filterText: HOSTILE });
+  it.each(SIZES_BY_LOCALE)('%i campaigns (%s)', (n, locale) => {
+    const campaigns = Array.from({ length: n }, (_, i) =>
+      listItem(i, {
+        name: `${HOSTILE} ${'n'.repeat(200)}`,
+        cycle_enabled: true,
+        cycle_max_iterations: 3,
+        cycle_cooldown_minutes: 90,
+        cycle_current_iteration: 2,
+        cycle_filter_statuses: ['converted', 'answered'],
+      }),
+    );
+    const t = translator(locale);
+    const m = campaignListMessage({ campaigns, totalCount: n, nextCursor: n ? 'c' : null, filterText: HOSTILE }, t);
     assertWithinMessageLimits(m);
     expectNoLiveMarkup(m);
     if (n === 500) {
-      const note = allTexts(m).find((t) => t.startsWith('…and')) ?? '';
+      const note = allTexts(m).find((x) => x.startsWith('…')) ?? '';
       // 50 - header, summary, note, buttons = 46 blocks = 23 campaigns of 2 blocks.
-      expect(note).toMatch(/^…and 477 more campaigns on this page not shown .*: #123, #124, .*#222, …\. /);
+      expect(note).toMatch(MORE_CAMPAIGNS[locale]);
       expect(m.blocks[m.blocks.length - 1]?.type).toBe('actions');
     }
   });
@@ -143,7 +166,11 @@ describe('long text is cut with a note', () => {
   it('a 255-character hostile name everywhere it is shown', () => {
     const name = (HOSTILE + '&').repeat(10).slice(0, 255);
     const msgs: SlackMessage[] = [
-      campaignListMessage({ campaigns: [listItem(0, { name, status: 'cooldown' })], totalCount: 1 }),
+      ...LOCALES.flatMap((l) => [
+        campaignListMessage({ campaigns: [listItem(0, { name, status: 'cooldown' })], totalCount: 1 }, translator(l)),
+        usageMessage(translator(l), { key: 'grammar.unknownSubcommand', values: { raw: name } }),
+        usageMessage(translator(l), { key: 'grammar.notAListFilter', values: { raw: name } }),
+      ]),
       campaignDetailMessage(campaignDetail({ name, status: 'pending' })),
       errorMessage({
         sentence: name,
@@ -154,7 +181,6 @@ describe('long text is cut with a note', () => {
       }),
       successMessage(name),
       lifecycleResultMessage({ userId: 'U1', action: 'archive', campaign: { id: 1, name, status: 'active' } }),
-      usageMessage(name),
       contactsPageMessage({
         campaignId: 1,
         campaignName: name,
@@ -172,11 +198,14 @@ describe('long text is cut with a note', () => {
 
 describe('values', () => {
   it('button and option values stay within limits, and the next-page value round-trips the filter', () => {
-    const m = campaignListMessage({
-      campaigns: [listItem(0)],
-      nextCursor: 'c'.repeat(1500),
-      requestFilter: { status: 'active', includeArchived: true, createdAfter: new Date('2026-01-01T00:00:00Z') },
-    });
+    const m = campaignListMessage(
+      {
+        campaigns: [listItem(0)],
+        nextCursor: 'c'.repeat(1500),
+        requestFilter: { status: 'active', includeArchived: true, createdAfter: new Date('2026-01-01T00:00:00Z') },
+      },
+      en,
+    );
     assertWithinMessageLimits(m);
     const next = allValues(m).find((v) => v.includes('"cursor"'));
     expect(decodeCampaignListNext(next)?.filter).toEqual({
@@ -186,11 +215,19 @@ describe('values', () => {
     });
     for (const v of allValues(m)) expect(v.length).toBeLessThanOrEqual(2000);
   });
-  it('a cursor too long for a button leaves the button out and says why', () => {
-    const m = campaignListMessage({ campaigns: [listItem(0)], nextCursor: 'c'.repeat(2100) });
+  it.each([
+    ['en', 'page cursor is too long'],
+    ['es', 'cursor de página del servicio es demasiado largo'],
+  ] as const)('a cursor too long for a button leaves the button out and says why (%s)', (locale, why) => {
+    const m = campaignListMessage({ campaigns: [listItem(0)], nextCursor: 'c'.repeat(2100) }, translator(locale));
     assertWithinMessageLimits(m);
     expect(allValues(m).some((v) => v.includes('"cursor"'))).toBe(false);
-    expect(allTexts(m).join('\n')).toContain('page cursor is too long');
+    expect(allTexts(m).join('\n')).toContain(why);
+  });
+  it.each(LOCALES)('the whole usage fits one section, uncut (%s)', (locale) => {
+    const m = usageMessage(translator(locale), { key: 'grammar.unknownSubcommand', values: { raw: 'x'.repeat(40) } });
+    assertWithinMessageLimits(m);
+    expect(allTexts(m).join('\n')).not.toContain('shortened to fit Slack');
   });
   it('a user id that is not one mentions nobody', () => {
     const m = lifecycleResultMessage({

@@ -1,4 +1,6 @@
-/** Snapshots of every message builder, each also checked against Block Kit's limits. */
+/** Snapshots of every message builder, each also checked against Block Kit's limits (in every language it speaks). */
+import { LOCALES } from '../../src/i18n/locale.js';
+import { translator } from '../../src/i18n/translator.js';
 import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
 import { campaignListMessage } from '../../src/render/campaign-list.js';
 import { callsPageMessage } from '../../src/render/calls-page.js';
@@ -7,45 +9,52 @@ import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/
 import type { SlackMessage } from '../../src/render/types.js';
 import { assertWithinMessageLimits } from '../support/messageChecks.js';
 import { call, campaignDetail, contact, listItem } from '../support/blocksFixtures.js';
-import { usageMessage } from '../../src/slack/grammar.js';
+import { SPANISH_ALIASES, usageMessage } from '../../src/slack/grammar.js';
 
 function checked(m: SlackMessage): SlackMessage {
   assertWithinMessageLimits(m);
   return m;
 }
 
-describe('campaignListMessage', () => {
+describe.each(LOCALES)('campaignListMessage (%s)', (locale) => {
+  const t = translator(locale);
   it('a page with a next cursor and a filter', () => {
-    const m = campaignListMessage({
-      campaigns: [0, 1, 2, 3, 4, 5].map((i) => listItem(i)),
-      totalCount: 1234,
-      nextCursor: 'cursor-abc',
-      filterText: 'phone call',
-      requestFilter: { integrationType: 'phone_call', pageSize: 6 },
-    });
+    const m = campaignListMessage(
+      {
+        campaigns: [0, 1, 2, 3, 4, 5].map((i) => listItem(i)),
+        totalCount: 1234,
+        nextCursor: 'cursor-abc',
+        filterText: 'phone call',
+        requestFilter: { integrationType: 'phone_call', pageSize: 6 },
+      },
+      t,
+    );
     expect(checked(m)).toMatchSnapshot();
   });
   it('an archived campaign with cycles and no agent name', () => {
-    const m = campaignListMessage({
-      campaigns: [
-        listItem(1, {
-          archived: true,
-          agent: { id: 'agent-uuid', name: null },
-          cycle_enabled: true,
-          cycle_max_iterations: 3,
-          cycle_cooldown_minutes: 60,
-          cycle_current_iteration: 2,
-          scheduling: null,
-          timezone: null,
-        }),
-      ],
-      totalCount: 1,
-    });
+    const m = campaignListMessage(
+      {
+        campaigns: [
+          listItem(1, {
+            archived: true,
+            agent: { id: 'agent-uuid', name: null },
+            cycle_enabled: true,
+            cycle_max_iterations: 3,
+            cycle_cooldown_minutes: 60,
+            cycle_current_iteration: 2,
+            scheduling: null,
+            timezone: null,
+          }),
+        ],
+        totalCount: 1,
+      },
+      t,
+    );
     expect(checked(m)).toMatchSnapshot();
   });
   it('empty, with and without a filter', () => {
-    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0 }))).toMatchSnapshot();
-    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0, filterText: 'finished' }))).toMatchSnapshot();
+    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0 }, t))).toMatchSnapshot();
+    expect(checked(campaignListMessage({ campaigns: [], totalCount: 0, filterText: 'finished' }, t))).toMatchSnapshot();
   });
 });
 
@@ -201,9 +210,11 @@ describe('feedback', () => {
     ).toBe('<@U123> paused *Name* (#12). It is now ⏸ Inactive.');
   });
   it('usage, with and without a problem', () => {
-    const m = usageMessage();
+    const m = usageMessage(translator('en'));
     expect(checked(m)).toMatchSnapshot();
-    expect(checked(usageMessage('“frobnicate” is not a /campaign command.'))).toMatchSnapshot();
+    const problem = { key: 'grammar.unknownSubcommand', values: { raw: 'frobnicate' } } as const;
+    expect(checked(usageMessage(translator('en'), problem))).toMatchSnapshot();
+    expect(checked(usageMessage(translator('es'), problem))).toMatchSnapshot();
     const all = JSON.stringify(m.blocks);
     for (const cmd of [
       'help',
@@ -222,8 +233,14 @@ describe('feedback', () => {
       'unwatch &lt;id&gt; [#channel]',
       'watching',
       'try &lt;agent_id&gt;',
+      'lang [en|es|auto]',
     ]) {
       expect(all).toContain(`/campaign ${cmd}\``);
     }
+  });
+  it('the Spanish usage names every subcommand by its Spanish alias', () => {
+    const all = JSON.stringify(usageMessage(translator('es')).blocks);
+    for (const alias of Object.keys(SPANISH_ALIASES)) expect(all).toMatch(new RegExp(`/campaign ${alias}[ \`]`));
+    expect(all).toContain('Uso:');
   });
 });

@@ -121,8 +121,8 @@ export const en = {
     '`{raw}` is not a channel I can read: type `#` and pick the channel from the list so Slack links it.',
   'grammar.notAListFilter':
     '`{raw}` is not a list filter. Use a status ({statuses}), a channel ({channels}) and/or `{archived}`, each at most once.',
-  'grammar.notAContactStatus': '`{raw}` is not a contact status. Use one of: {statuses}.',
-  'grammar.notACallStatus': '`{raw}` is not a call status to filter by. Use one of: {statuses}.',
+  'grammar.notAContactStatus': '`{raw}` is not a contact status. Use one of: {contactStatuses}.',
+  'grammar.notACallStatus': '`{raw}` is not a call status to filter by. Use one of: {callStatuses}.',
   'grammar.tryOneAgent': '`{sub}` takes one agent id; without it, it lists the agents you can try.',
   'grammar.notAnAgentId': '`{raw}` is not an agent id.',
   'grammar.unknownSubcommand': '`{raw}` is not a /campaign subcommand.',

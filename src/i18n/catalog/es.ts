@@ -120,9 +120,9 @@ export const es: Record<MessageKey, string> = {
     '`{raw}` no es un canal que pueda leer: escribe `#` y elige el canal de la lista para que Slack lo enlace.',
   'grammar.notAListFilter':
     '`{raw}` no es un filtro de la lista. Usa un estado ({statuses}), un canal ({channels}) o `{archived}`, cada uno una vez como máximo.',
-  'grammar.notAContactStatus': '`{raw}` no es un estado de contacto. Usa uno de estos: {statuses}.',
+  'grammar.notAContactStatus': '`{raw}` no es un estado de contacto. Usa uno de estos: {contactStatuses}.',
   'grammar.notACallStatus':
-    '`{raw}` no es un estado de llamada por el que se pueda filtrar. Usa uno de estos: {statuses}.',
+    '`{raw}` no es un estado de llamada por el que se pueda filtrar. Usa uno de estos: {callStatuses}.',
   'grammar.tryOneAgent': '`{sub}` lleva un solo id de agente; sin él, muestra los agentes que puedes probar.',
   'grammar.notAnAgentId': '`{raw}` no es un id de agente.',
   'grammar.unknownSubcommand': '`{raw}` no es un comando de /campaign.',
@@ -137,7 +137,7 @@ export const es: Record<MessageKey, string> = {
   'campaignList.showing':
     '{count, plural, one {Se muestra # campaña} other {Se muestran # campañas}}{filtered, select, yes { que coinciden con _{filter}_} other {}}',
   'campaignList.showingOf':
-    'Se muestran {shown, number} de {total, plural, one {# campaña} other {# campañas}}{filtered, select, yes { que coinciden con _{filter}_} other {}}',
+    '{shown, plural, one {Se muestra #} other {Se muestran #}} de {total, plural, one {# campaña} other {# campañas}}{filtered, select, yes { que coinciden con _{filter}_} other {}}',
   'campaignList.item': '*{name}* · #{id}\n{state} · Agente: {agent}\n🗓 {schedule}',
   'campaignList.scheduleInZone': '{schedule} ({zone})',
   'campaignList.cycles': '🔁 Ciclos: {cycles}',

@@ -12,13 +12,13 @@ import type { Changed, ChangeHandler } from '../middleware/change.js';
 import type { ButtonContext } from '../middleware/listener.js';
 import { loadCallsPage, loadCampaignDetail, loadCampaignList, loadContactsPage } from './pages.js';
 
-export const help: CommandHandler<'help'> = async ({ reply }) => {
-  await reply.ephemeral(usageMessage());
+export const help: CommandHandler<'help'> = async ({ reply, t }) => {
+  await reply.ephemeral(usageMessage(t));
 };
 
-export const list: CommandHandler<'list'> = async ({ command, reply, deps }) => {
+export const list: CommandHandler<'list'> = async ({ command, reply, deps, t }) => {
   await reply.ephemeral(
-    await loadCampaignList(deps, {
+    await loadCampaignList(deps, t, {
       ...(command.status ? { status: command.status } : {}),
       ...(command.channel ? { integrationType: command.channel } : {}),
       ...(command.archived ? { includeArchived: true } : {}),

@@ -3,6 +3,8 @@
  * render the answer. No Slack transport here.
  */
 import type { AppDeps } from '../deps.js';
+import type { Translator } from '../../i18n/translator.js';
+import { statusLabel } from '../../render/format.js';
 import type { CallListFilterStatus, ContactStatus } from '../../outreach/schemas.js';
 import type { CampaignListRequestFilter } from '../../render/ids.js';
 import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../../render/campaign-list.js';
@@ -11,33 +13,44 @@ import { CONTACTS_PER_MESSAGE, contactDetailMessage, contactsPageMessage } from 
 import { CALLS_PER_MESSAGE, callsPageMessage } from '../../render/calls-page.js';
 import type { SlackMessage } from '../../render/types.js';
 
-/** Words for the filters of a list, e.g. "active, WhatsApp, including archived" (empty when none). */
-function describeListFilter(f: CampaignListRequestFilter): string {
+/** Words for the filters of a list, e.g. "🟢 Active, WhatsApp, including archived" (empty when none). */
+function describeListFilter(f: CampaignListRequestFilter, t: Translator): string {
+  const channel =
+    f.integrationType === 'phone_call'
+      ? t.t('campaignList.filter.phone')
+      : f.integrationType === 'whatsapp'
+        ? t.t('campaignList.filter.whatsapp')
+        : undefined;
   return [
-    f.status,
-    f.integrationType === 'phone_call' ? 'phone calls' : f.integrationType === 'whatsapp' ? 'WhatsApp' : undefined,
-    f.agentId ? `agent ${f.agentId}` : undefined,
-    f.includeArchived ? 'including archived' : undefined,
+    f.status ? statusLabel(f.status, t) : undefined,
+    channel,
+    f.agentId ? t.t('campaignList.filter.agent', { agent: f.agentId }) : undefined,
+    f.includeArchived ? t.t('campaignList.filter.archived') : undefined,
   ]
     .filter(Boolean)
     .join(', ');
 }
 
+/** A page of the campaign list, in the words of `t` (the person who asked or clicked). */
 export async function loadCampaignList(
   deps: AppDeps,
+  t: Translator,
   filter: CampaignListRequestFilter,
   cursor?: string,
 ): Promise<SlackMessage> {
   const requestFilter: CampaignListRequestFilter = { ...filter, pageSize: CAMPAIGNS_PER_MESSAGE };
   const page = await deps.outreach.listCampaigns({ ...requestFilter, ...(cursor ? { cursor } : {}) });
-  const text = describeListFilter(filter);
-  return campaignListMessage({
-    campaigns: page.campaigns,
-    totalCount: page.total_count,
-    nextCursor: page.pagination.has_next ? (page.pagination.next_cursor ?? undefined) : undefined,
-    ...(text ? { filterText: text } : {}),
-    requestFilter,
-  });
+  const text = describeListFilter(filter, t);
+  return campaignListMessage(
+    {
+      campaigns: page.campaigns,
+      totalCount: page.total_count,
+      nextCursor: page.pagination.has_next ? (page.pagination.next_cursor ?? undefined) : undefined,
+      ...(text ? { filterText: text } : {}),
+      requestFilter,
+    },
+    t,
+  );
 }
 
 export async function loadCampaignDetail(deps: AppDeps, id: number): Promise<SlackMessage> {

@@ -5,7 +5,7 @@
  * - Every Slack request is handled on behalf of the person who sent it (`onBehalfOf`), so the service requests it
  *   causes take turns with other people's in the shared limiter.
  * - Each person has a token bucket of commands and clicks that use the service: `PERSON_ACTIONS_BURST` at once,
- *   refilled at `PERSON_ACTIONS_PER_MINUTE`. What counts: `/campaign` subcommands (not `help`, not a mistyped
+ *   refilled at `PERSON_ACTIONS_PER_MINUTE`. What counts: `/campaign` subcommands (not `help` or `lang`, not a mistyped
  *   command: those never reach the service), and buttons and menus in messages and in the Home tab. What does not:
  *   choices inside an open form (a modal) and form submissions (refusing them would lose what the person typed),
  *   opening the Home tab (served from the shared list snapshot and short caches), replies in watched threads (a
@@ -128,7 +128,7 @@ export function countsAgainstBudget(body: Body): boolean {
   if (body.type === 'block_actions') return obj(body.view)?.type !== 'modal';
   if (body.command === '/campaign') {
     const parsed = parseCommandText(typeof body.text === 'string' ? body.text : '');
-    return parsed.ok && parsed.command.kind !== 'help';
+    return parsed.ok && parsed.command.kind !== 'help' && parsed.command.kind !== 'lang';
   }
   return false;
 }

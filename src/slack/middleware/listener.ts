@@ -14,12 +14,26 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { setTimeout } from 'node:timers/promises';
+import { translator, type Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps, CommandContext, CommandHandler } from '../deps.js';
 import { parseCommandText, usageMessage, type CampaignCommand } from '../grammar.js';
 import { errorSummary, guarded } from './errors.js';
+import type { PersonLanguage } from '../locale.js';
 import { dmReply, respondReply, type Reply } from '../reply.js';
+
+/** The language of the person behind a request, and their words: every listener's answer is in them. */
+export interface Words {
+  t: Translator;
+  person: PersonLanguage;
+}
+
+/** `Words` of a person (after the ack: it may ask Slack who they are). */
+export async function wordsFor(deps: AppDeps, userId: string, client: WebClient): Promise<Words> {
+  const person = await deps.languages.person(userId, client);
+  return { t: translator(person.locale), person };
+}
 
 /** Buttons in messages answer through response_url; buttons in the Home tab or a modal have none: answer in a DM. */
 function actionReply(body: BlockAction, respond: RespondFn, client: WebClient): Reply {
@@ -58,6 +72,9 @@ export interface ButtonContext<V, D extends AppDeps = AppDeps> {
   client: WebClient;
   reply: Reply;
   deps: D;
+  /** The words of the person who clicked (their language), and their language and timezone. */
+  t: Translator;
+  person: PersonLanguage;
 }
 
 export interface ButtonOptions<V> {
@@ -82,21 +99,27 @@ export function button<V, D extends AppDeps>(
     const reply = actionReply(body, respond, client);
     const value = decode(buttonValue(body), body);
     if (value === null) return reply.ephemeral(opts.stale ?? staleButtonMessage);
-    const ctx = { value, body, userId: body.user.id, triggerId: body.trigger_id, client, reply, deps };
+    const words = await wordsFor(deps, body.user.id, client);
+    const ctx = { value, body, userId: body.user.id, triggerId: body.trigger_id, client, reply, deps, ...words };
     await guarded(reply, deps.logger, () => handler(ctx), { campaignId: opts.campaignOf?.(value) });
   };
 }
 
-/** A read-only button: the message `load` builds, shown to the person who clicked. */
+/** A read-only button: the message `load` builds (in the clicker's words), shown to the person who clicked. */
 export function readButton<V>(
   deps: AppDeps,
   decode: (value: string | undefined) => V | null,
-  load: (value: V) => Promise<SlackMessage>,
+  load: (value: V, words: Words) => Promise<SlackMessage>,
   campaignOf?: (value: V) => number,
 ): ActionListener {
-  return button(deps, decode, async ({ value, reply }) => reply.ephemeral(await load(value)), {
-    ...(campaignOf ? { campaignOf } : {}),
-  });
+  return button(
+    deps,
+    decode,
+    async ({ value, reply, t, person }) => reply.ephemeral(await load(value, { t, person })),
+    {
+      ...(campaignOf ? { campaignOf } : {}),
+    },
+  );
 }
 
 /** What a view submission's handler gets: its view, who submitted it, and its ack (sent once, whoever calls it). */
@@ -148,9 +171,10 @@ export function slashCommand<D extends AppDeps>(
   return async ({ ack, command, client, respond }) => {
     await ack();
     const reply = respondReply(respond);
+    const words = await wordsFor(deps, command.user_id, client);
     const parsed = parseCommandText(command.text ?? '');
     if (!parsed.ok) {
-      await reply.ephemeral(usageMessage(parsed.problem));
+      await reply.ephemeral(usageMessage(words.t, parsed.problem));
       return;
     }
     const cmd = parsed.command;
@@ -163,6 +187,7 @@ export function slashCommand<D extends AppDeps>(
       client,
       reply,
       deps,
+      ...words,
     } as CommandContext<CampaignCommand['kind'], D>;
     const handler = handlers[cmd.kind] as CommandHandler<typeof cmd.kind, D>;
     await guarded(reply, deps.logger, () => handler(ctx as never), {
