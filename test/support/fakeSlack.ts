@@ -63,6 +63,8 @@ export interface FakeUserInit {
   email?: string;
   tz?: string;
   tzOffset?: number;
+  /** The person's Slack language, e.g. `es-MX` (users.info returns it only with `include_locale`). Default `en-US`. */
+  locale?: string;
   isBot?: boolean;
   deleted?: boolean;
   /** The person's own team: another organization's for a Slack Connect member. Default: the fake's team. */
@@ -678,6 +680,7 @@ export class FakeSlack {
       tz: init.tz ?? 'Europe/London',
       tz_label: init.tz ?? 'Europe/London',
       tz_offset: init.tzOffset ?? 0,
+      locale: init.locale ?? 'en-US',
       is_admin: false,
       is_owner: false,
       is_restricted: init.isRestricted ?? init.isUltraRestricted ?? false,
@@ -2108,7 +2111,12 @@ export class FakeSlack {
         return {};
       },
 
-      'users.info': (args) => ({ user: clone(this.resolveUser(args.user)) }),
+      'users.info': (args) => {
+        // Like Slack: the locale only when asked for with include_locale.
+        const user = clone(this.resolveUser(args.user));
+        if (!truthy(args.include_locale)) delete user.locale;
+        return { user };
+      },
 
       'usergroups.users.list': (args) => {
         const id = str(args.usergroup);
