@@ -68,6 +68,11 @@ export interface StartOptions extends SlackAppOptions {
   healthTuning?: Partial<HealthTuning>;
   /** The windows Slack's per-method budgets are kept in (shared by replicas); default: this process's memory. */
   rateWindows?: RateWindows;
+  /**
+   * Slack's per-method windows pass this many times faster (tests that check what is posted, not Slack's pace, on
+   * replicas in other processes where a budget object cannot be handed over). Default 1.
+   */
+  slackTimeScale?: number;
 }
 
 interface HealthTuning {
@@ -191,6 +196,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     opts.slackBudget ??
     new SlackMethodBudget({
       windows: opts.rateWindows ?? coordination.windows,
+      ...(opts.slackTimeScale ? { timeScale: opts.slackTimeScale } : {}),
       logger: logger.child({ component: 'slack-budget' }),
     });
   const slack = createSlackApp(deps, {
