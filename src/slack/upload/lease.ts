@@ -42,7 +42,7 @@ export interface LeaseOptions {
 }
 
 /** Whether `owner` may claim the record now: it is running and nobody else holds a live lease on it. */
-export function claimable(value: Leasable, owner: string, now: number): boolean {
+function claimable(value: Leasable, owner: string, now: number): boolean {
   if (value.status !== 'running') return false;
   const l = value.lease;
   return !l || l.owner === owner || l.until <= now;
