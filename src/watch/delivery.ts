@@ -12,6 +12,14 @@
  * channel switches to digest mode: waiting and further new calls go into a digest message updated in place (every
  * call listed, none dropped) until calls have been calm for `calmMs`.
  *
+ * Slack's limits (its budgets per method are the poster's, src/slack/method-budget.ts; here is what is asked of it):
+ * - One message is written at most every `updateGapMs` (UPDATE_GAP_MS): a change within the gap waits for the gap's
+ *   end and then the state of that moment is sent, so states in between cost nothing. What waits is recorded, so it
+ *   is never lost: a final state is delivered later, never dropped (after a restart it is queued again with the rest).
+ * - At most `maxOpenCalls` call messages are "open" (posted while their call runs, owing a final chat.update); a call
+ *   that starts beyond that is posted when it ends, once, in its final state, as is any call that ends before its
+ *   first post went out. Each open message is released when its final state is written.
+ *
  * The store cannot persist (disk full, database down): nothing is written into Slack, since what is posted now could
  * not be recorded and would be posted again after a restart. The queues are emptied; when the store takes writes
  * again the watch service queues again everything recorded but not shown (service.ts `resume`).
@@ -45,6 +53,24 @@ import {
   type WhatsAppPost,
 } from './state.js';
 
+/**
+ * Least time between two writes of one message. Slack allows ~50 chat.update a minute for the whole workspace
+ * (Tier 3), shared by every channel and by people's own updates; a call's states follow each other faster than
+ * anyone reads them (queued, ringing, answered within seconds), and only the latest matters when the gap ends.
+ */
+export const UPDATE_GAP_MS = 5_000;
+
+/**
+ * Call messages that may wait for their final update at once. Each of them will cost one chat.update when its call
+ * ends; 20 is what the watch's share of Tier 3 (45 of 50 a minute) writes in under half a minute, so the final
+ * states of the open messages reach Slack within the next poll even when they all end together. Beyond that, calls
+ * are posted when they end (one call each instead of two).
+ */
+export const MAX_OPEN_CALLS = 20;
+
+/** An open message whose call never ended (given up on) stops counting against the cap after this long. */
+const OPEN_CALL_FORGET_MS = 3600_000;
+
 export interface DeliveryOptions {
   /** New calls waiting in one channel beyond which it switches to a digest. */
   burstThreshold: number;
@@ -52,6 +78,10 @@ export interface DeliveryOptions {
   calmMs: number;
   /** Delay before an item that failed for now is tried again. */
   retryDelayMs: number;
+  /** Least time between two writes of one message (UPDATE_GAP_MS). */
+  updateGapMs: number;
+  /** Call messages posted while their call runs, at most (MAX_OPEN_CALLS). */
+  maxOpenCalls: number;
 }
 
 export interface DeliveryHooks {
@@ -102,6 +132,14 @@ export class Delivery {
   private readonly placing = new Map<string, Promise<unknown>>();
   /** Post keys of new calls placed but not posted yet (counted against the burst threshold while queued). */
   private readonly unposted = new Set<string>();
+  /** When each message (`call:<postKey>`, `digest:<id>`, `wa:<key>`) was last written (this process's memory). */
+  private readonly lastWrite = new Map<string, number>();
+  /** Items held back by the update gap, by `<channel> <item>`: queued again when the gap ends. */
+  private readonly deferred = new Map<string, NodeJS.Timeout>();
+  /** Open call messages (posted while their call ran, final update owed), by post key: when they were posted. */
+  private readonly openCalls = new Map<string, number>();
+  /** Running calls not posted because the open messages were at the cap, by post key. */
+  private readonly held = new Map<string, { channelId: string; callId: string }>();
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -129,7 +167,7 @@ export class Delivery {
     if (!this.running.has(channelId)) {
       const p = this.run(channelId).finally(() => {
         this.running.delete(channelId);
-        if (this.pending() === 0 && this.running.size === 0) this.notifyIdle();
+        if (this.isIdle()) this.notifyIdle();
       });
       this.running.set(channelId, p);
     }
@@ -146,10 +184,17 @@ export class Delivery {
     return [...(this.queues.get(channelId) ?? [])];
   }
 
-  /** Resolves when nothing is waiting or being written (retries scheduled for later do not count). */
+  /**
+   * Resolves when nothing is waiting, being written or held back by the update gap (retries scheduled for later
+   * after a failure do not count).
+   */
   idle(): Promise<void> {
-    if (this.pending() === 0 && this.running.size === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private isIdle(): boolean {
+    return this.pending() === 0 && this.running.size === 0 && this.deferred.size === 0;
   }
 
   private notifyIdle(): void {
@@ -167,6 +212,10 @@ export class Delivery {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    // Held back by the gap or by the open cap: recorded, and queued again when delivery starts again.
+    for (const t of this.deferred.values()) clearTimeout(t);
+    this.deferred.clear();
+    this.held.clear();
     for (const q of this.queues.values()) q.clear();
     await Promise.allSettled([...this.running.values()]);
     this.notifyIdle();
@@ -179,6 +228,51 @@ export class Delivery {
     }, this.opts.retryDelayMs);
     t.unref?.();
     this.timers.add(t);
+  }
+
+  /**
+   * How long until `message` may be written again (0: now). When it must wait, `item` is queued again at the end
+   * of the gap (once, however many changes come meanwhile), and the caller leaves it for then.
+   */
+  private gapLeft(message: string, channelId: string, item: string): number {
+    const last = this.lastWrite.get(message);
+    const left = last === undefined ? 0 : last + this.opts.updateGapMs - Date.now();
+    if (left <= 0) return 0;
+    const key = `${channelId} ${item}`;
+    if (!this.deferred.has(key)) {
+      const t = setTimeout(() => {
+        this.deferred.delete(key);
+        this.enqueue(channelId, item);
+        if (this.isIdle()) this.notifyIdle();
+      }, left);
+      t.unref?.();
+      this.deferred.set(key, t);
+    }
+    return left;
+  }
+
+  private wrote(message: string): void {
+    const now = Date.now();
+    this.lastWrite.set(message, now);
+    if (this.lastWrite.size > 10_000) {
+      for (const [k, at] of this.lastWrite) if (now - at > this.opts.updateGapMs) this.lastWrite.delete(k);
+    }
+  }
+
+  /** Whether another call message may be posted before its call ended (see MAX_OPEN_CALLS). */
+  private openRoom(): boolean {
+    const now = Date.now();
+    for (const [k, at] of this.openCalls) if (now - at > OPEN_CALL_FORGET_MS) this.openCalls.delete(k);
+    return this.openCalls.size < this.opts.maxOpenCalls;
+  }
+
+  /** An open message got its final state: a held call may take its place. */
+  private closeOpen(key: string): void {
+    if (!this.openCalls.delete(key)) return;
+    const next = this.held.entries().next().value as [string, { channelId: string; callId: string }] | undefined;
+    if (!next) return;
+    this.held.delete(next[0]);
+    this.enqueue(next[1].channelId, `call:${next[1].callId}`);
   }
 
   private async run(channelId: string): Promise<void> {
@@ -330,7 +424,9 @@ export class Delivery {
       if (!post || post.ts || post.digestId) continue;
       const call = await this.state.call(post.campaignId, post.callId);
       if (!call) continue;
-      q?.delete(item);
+      // The channel's worker may have taken it meanwhile (it is being posted on its own): leave it to the worker.
+      if (!q?.has(item)) continue;
+      q.delete(item);
       ch = await this.addToDigest(post, call, ch);
     }
   }
@@ -378,10 +474,27 @@ export class Delivery {
     if (!msg) return 'done';
     const fp = call.fp;
     const final = call.final;
+    const key = postKey(channelId, callId);
+    const message = `call:${key}`;
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
     if (!post.ts) {
       if (!this.storeDurable()) return 'done';
-      const { ts } = await this.poster.post(channelId, { ...msg, metadata });
+      if (!final && !this.openRoom()) {
+        // Posted when it ends (callChanged queues it then), or when an open message is closed.
+        this.held.set(key, { channelId, callId });
+        return 'done';
+      }
+      this.held.delete(key);
+      // Counted before the post goes out: the other channels' workers check the cap meanwhile.
+      if (!final) this.openCalls.set(key, Date.now());
+      let ts: string;
+      try {
+        ({ ts } = await this.poster.post(channelId, { ...msg, metadata }));
+      } catch (err) {
+        this.openCalls.delete(key);
+        throw err;
+      }
+      this.wrote(message);
       this.stats.callPosts++;
       const posted = (cur: PostRecord): PostRecord => ({
         ...cur,
@@ -395,11 +508,16 @@ export class Delivery {
       // The conversation may already be waiting for its parent message.
       if (post.threadId && this.conversations.has(post.threadId)) this.enqueue(channelId, `conv:${callId}`);
     } else {
+      if (this.gapLeft(message, channelId, `call:${callId}`) > 0) return 'done';
       await this.poster.update(channelId, post.ts, { ...msg, metadata });
+      this.wrote(message);
       this.stats.callUpdates++;
       await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp }));
     }
-    if (final) this.noteShown(call);
+    if (final) {
+      this.closeOpen(key);
+      this.noteShown(call);
+    }
     const latest = await this.state.call(post.campaignId, callId);
     return latest && latest.fp !== fp ? 'again' : 'done';
   }
@@ -423,11 +541,15 @@ export class Delivery {
     if (!d.ts) {
       if (!this.storeDurable()) return 'done';
       const { ts } = await this.poster.post(d.channelId, { ...msg, metadata });
+      this.wrote(`digest:${digestId}`);
       this.stats.digestPosts++;
       latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, ts, deliveredFp: fp }));
       if (!latest) await this.state.putDigest({ ...d, ts, deliveredFp: fp });
     } else {
+      // Lines change with every call of a burst: the digest is written at most once per gap, with all of them.
+      if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
       await this.poster.update(d.channelId, d.ts, { ...msg, metadata });
+      this.wrote(`digest:${digestId}`);
       this.stats.digestUpdates++;
       latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
     }
@@ -556,10 +678,13 @@ export class Delivery {
     if (!rec.ts) {
       if (!this.storeDurable()) return 'done';
       const { ts } = await this.poster.post(rec.channelId, { ...msg, metadata });
+      this.wrote(`wa:${key}`);
       latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, ts, deliveredFp: fp }));
       if (!latest) await this.state.putWaPost(key, { ...rec, ts, deliveredFp: fp });
     } else {
+      if (this.gapLeft(`wa:${key}`, rec.channelId, `wa:${key}`) > 0) return 'done';
       await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });
+      this.wrote(`wa:${key}`);
       latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, deliveredFp: fp }));
     }
     return !latest || latest.fp === fp ? 'done' : 'again';

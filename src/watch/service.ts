@@ -11,7 +11,7 @@ import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../outre
 import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
 import type { Store } from '../store/store.js';
-import { Delivery } from './delivery.js';
+import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchSlack } from './ports.js';
@@ -34,6 +34,10 @@ export interface WatchTuning extends PollerTuning {
   burstThreshold: number;
   /** A digest channel goes back to one message per call after this long without new calls. */
   calmMs: number;
+  /** Least time between two writes of one Slack message (delivery.ts UPDATE_GAP_MS). */
+  updateGapMs: number;
+  /** Call messages posted while their call runs, waiting for their final update, at most (delivery.ts). */
+  maxOpenCalls: number;
   /** Delay before a Slack write that failed for now is tried again. */
   retryDelayMs: number;
   /** Slack write attempts before leaving an item for a later retry. */
@@ -63,9 +67,12 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     maxPages: 20,
     requestsPerSecond: RATE_LIMIT_PER_SECOND,
     minGapMs: 1100,
-    // About what one channel can take between two polls at one message per second.
-    burstThreshold: Math.max(5, Math.floor(pollIntervalSeconds * 0.8)),
+    // About what one channel can take between two polls: Slack's ~1 message per second, of which the watch's
+    // background share is 2 in any 3 s (src/slack/method-budget.ts leaves the third to people), less some margin.
+    burstThreshold: Math.max(5, Math.floor(pollIntervalSeconds * 0.5)),
     calmMs: Math.max(2 * pollIntervalMs, 60_000),
+    updateGapMs: UPDATE_GAP_MS,
+    maxOpenCalls: MAX_OPEN_CALLS,
     retryDelayMs: Math.max(5_000, pollIntervalMs),
     maxAttempts: 4,
     backoffMs: 1000,
@@ -140,7 +147,13 @@ export class WatchService {
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
       },
-      { burstThreshold: tuning.burstThreshold, calmMs: tuning.calmMs, retryDelayMs: tuning.retryDelayMs },
+      {
+        burstThreshold: tuning.burstThreshold,
+        calmMs: tuning.calmMs,
+        retryDelayMs: tuning.retryDelayMs,
+        updateGapMs: tuning.updateGapMs,
+        maxOpenCalls: tuning.maxOpenCalls,
+      },
       logger,
     );
     this.poller = new Poller({

@@ -29,6 +29,8 @@ export const FAST_TUNING: Partial<WatchTuning> = {
   maxAttempts: 4,
   burstThreshold: 10,
   calmMs: 60_000,
+  // One message written at most every 100 ms (5 s in production, UPDATE_GAP_MS).
+  updateGapMs: 100,
 };
 
 export interface WatchHarness {
