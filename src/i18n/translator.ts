@@ -14,7 +14,7 @@ export type { MessageKey } from './catalog/en.js';
 
 /** A value a message may interpolate: text as given, numbers through the locale (and plural rules), dates. */
 export type MessageValue = string | number | Date;
-export type MessageValues = Readonly<Record<string, MessageValue>>;
+type MessageValues = Readonly<Record<string, MessageValue>>;
 
 export interface Translator {
   readonly locale: Locale;

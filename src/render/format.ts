@@ -28,7 +28,7 @@ const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, MessageKey> = {
 };
 
 /** "❔ <status>" for a status we do not know (shown as the service sent it). */
-export function unknownStatusLabel(status: string, t: Translator = ENGLISH): string {
+function unknownStatusLabel(status: string, t: Translator = ENGLISH): string {
   return status ? t.t('status.unknown', { status }) : t.t('status.unknownBlank');
 }
 

@@ -9,7 +9,7 @@ import type { SlackMessage } from './types.js';
 const LANGUAGE_NAMES: Record<Locale, MessageKey> = { en: 'lang.name.en', es: 'lang.name.es' };
 
 /** "English" / "inglés": a language named in the words of `t`. */
-export function languageName(t: Translator, locale: Locale): string {
+function languageName(t: Translator, locale: Locale): string {
   return t.t(LANGUAGE_NAMES[locale]);
 }
 

@@ -158,7 +158,7 @@ const LANGUAGE_WORDS: Record<LanguageSetting, readonly string[]> = {
 };
 
 /** Lower case, accents off: `Teléfono` → `telefono`. */
-export function normalizeWord(s: string): string {
+function normalizeWord(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
@@ -238,7 +238,7 @@ function parseChannel(raw: string): ChannelRef | ParseResult {
 }
 
 /** The subcommand a word names, in English or Spanish. */
-export function subcommandOf(word: string): Subcommand | undefined {
+function subcommandOf(word: string): Subcommand | undefined {
   const w = normalizeWord(word);
   return (SUBCOMMANDS as readonly string[]).includes(w) ? (w as Subcommand) : SPANISH_ALIASES[w];
 }

@@ -30,7 +30,7 @@ export interface Words {
 }
 
 /** `Words` of a person (after the ack: it may ask Slack who they are). */
-export async function wordsFor(deps: AppDeps, userId: string, client: WebClient): Promise<Words> {
+async function wordsFor(deps: AppDeps, userId: string, client: WebClient): Promise<Words> {
   const person = await deps.languages.person(userId, client);
   return { t: translator(person.locale), person };
 }
