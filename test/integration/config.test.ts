@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       port: 3000,
       outreach: { mode: 'sandbox' },
       stateFile: './data/state.json',
+      stateDir: './data',
+      retentionDays: 7,
       pollIntervalSeconds: 30,
       adminUserIds: [],
       allowEveryoneToChange: false,
@@ -52,6 +54,9 @@ describe('loadConfig', () => {
       OUTREACH_BASE_URL: 'https://outreach.example.com/api/v1.0/',
       OUTREACH_API_KEY: KEY,
       STATE_FILE: '/var/lib/outreach/state.json',
+      STATE_DIR: '/var/lib/outreach/state',
+      DATABASE_URL: 'postgres://outreach:s3cret@db.internal:5432/outreach',
+      RETENTION_DAYS: ' 14 ',
       POLL_INTERVAL_SECONDS: '5',
       ADMIN_USER_IDS: ' U01ABC , W02DEF,,U01ABC ',
       ADMIN_USERGROUP_ID: 'S0614TZR7',
@@ -73,6 +78,9 @@ describe('loadConfig', () => {
       port: 8080,
       outreach: { mode: 'live', baseUrl: 'https://outreach.example.com/api/v1.0', apiKey: KEY },
       stateFile: '/var/lib/outreach/state.json',
+      stateDir: '/var/lib/outreach/state',
+      databaseUrl: 'postgres://outreach:s3cret@db.internal:5432/outreach',
+      retentionDays: 14,
       pollIntervalSeconds: 5,
       adminUserIds: ['U01ABC', 'W02DEF'],
       adminUsergroupId: 'S0614TZR7',
@@ -90,6 +98,19 @@ describe('loadConfig', () => {
       personActionsBurst: 10,
       logLevel: 'debug',
     });
+  });
+
+  it('refuses a DATABASE_URL that is not PostgreSQL without repeating it, and keeps its password out of the summary', () => {
+    const bad = errorFor({ ...base, DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    expect(bad.variables).toEqual(['DATABASE_URL']);
+    expect(bad.message).toMatch(/^DATABASE_URL must be a PostgreSQL URL/);
+    expect(bad.message).not.toContain('hunter2');
+    const c = loadConfig({ ...base, DATABASE_URL: 'postgresql://app:p%40ss@10.0.0.5/outreach' });
+    const summary = JSON.stringify(describeConfig(c));
+    expect(summary).toContain('PostgreSQL at 10.0.0.5/outreach');
+    expect(summary).not.toContain('p%40ss');
+    expect(configSecrets(c)).toEqual(expect.arrayContaining(['p@ss', 'postgresql://app:p%40ss@10.0.0.5/outreach']));
+    expect(errorFor({ ...base, RETENTION_DAYS: '0' }).variables).toEqual(['RETENTION_DAYS']);
   });
 
   it('treats empty values as unset', () => {
