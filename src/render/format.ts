@@ -3,10 +3,10 @@
  * phone numbers. Every function returns plain (unescaped) text: put it into mrkdwn through `md` / `escapeMrkdwn`.
  * See docs/messages.md for the rules these implement.
  */
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { fromZonedTime } from 'date-fns-tz';
 import { parsePhoneNumberFromString } from '../contacts/libphonenumber.js';
 import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
-import type { CampaignStatus, ChannelType } from '../outreach/schemas.js';
+import type { CallStatus, CampaignStatus, ChannelType, ContactStatus } from '../outreach/schemas.js';
 import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../outreach/unspecified.js';
 
 /** Shown where a value is missing. */
@@ -44,55 +44,73 @@ export function campaignStateLabel(status: string, archived?: boolean | null, t:
 }
 export const ARCHIVED_LABEL = ENGLISH.t('status.archived');
 
-const CONTACT_STATUS_LABELS: Record<string, string> = {
-  queue: '🕒 Queued',
-  sending: '📤 Sending',
-  sent: '📨 Sent',
-  delivered: '📬 Delivered',
-  read: '👀 Read',
-  accepted: '👍 Accepted',
-  rejected: '👎 Rejected',
-  failed: '❌ Failed',
-  retrying: '🔁 Retrying',
-  converted: '🎯 Converted',
-  voicemail: '📼 Voicemail',
-  answered: '📞 Answered',
+const CONTACT_STATUS_LABELS: Record<ContactStatus, MessageKey> = {
+  queue: 'status.contact.queue',
+  sending: 'status.contact.sending',
+  sent: 'status.contact.sent',
+  delivered: 'status.contact.delivered',
+  read: 'status.contact.read',
+  accepted: 'status.contact.accepted',
+  rejected: 'status.contact.rejected',
+  failed: 'status.contact.failed',
+  retrying: 'status.contact.retrying',
+  converted: 'status.contact.converted',
+  voicemail: 'status.contact.voicemail',
+  answered: 'status.contact.answered',
 };
 
-export function contactStatusLabel(status: string): string {
-  return CONTACT_STATUS_LABELS[status] ?? `❔ ${status || 'Unknown'}`;
+/** "📨 Sent" / "📨 Enviado"; an unknown status as "❔ <status>". */
+export function contactStatusLabel(status: string, t: Translator = ENGLISH): string {
+  const key = (CONTACT_STATUS_LABELS as Record<string, MessageKey>)[status];
+  return key ? t.t(key) : unknownStatusLabel(status, t);
 }
 
-const CALL_STATUS_LABELS: Record<string, string> = {
-  created: '🆕 Created',
-  queued: '🕒 Queued',
-  ringing: '🔔 Ringing',
-  'in-progress': '🎙 In progress',
-  forwarding: '↪️ Forwarding',
-  ended: '☑️ Ended',
-  busy: '🚫 Busy',
-  'no-answer': '📵 No answer',
-  failed: '❌ Failed',
+const CALL_STATUS_LABELS: Record<CallStatus, MessageKey> = {
+  created: 'status.call.created',
+  queued: 'status.call.queued',
+  ringing: 'status.call.ringing',
+  'in-progress': 'status.call.inProgress',
+  forwarding: 'status.call.forwarding',
+  ended: 'status.call.ended',
+  busy: 'status.call.busy',
+  'no-answer': 'status.call.noAnswer',
+  failed: 'status.call.failed',
 };
 
-export function callStatusLabel(status: string): string {
-  return CALL_STATUS_LABELS[status] ?? `❔ ${status || 'Unknown'}`;
+/** "☑️ Ended" / "☑️ Terminada"; an unknown status as "❔ <status>". */
+export function callStatusLabel(status: string, t: Translator = ENGLISH): string {
+  const key = (CALL_STATUS_LABELS as Record<string, MessageKey>)[status];
+  return key ? t.t(key) : unknownStatusLabel(status, t);
 }
 
-const ANSWERED_BY_LABELS: Record<string, string> = { human: '🙋 Person', machine: '🤖 Machine', unknown: '❔ Unknown' };
+const ANSWERED_BY_LABELS: Record<string, MessageKey> = {
+  human: 'answeredBy.human',
+  machine: 'answeredBy.machine',
+  unknown: 'answeredBy.unknown',
+};
 
-export function answeredByLabel(answeredBy: string | null | undefined): string {
+export function answeredByLabel(answeredBy: string | null | undefined, t: Translator = ENGLISH): string {
   if (!answeredBy) return NONE;
-  return ANSWERED_BY_LABELS[answeredBy] ?? answeredBy;
+  const key = ANSWERED_BY_LABELS[answeredBy];
+  return key ? t.t(key) : answeredBy;
 }
 
-const ENDED_BY_LABELS: Record<string, string> = { agent: 'the agent', user: 'the contact', system: 'the system' };
+const ENDED_BY_LABELS: Record<string, MessageKey> = {
+  agent: 'endedBy.agent',
+  user: 'endedBy.user',
+  system: 'endedBy.system',
+};
 
 /** "the agent (customer-ended-call)" / "—" when the call never connected. */
-export function endedByLabel(endedBy: string | null | undefined, reason?: string | null): string {
-  const who = endedBy ? (ENDED_BY_LABELS[endedBy] ?? endedBy) : '';
+export function endedByLabel(
+  endedBy: string | null | undefined,
+  reason?: string | null,
+  t: Translator = ENGLISH,
+): string {
+  const key = endedBy ? ENDED_BY_LABELS[endedBy] : undefined;
+  const who = endedBy ? (key ? t.t(key) : endedBy) : '';
   const why = reason?.trim() ?? '';
-  if (who && why) return `${who} (${why})`;
+  if (who && why) return t.t('endedBy.withReason', { who, why });
   return who || why || NONE;
 }
 
@@ -122,33 +140,34 @@ export function isValidTimeZone(tz: string): boolean {
  * "2026-03-05 08:07 CST": an instant shown in `tz` (default: the service's default zone). An unknown zone falls back
  * to the default; an unreadable value is shown as given.
  */
-export function formatDateTime(value: string | Date | null | undefined, tz?: string | null): string {
+export function formatDateTime(
+  value: string | Date | null | undefined,
+  tz?: string | null,
+  t: Translator = ENGLISH,
+): string {
   if (value === null || value === undefined || value === '') return NONE;
   const zone = tz && isValidTimeZone(tz) ? tz : DEFAULT_TIMEZONE;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return formatInTimeZone(date, zone, 'yyyy-MM-dd HH:mm zzz');
+  return t.date(date, { timeZone: zone });
 }
 
 /** Contact `last_call_at` ("YYYY-MM-DD HH:MM:SS", zone not given by the spec: read as LAST_CALL_AT_ZONE). */
-export function formatLastCallAt(value: string | null | undefined, tz?: string | null): string {
+export function formatLastCallAt(
+  value: string | null | undefined,
+  tz?: string | null,
+  t: Translator = ENGLISH,
+): string {
   if (!value) return NONE;
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(:\d{2})?)$/.exec(value.trim());
-  if (!m) return formatDateTime(value, tz);
-  return formatDateTime(fromZonedTime(`${m[1]}T${m[2]}`, LAST_CALL_AT_ZONE), tz);
+  if (!m) return formatDateTime(value, tz, t);
+  return formatDateTime(fromZonedTime(`${m[1]}T${m[2]}`, LAST_CALL_AT_ZONE), tz, t);
 }
 
-/** Seconds as "45s", "1m 05s", "1h 02m 05s"; "—" when unknown. */
-export function formatDuration(seconds: number | null | undefined): string {
+/** Seconds as "45s", "1m 05s", "1h 02m 05s" ("1 h 02 min 05 s" in Spanish); "—" when unknown. */
+export function formatDuration(seconds: number | null | undefined, t: Translator = ENGLISH): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return NONE;
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
-  if (m > 0) return `${m}m ${pad(s)}s`;
-  return `${s}s`;
+  return t.duration(Math.round(seconds) * 1000);
 }
 
 /** Minutes as "45 min", "1h 30m", "1 day" (cycles cooldown); "1 h 30 min", "1 día" in Spanish. */
@@ -214,6 +233,6 @@ export function humanizeKey(key: string): string {
 }
 
 /** "Yes" / "No" / "—". */
-export function yesNo(v: boolean | null | undefined): string {
-  return v === null || v === undefined ? NONE : v ? 'Yes' : 'No';
+export function yesNo(v: boolean | null | undefined, t: Translator = ENGLISH): string {
+  return v === null || v === undefined ? NONE : t.t(v ? 'common.yes' : 'common.no');
 }
