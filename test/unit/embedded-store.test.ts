@@ -285,7 +285,7 @@ describe('one process per STATE_DIR', () => {
   });
 });
 
-/** A state file of today's format as the app wrote it (lowdb-store.ts), with every kind of record. */
+/** A state file of today's format (the one-file lowdb store before issue 14), with every kind of record. */
 const LEGACY = {
   schemaVersion: 1,
   collections: {
