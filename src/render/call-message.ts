@@ -14,24 +14,24 @@ import type {
   Message as ServiceMessage,
   PolicyResult,
 } from '../outreach/schemas.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   answeredByLabel,
   callStatusLabel,
   contactStatusLabel,
   endedByLabel,
+  ENGLISH,
   formatCount,
   formatDateTime,
   formatDuration,
   formatPhone,
   NONE,
-  plural,
 } from './format.js';
 import {
   actions,
   button,
   cleanLabel,
   context,
-  CUT_NOTE,
   escapeMrkdwn,
   fallback,
   fieldSections,
@@ -46,6 +46,7 @@ import {
 } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage, View } from './types.js';
 import { END_USER_VIEW_ID, WATCH_ACTION_IDS } from './ids.js';
+import { tmd } from './text.js';
 
 export const END_USER_BLOCKS = { name: 'enduser_name', info: 'enduser_info' } as const;
 export const END_USER_LIMITS = { name: 255, info: 3000 } as const;
@@ -64,10 +65,12 @@ export function callMetadata(campaignId: number, callId: string, threadId: strin
 }
 
 /** The contact's name as one clean line (cleanLabel), or "Contact #id" / "Unknown contact". Plain text. */
-function contactName(call: Pick<CampaignCallItem, 'contact'>): string {
+function contactName(call: Pick<CampaignCallItem, 'contact'>, t: Translator): string {
   const name = cleanLabel(call.contact?.name ?? '');
   if (name) return name;
-  return call.contact ? `Contact #${call.contact.id}` : 'Unknown contact';
+  return call.contact
+    ? t.t('callMessage.contactNumbered', { id: String(call.contact.id) })
+    : t.t('callMessage.unknownContact');
 }
 
 /** A link only for plain http(s) URLs; anything else is shown as escaped text, never as mrkdwn. */
@@ -80,24 +83,33 @@ function safeLink(url: string, label: string): string {
 }
 
 /** The recording path of a call item (`/api/v1.0/call/<id>/recording`) as a link on the service's origin. */
-function recordingLink(recordingUrl: string | null | undefined, serviceOrigin: string | undefined): string {
+function recordingLink(
+  recordingUrl: string | null | undefined,
+  serviceOrigin: string | undefined,
+  t: Translator,
+): string {
   if (!recordingUrl) return NONE;
   const abs = /^https?:\/\//i.test(recordingUrl)
     ? recordingUrl
     : serviceOrigin && recordingUrl.startsWith('/')
       ? `${serviceOrigin}${recordingUrl}`
       : recordingUrl;
-  return safeLink(abs, '▶️ Recording');
+  return safeLink(abs, t.t('callMessage.recording'));
 }
 
-function policyScore(call: Pick<Call, 'policy_evaluation'>): string | undefined {
+/** "87 (3/4 met) · evaluating": plain text. */
+function policyScore(call: Pick<Call, 'policy_evaluation'>, t: Translator): string | undefined {
   const pe = call.policy_evaluation;
   if (!pe || pe.score === null || pe.score === undefined) return undefined;
-  const met =
-    pe.policies_met_count !== null && pe.policies_met_count !== undefined && pe.policies_evaluated_count
-      ? ` (${pe.policies_met_count}/${pe.policies_evaluated_count} met)`
-      : '';
-  return `${formatCount(pe.score)}${met}${pe.completed === false ? ' · evaluating' : ''}`;
+  const counted =
+    pe.policies_met_count !== null && pe.policies_met_count !== undefined && !!pe.policies_evaluated_count;
+  return t.t('callMessage.policyScore', {
+    score: t.number(pe.score),
+    counted: counted ? 'yes' : 'no',
+    met: String(pe.policies_met_count ?? 0),
+    evaluated: String(pe.policies_evaluated_count ?? 0),
+    evaluating: pe.completed === false ? 'yes' : 'no',
+  });
 }
 
 /** The first section of a call's or a contact's message: name and number, the status below. */
@@ -124,6 +136,7 @@ export interface CallMessageInput {
   call: CampaignCallItem;
   /** Origin (scheme://host[:port]) of the service, to turn `recording_url` into a link. */
   serviceOrigin?: string;
+  /** The campaign's zone (times in a channel are in it, naming it); the service's default without one. */
   timezone?: string | null;
 }
 
@@ -132,37 +145,49 @@ export interface CallMessageInput {
  * contact name and number, status, answered by, duration, ended by and reason, policy score, extracted data, tags,
  * recording link, and the Details / Contact buttons.
  */
-export function callMessage(input: CallMessageInput): SlackMessage {
+export function callMessage(input: CallMessageInput, t: Translator): SlackMessage {
   const { call, campaignId } = input;
-  const who = contactName(call);
+  const who = contactName(call, t);
   const phone = call.contact?.phone_number ? formatPhone(call.contact.phone_number) : '';
-  const status = callStatusLabel(call.status);
+  const status = callStatusLabel(call.status, t);
   const campaign = input.campaignName ? md`${cleanLabel(input.campaignName, 80)} (#${campaignId})` : `#${campaignId}`;
 
   const blocks: KnownBlock[] = [whoSection(who, phone, status)];
+  const duration = call.status === 'in-progress' && !call.duration ? null : call.duration;
   const fields = [
-    md`*Answered by*\n${answeredByLabel(call.answered_by)}`,
-    md`*Duration*\n${formatDuration(call.status === 'in-progress' && !call.duration ? null : call.duration)}`,
-    md`*Ended by*\n${truncate(endedByLabel(call.ended_by, call.ended_reason), 500)}`,
-    md`*Started*\n${formatDateTime(call.started_at ?? call.created_at, input.timezone)}`,
+    tmd(t, 'callMessage.field.answeredBy', { value: answeredByLabel(call.answered_by, t) }),
+    tmd(t, 'callMessage.field.duration', { value: formatDuration(duration, t) }),
+    tmd(t, 'callMessage.field.endedBy', { value: truncate(endedByLabel(call.ended_by, call.ended_reason, t), 500) }),
+    tmd(t, 'callMessage.field.started', {
+      value: formatDateTime(call.started_at ?? call.created_at, input.timezone, t),
+    }),
   ];
-  const score = policyScore(call);
-  if (score) fields.push(md`*Policy score*\n${score}`);
-  if (call.recording_url) fields.push(`*Recording*\n${recordingLink(call.recording_url, input.serviceOrigin)}`);
+  const score = policyScore(call, t);
+  if (score) fields.push(tmd(t, 'callMessage.field.policyScore', { value: score }));
+  if (call.recording_url) {
+    const link = recordingLink(call.recording_url, input.serviceOrigin, t);
+    fields.push(tmd(t, 'callMessage.field.recording', { value: raw(link) }));
+  }
   blocks.push(...fieldSections(fields));
 
   const data = extractedDataLines(call.extracted_data);
-  if (data) blocks.push(mrkdwnSection(`*Extracted data*\n${data}`));
-  const ctx = [md`Campaign ${raw(campaign)} · call \`${truncate(call.id, 80)}\``];
+  if (data) blocks.push(mrkdwnSection(tmd(t, 'callMessage.extractedData', { data: raw(data) })));
+  const ctx = [tmd(t, 'callMessage.context', { campaign: raw(campaign), callId: truncate(call.id, 80) })];
   const tags = tagsLine(call.tags);
   if (tags) ctx.push(tags);
   blocks.push(context(...ctx));
 
-  const buttons = [button({ text: 'Details', actionId: WATCH_ACTION_IDS.callDetails, value: truncate(call.id, 1000) })];
+  const buttons = [
+    button({
+      text: t.t('callMessage.details'),
+      actionId: WATCH_ACTION_IDS.callDetails,
+      value: truncate(call.id, 1000),
+    }),
+  ];
   if (call.thread_id) {
     const value = JSON.stringify({ callId: call.id, threadId: call.thread_id });
     if (value.length <= LIMITS.buttonValue) {
-      buttons.push(button({ text: 'Contact', actionId: WATCH_ACTION_IDS.callContact, value }));
+      buttons.push(button({ text: t.t('callMessage.contact'), actionId: WATCH_ACTION_IDS.callContact, value }));
     }
   }
   blocks.push(actions(buttons));
@@ -173,35 +198,46 @@ export function callMessage(input: CallMessageInput): SlackMessage {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversation
 
-const SENDER_LABELS: Record<string, string> = { AI: '🤖 Agent', EU: '👤 End user', SYS: '⚙️ System' };
+const SENDER_LABELS: Record<string, MessageKey> = {
+  AI: 'conversation.sender.agent',
+  EU: 'conversation.sender.endUser',
+  SYS: 'conversation.sender.system',
+};
 
 /** Room for one reply's text: well under chat.update's 4,000 characters, like every other text we post. */
 export const REPLY_MAX = 3500;
 
-function senderLabel(sentBy: string, endUserName?: string): string {
-  const name = cleanLabel(endUserName ?? '', 80);
+/** Who wrote a line: the end user by name (or "You" in one's own try), the agent, the system. Plain text. */
+function senderLabel(sentBy: string, t: Translator, opts: ConversationReplyOptions): string {
+  if (sentBy === 'EU' && opts.self) return t.t('conversation.sender.you');
+  const name = cleanLabel(opts.endUserName ?? '', 80);
   if (sentBy === 'EU' && name) return `👤 ${name}`;
-  return SENDER_LABELS[sentBy] ?? `❔ ${sentBy}`;
+  const key = SENDER_LABELS[sentBy];
+  return key ? t.t(key) : `❔ ${sentBy}`;
+}
+
+export interface ConversationReplyOptions {
+  endUserName?: string;
+  /** The end user is the reader (a `/campaign try` DM): their lines read "You". */
+  self?: boolean;
 }
 
 /** One conversation message as a thread reply: labelled by who sent it, media as a link, escaped and cut. */
-export function conversationReply(m: ServiceMessage, opts: { endUserName?: string } = {}): SlackMessage {
-  const label = senderLabel(m.sent_by, opts.endUserName);
+export function conversationReply(m: ServiceMessage, opts: ConversationReplyOptions, t: Translator): SlackMessage {
+  const label = senderLabel(m.sent_by, t, opts);
   const parts: string[] = [];
   const content = m.content?.trim() ?? '';
   if (content) parts.push(escapeMrkdwn(content));
-  if (m.media?.trim()) parts.push(safeLink(m.media, `📎 ${m.type === 'text' ? 'attachment' : m.type}`));
-  if (!parts.length) parts.push(`_(empty ${escapeMrkdwn(m.type)} message)_`);
-  const body = truncateMrkdwn(parts.join('\n'), REPLY_MAX - label.length - 10, CUT_NOTE);
+  if (m.media?.trim()) parts.push(safeLink(m.media, t.t('conversation.media', { type: m.type })));
+  if (!parts.length) parts.push(t.t('conversation.empty', { type: m.type }));
+  const body = truncateMrkdwn(parts.join('\n'), REPLY_MAX - label.length - 10, t.t('conversation.shortened'));
   const text = `*${escapeMrkdwn(label)}:* ${body}`;
   return { text, blocks: [mrkdwnSection(text)] };
 }
 
 /** The first reply of each conversation thread: says how replies work, in one line. */
-export function conversationIntro(): SlackMessage {
-  const text =
-    "💬 The conversation follows in this thread. A reply here is sent to the agent on the contact's behalf and " +
-    "the agent's answer is posted back; start it with `note:` or `//` to keep it internal (not sent).";
+export function conversationIntro(t: Translator): SlackMessage {
+  const text = t.t('conversation.intro');
   return { text, blocks: [context(text)] };
 }
 
@@ -211,7 +247,9 @@ export function conversationIntro(): SlackMessage {
 export interface DigestLine {
   callId: string;
   campaignId: number;
+  /** The contact's name; empty when it has none (then `contactId`, when there is a contact). */
   name: string;
+  contactId?: number;
   phone?: string;
   status: string;
   duration?: number | null;
@@ -221,17 +259,29 @@ export interface DigestLine {
 export const DIGEST_CAPACITY = 40;
 const DIGEST_LINES_PER_SECTION = 10;
 
+/**
+ * A call as a digest line. Stored with the digest and shown later in the channel's language: a contact without a
+ * name is kept without one (`name` empty) and named when shown.
+ */
 export function digestLine(call: CampaignCallItem, campaignId: number): DigestLine {
-  const line: DigestLine = { callId: call.id, campaignId, name: contactName(call), status: call.status };
+  const name = cleanLabel(call.contact?.name ?? '');
+  const line: DigestLine = { callId: call.id, campaignId, name, status: call.status };
+  if (!name && call.contact) line.contactId = call.contact.id;
   if (call.contact?.phone_number) line.phone = call.contact.phone_number;
   if (call.duration !== null && call.duration !== undefined) line.duration = call.duration;
   return line;
 }
 
-function digestLineText(l: DigestLine): string {
+function digestLineText(l: DigestLine, t: Translator): string {
   const phone = l.phone ? md` ${formatPhone(l.phone)}` : '';
-  const dur = l.duration ? md` · ${formatDuration(l.duration)}` : '';
-  const text = md`${callStatusLabel(l.status)} · *${cleanLabel(l.name, 80)}*${raw(phone)}${raw(dur)} · #${l.campaignId} · \`${truncate(l.callId, 60)}\``;
+  const dur = l.duration ? md` · ${formatDuration(l.duration, t)}` : '';
+  // Lines stored before names were resolved at display time hold "Contact #id" / "Unknown contact" as their name.
+  const name =
+    l.name ||
+    (l.contactId !== undefined
+      ? t.t('callMessage.contactNumbered', { id: String(l.contactId) })
+      : t.t('callMessage.unknownContact'));
+  const text = md`${callStatusLabel(l.status, t)} · *${cleanLabel(name, 80)}*${raw(phone)}${raw(dur)} · #${l.campaignId} · \`${truncate(l.callId, 60)}\``;
   return truncateMrkdwn(text, 250, '…');
 }
 
@@ -239,13 +289,14 @@ function digestLineText(l: DigestLine): string {
  * One message listing many calls while calls arrive faster than Slack lets us post (about one message per second
  * per channel). Every call of the burst is findable here by contact, number or call id; lines change in place.
  */
-export function callDigestMessage(lines: DigestLine[], opts: { part?: number } = {}): SlackMessage {
+export function callDigestMessage(lines: DigestLine[], opts: { part?: number }, t: Translator): SlackMessage {
   const shown = lines.slice(0, DIGEST_CAPACITY);
-  const campaigns = [...new Set(shown.map((l) => l.campaignId))].map((c) => `#${c}`).join(', ');
+  const campaigns = [...new Set(shown.map((l) => l.campaignId))].map((c) => `#${c}`).join(', ') || NONE;
   const blocks: KnownBlock[] = [
     mrkdwnSection(
-      md`*📦 Calls arriving faster than Slack allows one message each${raw(opts.part ? ` (digest ${opts.part})` : '')}*\n` +
-        md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}, updated in place. Use *Details* via \`/campaign calls &lt;id&gt;\`.`,
+      tmd(t, 'digest.title', { part: opts.part ? String(opts.part) : 'none' }) +
+        '\n' +
+        tmd(t, 'digest.summary', { count: shown.length, campaigns }),
     ),
   ];
   for (let i = 0; i < shown.length; i += DIGEST_LINES_PER_SECTION) {
@@ -253,49 +304,59 @@ export function callDigestMessage(lines: DigestLine[], opts: { part?: number } =
       mrkdwnSection(
         shown
           .slice(i, i + DIGEST_LINES_PER_SECTION)
-          .map(digestLineText)
+          .map((l) => digestLineText(l, t))
           .join('\n'),
       ),
     );
   }
   const counts = new Map<string, number>();
   for (const l of shown) counts.set(l.status, (counts.get(l.status) ?? 0) + 1);
-  blocks.push(context([...counts].map(([s, n]) => `${callStatusLabel(s)} ${formatCount(n)}`).join(' · ') || NONE));
-  return { text: fallback(md`${plural(shown.length, 'call')} of campaign ${campaigns || NONE}`), blocks };
+  blocks.push(
+    context([...counts].map(([s, n]) => escapeMrkdwn(`${callStatusLabel(s, t)} ${t.number(n)}`)).join(' · ') || NONE),
+  );
+  return { text: fallback(tmd(t, 'digest.fallback', { count: shown.length, campaigns })), blocks };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // WhatsApp
 
-export function whatsappDigestMessage(input: {
-  campaignId: number;
-  campaignName?: string;
-  counts: Record<string, number>;
-  updatedAt: Date;
-}): SlackMessage {
+export function whatsappDigestMessage(
+  input: {
+    campaignId: number;
+    campaignName?: string;
+    counts: Record<string, number>;
+    updatedAt: Date;
+    /** The campaign's zone; the service's default without one. */
+    timezone?: string | null;
+  },
+  t: Translator,
+): SlackMessage {
   const name = input.campaignName
     ? md`${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
     : `#${input.campaignId}`;
   const entries = Object.entries(input.counts).filter(([, n]) => n > 0);
   const total = entries.reduce((s, [, n]) => s + n, 0);
-  const fields = entries.map(([s, n]) => md`*${contactStatusLabel(s)}*\n${formatCount(n)}`);
+  const fields = entries.map(([s, n]) => md`*${contactStatusLabel(s, t)}*\n${t.number(n)}`);
   const blocks: KnownBlock[] = [
-    mrkdwnSection(`*💬 WhatsApp campaign ${name}*\n${escapeMrkdwn(plural(total, 'contact'))} by status`),
-    ...fieldSections(fields.length ? fields : [`*Contacts*\n${NONE}`]).slice(0, 3),
-    context(md`Updated ${formatDateTime(input.updatedAt)}`),
+    mrkdwnSection(tmd(t, 'whatsapp.digestTitle', { name: raw(name), count: total })),
+    ...fieldSections(fields.length ? fields : [t.t('whatsapp.noContacts')]).slice(0, 3),
+    context(tmd(t, 'whatsapp.updated', { at: formatDateTime(input.updatedAt, input.timezone, t) })),
   ];
-  return { text: fallback(`WhatsApp campaign ${name}: ${escapeMrkdwn(plural(total, 'contact'))}`), blocks };
+  return { text: fallback(tmd(t, 'whatsapp.fallback', { name: raw(name), count: total })), blocks };
 }
 
-export function whatsappContactMessage(input: { campaignId: number; contact: CampaignContact }): SlackMessage {
+export function whatsappContactMessage(
+  input: { campaignId: number; contact: CampaignContact },
+  t: Translator,
+): SlackMessage {
   const c = input.contact;
-  const who = cleanLabel(c.name ?? '', 200) || `Contact #${c.id}`;
+  const who = cleanLabel(c.name ?? '', 200) || t.t('callMessage.contactNumbered', { id: String(c.id) });
   const phone = c.contact ? formatPhone(c.contact) : '';
-  const status = contactStatusLabel(c.status);
+  const status = contactStatusLabel(c.status, t);
   const blocks: KnownBlock[] = [whoSection(who, phone, status)];
   const data = extractedDataLines(c.extracted_data);
   if (data) blocks.push(mrkdwnSection(data));
-  const ctx = [md`Campaign #${input.campaignId} · contact ${c.id}`];
+  const ctx = [tmd(t, 'whatsapp.contactContext', { campaignId: String(input.campaignId), contactId: String(c.id) })];
   const tags = tagsLine(c.tags);
   if (tags) ctx.push(tags);
   blocks.push(context(...ctx));
@@ -338,7 +399,7 @@ export function callDetailsMessage(call: Call, opts: { timezone?: string | null 
     md`*Billed*\n${formatDuration(call.billed_duration)}`,
     md`*Ended by*\n${truncate(endedByLabel(call.ended_by, call.ended_reason), 500)}`,
   ];
-  const score = policyScore(call);
+  const score = policyScore(call, ENGLISH);
   if (score) fields.push(md`*Policy score*\n${score}`);
   if (call.thread?.agent) fields.push(md`*Agent*\n${cleanLabel(call.thread.agent.name ?? call.thread.agent.id, 150)}`);
   blocks.push(...fieldSections(fields));

@@ -4,20 +4,11 @@
  * Plain inputs in, escaped mrkdwn out; outside text (campaign and agent names, Slack's error codes) goes through `md`
  * or `cleanLabel`.
  */
-import { channelLabel, formatDateTime, plural } from './format.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
+import { channelLabel, formatDateTime } from './format.js';
 import { encodeConfirmValue, TRY_AGENT_ACTION, WATCH_CONFIRM_EXTERNAL_ACTION } from './ids.js';
-import {
-  actions,
-  button,
-  cleanLabel,
-  context,
-  escapeMrkdwn,
-  fallback,
-  md,
-  mrkdwnSection,
-  raw,
-  truncate,
-} from './mrkdwn.js';
+import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
+import { tmd } from './text.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
 /** One sentence as a message. */
@@ -25,33 +16,23 @@ export function note(sentence: string): SlackMessage {
   return { text: fallback(sentence), blocks: [mrkdwnSection(sentence)] };
 }
 
+/** `<#C123>`: a channel id (from Slack's payload or our records) as a link, our own mrkdwn. */
+const channelLink = (channelId: string) => raw(`<#${channelId}>`);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Getting the bot into a channel
 
-export const inviteSentence = (channelId: string) =>
-  `I can't post in <#${channelId}>: it is private (or I can't see it). Invite me there with \`/invite @Outreach\` in that channel, then run the command again.`;
+export const inviteSentence = (channelId: string, t: Translator) =>
+  tmd(t, 'watch.invite', { channel: channelLink(channelId) });
 
-export const archivedSentence = (channelId: string) =>
-  `<#${channelId}> is archived. Unarchive it or pick another channel.`;
+export const archivedSentence = (channelId: string, t: Translator) =>
+  tmd(t, 'watch.archived', { channel: channelLink(channelId) });
 
-export const joinFailedSentence = (channelId: string, code: string) =>
-  `I couldn't join <#${channelId}> (${escapeMrkdwn(code)}). Invite me with \`/invite @Outreach\` there, then try again.`;
+export const joinFailedSentence = (channelId: string, code: string, t: Translator) =>
+  tmd(t, 'watch.joinFailed', { channel: channelLink(channelId), code });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Who will read what a watch posts (see slack/watch/channel-privacy.ts)
-
-/** Added to the answer when a public channel starts watching. */
-function publicChannelSentence(channelId: string): string {
-  return (
-    md`⚠️ <#${raw(channelId)}> is a public channel: the call details, phone numbers and conversation transcripts ` +
-    'I post there can be read by everyone in the workspace, not only its members.'
-  );
-}
-
-/** Added to the answer when a confirmed Slack Connect channel starts watching. */
-function externalChannelSentence(channelId: string): string {
-  return md`⚠️ <#${raw(channelId)}> is shared with another organization: its people can read what I post there.`;
-}
 
 /**
  * The answer to a watch into a Slack Connect channel (`external` true) or one whose sharing is unknown (`external`
@@ -61,28 +42,26 @@ export function confirmExternalMessage(
   campaign: { id: number; name: string },
   channelId: string,
   external: boolean | undefined,
+  t: Translator,
 ): SlackMessage {
-  const name = md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
-  const why =
-    external === undefined
-      ? md`I can't tell whether <#${raw(channelId)}> is shared with people of another organization (Slack would not say).`
-      : md`<#${raw(channelId)}> is a Slack Connect channel: people of another organization are members.`;
-  const text =
-    md`🔐 ${raw(why)} If it watches ${raw(name)}, they will read its call details, phone numbers and conversation ` +
-    'transcripts. Nothing has started yet.';
+  const text = tmd(t, 'watch.confirm.text', {
+    sharing: external === undefined ? 'unknown' : 'external',
+    channel: channelLink(channelId),
+    campaign: raw(campaignNameLabel(campaign)),
+  });
   return {
     text: fallback(text),
     blocks: [
       mrkdwnSection(text),
       actions([
         button({
-          text: 'Watch it there anyway',
+          text: t.t('watch.confirm.button'),
           actionId: WATCH_CONFIRM_EXTERNAL_ACTION,
           value: encodeConfirmValue({ campaignId: campaign.id, channelId }),
           style: 'danger',
         }),
       ]),
-      context(md`Or watch it in a channel of your organization only: \`/campaign watch ${campaign.id} #channel\`.`),
+      context(tmd(t, 'watch.confirm.alternative', { id: String(campaign.id) })),
     ],
   };
 }
@@ -95,56 +74,74 @@ function campaignNameLabel(campaign: { id: number; name: string }): string {
   return md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
 }
 
-export function alreadyWatchingMessage(channelId: string, campaign: { id: number; name: string }): SlackMessage {
-  return note(`👀 <#${channelId}> already watches ${campaignNameLabel(campaign)}.`);
+export function alreadyWatchingMessage(
+  channelId: string,
+  campaign: { id: number; name: string },
+  t: Translator,
+): SlackMessage {
+  return note(tmd(t, 'watch.already', { channel: channelLink(channelId), campaign: raw(campaignNameLabel(campaign)) }));
 }
 
-/** Posted in the channel that starts watching: who set it, and what will appear there. */
-export function watchIntroMessage(input: {
-  userId: string;
-  campaign: { id: number; name: string };
-  kind: 'phone_call' | 'whatsapp';
-}): SlackMessage {
-  const what =
-    input.kind === 'whatsapp'
-      ? 'contact status counts (one message, updated in place) and each contact that converts, rejects or fails'
-      : "each call (one message, updated as it goes) with its conversation in the message's thread";
-  const intro =
-    md`👀 <@${raw(input.userId)}> set this channel to watch ${raw(campaignNameLabel(input.campaign))} · ${channelLabel(input.kind)}.\n` +
-    md`I'll post ${what}. A responder's reply in a call's thread goes to the agent for the contact; start with \`note:\` or \`//\` to keep it internal (other people's replies stay internal too).`;
+/** Posted in the channel that starts watching (in the channel's language): who set it, and what will appear there. */
+export function watchIntroMessage(
+  input: {
+    userId: string;
+    campaign: { id: number; name: string };
+    kind: 'phone_call' | 'whatsapp';
+  },
+  t: Translator,
+): SlackMessage {
+  const intro = tmd(t, 'watch.intro', {
+    who: raw(`<@${input.userId}>`),
+    campaign: raw(campaignNameLabel(input.campaign)),
+    channel: channelLabel(input.kind, t),
+    kind: input.kind,
+  });
   return { text: fallback(intro), blocks: [mrkdwnSection(intro)] };
 }
 
 /** The answer to whoever started a watch, with who can read the channel. */
-export function watchStartedMessage(input: {
-  channelId: string;
-  campaign: { id: number; name: string };
-  /** It had been suspended. */
-  resumed: boolean;
-  publicChannel: boolean;
-  external: boolean;
-}): SlackMessage {
-  const { channelId } = input;
-  const resumed = input.resumed ? ' again (it had been suspended)' : '';
-  const done = `✅ <#${channelId}> now watches ${campaignNameLabel(input.campaign)}${resumed}. Calls from now on appear there.`;
+export function watchStartedMessage(
+  input: {
+    channelId: string;
+    campaign: { id: number; name: string };
+    /** It had been suspended. */
+    resumed: boolean;
+    publicChannel: boolean;
+    external: boolean;
+  },
+  t: Translator,
+): SlackMessage {
+  const channel = channelLink(input.channelId);
+  const done = tmd(t, 'watch.started', {
+    channel,
+    campaign: raw(campaignNameLabel(input.campaign)),
+    resumed: input.resumed ? 'yes' : 'no',
+  });
   const warnings = [
-    ...(input.publicChannel ? [publicChannelSentence(channelId)] : []),
-    ...(input.external ? [externalChannelSentence(channelId)] : []),
+    ...(input.publicChannel ? [tmd(t, 'watch.publicChannel', { channel })] : []),
+    ...(input.external ? [tmd(t, 'watch.externalChannel', { channel })] : []),
   ];
   return { text: fallback(done), blocks: [mrkdwnSection(done), ...warnings.map((w) => mrkdwnSection(w))] };
 }
 
-export function notWatchingMessage(channelId: string, campaignId: number): SlackMessage {
-  return note(`<#${channelId}> doesn't watch campaign #${campaignId}. See \`/campaign watching\`.`);
+export function notWatchingMessage(channelId: string, campaignId: number, t: Translator): SlackMessage {
+  return note(tmd(t, 'watch.notWatching', { channel: channelLink(channelId), id: String(campaignId) }));
 }
 
 export function unwatchedMessage(
   channelId: string,
   campaignId: number,
   campaignName: string | undefined,
+  t: Translator,
 ): SlackMessage {
   return note(
-    md`✅ <#${raw(channelId)}> no longer watches campaign #${campaignId}${raw(campaignName ? md` (${cleanLabel(campaignName, 120)})` : '')}. Messages already posted stay.`,
+    tmd(t, 'watch.unwatched', {
+      channel: channelLink(channelId),
+      id: String(campaignId),
+      named: campaignName ? 'yes' : 'no',
+      name: cleanLabel(campaignName ?? '', 120),
+    }),
   );
 }
 
@@ -161,39 +158,42 @@ export interface WatchingLine {
   campaignGone: boolean;
 }
 
-/** Every subscription, per channel, suspended ones with the reason. */
-export function watchingMessage(subs: WatchingLine[]): SlackMessage {
-  if (subs.length === 0) {
-    return note('No channel watches a campaign. Start with `/campaign watch &lt;id&gt; [#channel]`.');
-  }
+/**
+ * Every subscription, per channel, suspended ones with the reason; in the words and the timezone (`timeZone`, the
+ * service's default without one) of the person who asked.
+ */
+export function watchingMessage(subs: WatchingLine[], opts: { timeZone?: string }, t: Translator): SlackMessage {
+  if (subs.length === 0) return note(t.t('watching.none'));
   const byChannel = new Map<string, WatchingLine[]>();
   for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);
   const sections = [...byChannel].map(([channel, list]) => {
     const lines = list
       .sort((a, b) => a.campaignId - b.campaignId)
-      .map((s) => {
-        const name = s.campaignName ? md` ${cleanLabel(s.campaignName, 80)}` : '';
-        const state = !s.suspended
-          ? ''
-          : s.campaignGone
-            ? md` · ⛔ deleted in the service — \`/campaign unwatch ${s.campaignId} <#${raw(channel)}>\` removes it`
-            : md` · ⛔ suspended (${s.suspended.error}): resumes by itself once I can post there again, or run \`/campaign watch ${s.campaignId} <#${raw(channel)}>\``;
-        return md`• #${s.campaignId}${raw(name)} · ${channelLabel(s.kind === 'unknown' ? null : s.kind)} · since ${formatDateTime(s.createdAt)} by <@${raw(s.createdBy)}>${raw(state)}`;
-      });
+      .map((s) =>
+        tmd(t, 'watching.line', {
+          id: String(s.campaignId),
+          named: s.campaignName ? 'yes' : 'no',
+          name: cleanLabel(s.campaignName ?? '', 80),
+          kind: channelLabel(s.kind === 'unknown' ? null : s.kind, t),
+          since: formatDateTime(s.createdAt, opts.timeZone, t),
+          who: raw(`<@${s.createdBy}>`),
+          state: !s.suspended ? 'watching' : s.campaignGone ? 'gone' : 'suspended',
+          error: s.suspended?.error ?? '',
+          channel: channelLink(channel),
+        }),
+      );
     return mrkdwnSection(`*<#${channel}>*\n${lines.join('\n')}`);
   });
   const blocks: KnownBlock[] = [
-    mrkdwnSection(
-      `*👀 Watching* · ${escapeMrkdwn(plural(subs.length, 'subscription'))} in ${escapeMrkdwn(plural(byChannel.size, 'channel'))}`,
-    ),
+    mrkdwnSection(t.t('watching.header', { subs: subs.length, channels: byChannel.size })),
     ...sections.slice(0, 47),
   ];
-  if (sections.length > 47) blocks.push(context(`…and ${sections.length - 47} more channels.`));
-  return { text: fallback(`Watching: ${plural(subs.length, 'subscription')}`), blocks };
+  if (sections.length > 47) blocks.push(context(t.t('watching.more', { count: sections.length - 47 })));
+  return { text: fallback(t.t('watching.fallback', { subs: subs.length })), blocks };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Watches that stop and resume: what their owners are told by DM
+// Watches that stop and resume: what their owners are told by DM (in the owner's language)
 
 /** A watched campaign as a notice names it. */
 export interface WatchedCampaign {
@@ -201,36 +201,22 @@ export interface WatchedCampaign {
   campaignName?: string;
 }
 
-const INVITE = 'Invite me back with `/invite @Outreach` in that channel: posting picks up again by itself.';
-
 /** Why Slack refused a channel, and what fixes it, per error code. */
-const CHANNEL_REASONS: Record<string, { why: string; fix: string }> = {
-  is_archived: {
-    why: 'the channel was archived',
-    fix: 'Unarchive it (and invite me back with `/invite @Outreach` if I am no longer in it): posting picks up again by itself.',
-  },
-  not_in_channel: { why: 'I was removed from the channel', fix: INVITE },
-  no_permission: { why: 'Slack no longer lets me post there (I am probably no longer in it)', fix: INVITE },
-  channel_not_found: {
-    why: 'the channel no longer exists, or I can no longer see it (a private channel I was removed from)',
-    fix: INVITE,
-  },
-  restricted_action: {
-    why: "the channel's posting permissions do not let me post",
-    fix: 'Let apps post there (channel settings › Posting permissions), then run `/campaign watch` again for it.',
-  },
+const CHANNEL_REASONS: Record<string, { why: MessageKey; fix: MessageKey }> = {
+  is_archived: { why: 'watch.reason.archived', fix: 'watch.fix.unarchive' },
+  not_in_channel: { why: 'watch.reason.removed', fix: 'watch.fix.invite' },
+  no_permission: { why: 'watch.reason.noPermission', fix: 'watch.fix.invite' },
+  channel_not_found: { why: 'watch.reason.notFound', fix: 'watch.fix.invite' },
+  restricted_action: { why: 'watch.reason.restricted', fix: 'watch.fix.postingPermissions' },
 };
 CHANNEL_REASONS.channel_is_archived = CHANNEL_REASONS.is_archived!;
 
-function reasonOf(code: string): { why: string; fix: string } {
+/** Why (a clause) and what fixes it (a sentence), as mrkdwn. */
+function reasonOf(code: string, t: Translator): { why: string; fix: string } {
   const known =
     CHANNEL_REASONS[code] ?? (code.startsWith('restricted_action') ? CHANNEL_REASONS.restricted_action : undefined);
-  return (
-    known ?? {
-      why: md`Slack answered \`${code}\``,
-      fix: 'Once that is sorted out in Slack, run `/campaign watch` again for it.',
-    }
-  );
+  if (known) return { why: t.t(known.why), fix: t.t(known.fix) };
+  return { why: tmd(t, 'watch.reason.other', { code }), fix: t.t('watch.fix.other') };
 }
 
 /** `#12 (Spring promo)`, escaped. */
@@ -238,73 +224,108 @@ function campaignLabel(s: WatchedCampaign): string {
   return md`#${s.campaignId}${raw(s.campaignName ? md` (${cleanLabel(s.campaignName, 120)})` : '')}`;
 }
 
-function listOf(subs: WatchedCampaign[]): string {
-  const labels = subs.map(campaignLabel);
-  return `${subs.length > 1 ? 'campaigns' : 'campaign'} ${labels.join(', ')}`;
-}
+const labelsOf = (subs: WatchedCampaign[]) => raw(subs.map(campaignLabel).join(', '));
 
 /** Slack refused a channel: which of the owner's watches stopped there, why, and what fixes it. */
-export function channelSuspendedNotice(subs: WatchedCampaign[], channelId: string, code: string): string {
-  const { why, fix } = reasonOf(code);
-  return (
-    md`⛔ I stopped posting ${raw(listOf(subs))} into <#${raw(channelId)}>: ${raw(why)}. ${raw(fix)} ` +
-    md`Or watch it in another channel: \`/campaign watch ${subs[0]!.campaignId} #other-channel\`.`
-  );
+export function channelSuspendedNotice(
+  subs: WatchedCampaign[],
+  channelId: string,
+  code: string,
+  t: Translator,
+): string {
+  const { why, fix } = reasonOf(code, t);
+  return tmd(t, 'watch.notice.suspended', {
+    count: subs.length,
+    campaigns: labelsOf(subs),
+    channel: channelLink(channelId),
+    why: raw(why),
+    fix: raw(fix),
+    id: String(subs[0]!.campaignId),
+  });
 }
 
 /** The service no longer has a campaign: the owner's watches of it stopped in `channelIds`. */
-export function campaignGoneNotice(campaign: WatchedCampaign, channelIds: string[]): string {
+export function campaignGoneNotice(campaign: WatchedCampaign, channelIds: string[], t: Translator): string {
   const channels = [...new Set(channelIds.map((id) => `<#${id}>`))].join(', ');
-  return (
-    md`⛔ Campaign ${raw(campaignLabel(campaign))} no longer exists in the Outreach service (it was deleted there), so I stopped watching it in ${raw(channels)}. ` +
-    md`Messages already posted stay. \`/campaign unwatch ${campaign.campaignId} #channel\` removes it from \`/campaign watching\`.`
-  );
+  return tmd(t, 'watch.notice.gone', {
+    campaign: raw(campaignLabel(campaign)),
+    channels: raw(channels),
+    id: String(campaign.campaignId),
+  });
 }
 
-/** A channel's suspended watches resumed (`why`: our own words). */
-export function channelResumedNotice(subs: WatchedCampaign[], channelId: string, why: string): string {
-  return md`▶️ <#${raw(channelId)}> watches ${raw(listOf(subs))} again (${why}); posting picked up where it stopped.`;
+/** Why a channel's suspended watches resumed. */
+export type ResumeReason = 'invited' | 'unarchived' | 'reachable';
+
+/** A channel's suspended watches resumed. */
+export function channelResumedNotice(
+  subs: WatchedCampaign[],
+  channelId: string,
+  why: ResumeReason,
+  t: Translator,
+): string {
+  return tmd(t, 'watch.notice.resumed', {
+    channel: channelLink(channelId),
+    count: subs.length,
+    campaigns: labelsOf(subs),
+    why,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// `/campaign try`
+// `/campaign try` (for the person who tries, in their language)
 
 const MAX_AGENTS_SHOWN = 20;
 
 /** The agents seen in the organization's campaigns (id -> name), each with a Try button. */
-export function tryableAgentsMessage(known: Map<string, string>): SlackMessage {
+export function tryableAgentsMessage(known: Map<string, string>, t: Translator): SlackMessage {
   const agents = [...known];
   if (agents.length === 0) {
-    const text = 'No agent found in your campaigns yet. Run `/campaign try &lt;agent id&gt;` with the id of an agent.';
+    const text = t.t('try.noAgents');
     return { text, blocks: [mrkdwnSection(text)] };
   }
-  const blocks: KnownBlock[] = [
-    mrkdwnSection('*🧪 Try an agent* in your DM with me before launching a campaign. Agents seen in your campaigns:'),
-  ];
+  const blocks: KnownBlock[] = [mrkdwnSection(t.t('try.header'))];
   for (const [id, name] of agents.slice(0, MAX_AGENTS_SHOWN)) {
     blocks.push({
       ...mrkdwnSection(md`*${cleanLabel(name, 150)}*\n\`${truncate(id, 80)}\``),
-      accessory: button({ text: 'Try', actionId: TRY_AGENT_ACTION, value: id.slice(0, 100) }),
+      accessory: button({ text: t.t('try.button'), actionId: TRY_AGENT_ACTION, value: id.slice(0, 100) }),
     });
   }
   if (agents.length > MAX_AGENTS_SHOWN) {
-    blocks.push(context(`…and ${agents.length - MAX_AGENTS_SHOWN} more: use \`/campaign try &lt;agent id&gt;\`.`));
+    blocks.push(context(t.t('try.more', { count: agents.length - MAX_AGENTS_SHOWN })));
   }
-  return { text: 'Try an agent', blocks };
+  return { text: t.t('try.fallback'), blocks };
 }
 
 /** Posted in the person's DM when a try starts. */
-export function tryIntroMessage(input: { agentId: string; agentName?: string; endUserId: string }): SlackMessage {
+export function tryIntroMessage(
+  input: { agentId: string; agentName?: string; endUserId: string },
+  t: Translator,
+): SlackMessage {
   const { agentId, agentName, endUserId } = input;
-  const intro =
-    md`🧪 You are trying agent *${cleanLabel(agentName ?? agentId, 150)}*${raw(agentName ? md` (\`${agentId}\`)` : '')}.\n` +
-    md`Write here: each message goes to the agent as your test contact (end user \`${endUserId}\`), and its answers appear here. ` +
-    // A plain string: Prettier rewrites an `md` template without interpolations as Markdown (see mrkdwn.ts).
-    '\nRun `/campaign try &lt;agent id&gt;` again to switch agents.';
+  const intro = tmd(t, 'try.intro', {
+    agent: cleanLabel(agentName ?? agentId, 150),
+    named: agentName ? 'yes' : 'no',
+    agentId,
+    endUserId,
+  });
   return { text: fallback(intro), blocks: [mrkdwnSection(intro)] };
 }
 
 /** The answer where the person asked for the try. */
-export function tryStartedMessage(agentId: string, agentName: string | undefined): SlackMessage {
-  return note(md`🧪 Started: open your DM with me and write to agent *${cleanLabel(agentName ?? agentId, 150)}*.`);
+export function tryStartedMessage(agentId: string, agentName: string | undefined, t: Translator): SlackMessage {
+  return note(tmd(t, 'try.started', { agent: cleanLabel(agentName ?? agentId, 150) }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replies relayed from Slack (src/watch/relay.ts): what their author is told
+
+/** Someone wrote in their DM with the app without a try going on (a message's text, no blocks). */
+export function tryHintText(t: Translator): string {
+  return t.t('relay.tryHint');
+}
+
+/** A reply could not be sent to the service (`reason`: the service's error in words, escaped here). */
+export function relayFailedSentence(reason: string, t: Translator): string {
+  return tmd(t, 'relay.failed', { reason });
 }

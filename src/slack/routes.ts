@@ -240,7 +240,7 @@ export function routes(app: App, s: Services): void {
     home.watchSubmitted(
       s,
       changeAfterAck({ campaign: (c) => c.campaignId, failedAs: (c) => `watch in ${c.channelId}` }, (c) =>
-        watchChange(s.watch, c.client, { userId: c.userId, campaignId: c.campaignId, channelId: c.channelId }),
+        watchChange(s.watch, c.t, c.client, { userId: c.userId, campaignId: c.campaignId, channelId: c.channelId }),
       ),
     ),
   );

@@ -28,6 +28,7 @@
  * compare-and-set (state.ts `updateRecord`); placing new calls in a channel (digest or not) runs one at a time per
  * channel.
  */
+import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../outreach/schemas.js';
 import {
@@ -85,8 +86,11 @@ export interface DeliveryOptions {
 }
 
 export interface DeliveryHooks {
-  renderCall(call: CallRecord): Promise<SlackMessage | undefined>;
+  /** A call's message as `channelId` reads it (its language, the campaign's zone). */
+  renderCall(call: CallRecord, channelId: string): Promise<SlackMessage | undefined>;
   renderWhatsApp(key: string): Promise<SlackMessage | undefined>;
+  /** The words of what is written into a channel (the channel's language) or a person's DM (the person's). */
+  translator(reader: { channelId: string } | { userId: string }): Promise<Translator>;
   /**
    * Slack refused a channel or the token. 'stopped': the channel's watches (or, for the token, everything) stopped,
    * drop what waits; 'retry': it was not confirmed (a spurious token error), try the item again later.
@@ -470,7 +474,7 @@ export class Delivery {
     if (!post || post.digestId) return 'done';
     const call = await this.state.call(post.campaignId, callId);
     if (!call || post.deliveredFp === call.fp) return 'done';
-    const msg = await this.hooks.renderCall(call);
+    const msg = await this.hooks.renderCall(call, channelId);
     if (!msg) return 'done';
     const fp = call.fp;
     const final = call.final;
@@ -526,7 +530,7 @@ export class Delivery {
     const d = await this.state.digests.get(digestId);
     if (!d || d.fp === d.deliveredFp) return 'done';
     const fp = d.fp;
-    const msg = callDigestMessage(d.lines, { part: d.seq });
+    const msg = callDigestMessage(d.lines, { part: d.seq }, await this.hooks.translator({ channelId: d.channelId }));
     const metadata = {
       event_type: 'outreach_call_digest',
       event_payload: {
@@ -598,7 +602,14 @@ export class Delivery {
     return this.conversationStep(
       all,
       post.conv,
-      { channelId, threadTs, threadId, endUserName: post.endUserName, intro: true },
+      {
+        channelId,
+        threadTs,
+        threadId,
+        endUserName: post.endUserName,
+        intro: true,
+        words: await this.hooks.translator({ channelId }),
+      },
       async (fn) => {
         await this.state.updatePost(channelId, callId, (cur) => ({
           ...cur,
@@ -617,7 +628,13 @@ export class Delivery {
     return this.conversationStep(
       all,
       t.conv,
-      { channelId: t.dmChannelId, threadId, endUserName: 'You', intro: false },
+      {
+        channelId: t.dmChannelId,
+        threadId,
+        self: true,
+        intro: false,
+        words: await this.hooks.translator({ userId }),
+      },
       async (fn) => {
         await this.state.updateTry(userId, (cur) =>
           cur.threadId === threadId ? { ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) } : undefined,
@@ -630,7 +647,17 @@ export class Delivery {
   private async conversationStep(
     all: Message[],
     conv: ConversationCursor,
-    where: { channelId: string; threadTs?: string; threadId: string; endUserName?: string; intro: boolean },
+    where: {
+      channelId: string;
+      threadTs?: string;
+      threadId: string;
+      endUserName?: string;
+      /** The end user is the reader (their try DM): their lines read "You". */
+      self?: boolean;
+      intro: boolean;
+      /** The reader's language (the channel's, or the person's in a try DM). */
+      words: Translator;
+    },
     save: (fn: (c: ConversationCursor) => ConversationCursor) => Promise<void>,
   ): Promise<Outcome> {
     const step = nextStep(all, conv);
@@ -638,7 +665,7 @@ export class Delivery {
     if (!this.storeDurable()) return 'done';
     if (where.intro && !conv.introPosted) {
       await this.poster.post(where.channelId, {
-        ...conversationIntro(),
+        ...conversationIntro(where.words),
         ...(where.threadTs ? { threadTs: where.threadTs } : {}),
         metadata: { event_type: 'outreach_thread_intro', event_payload: { thread_id: where.threadId } },
       });
@@ -650,7 +677,8 @@ export class Delivery {
       return 'again';
     }
     const m = step.message;
-    const reply = conversationReply(m, where.endUserName ? { endUserName: where.endUserName } : {});
+    const who = { ...(where.endUserName ? { endUserName: where.endUserName } : {}), self: where.self ?? false };
+    const reply = conversationReply(m, who, where.words);
     await this.poster.post(where.channelId, {
       ...reply,
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),

@@ -3,6 +3,21 @@
  * is handed these by the Slack layer (src/slack/watch/), so it imports nothing of Slack itself.
  */
 
+import type { Locale } from '../i18n/locale.js';
+import type { Translator } from '../i18n/translator.js';
+
+/**
+ * The languages watch writes in, handed in by the Slack layer (src/slack/locale.ts `Languages`): watch's core decides
+ * who reads a message (a channel, or one person) and renders it in src/render with that reader's translator; which
+ * language that is lives with the Slack layer (users.info locale, `/campaign lang` choices, DEFAULT_LOCALE).
+ */
+export interface WatchLanguages {
+  /** What is posted in a channel: its `/campaign lang` choice, else DEFAULT_LOCALE. */
+  channel(channelId: string): Promise<Locale>;
+  /** What one person reads (DMs, ephemerals): their language, and their Slack timezone when Slack told it. */
+  person(userId: string): Promise<{ locale: Locale; timeZone?: string }>;
+}
+
 /** What `auth.test` says of the token: accepted; refused (the code); or nothing (it could not be asked). */
 export type TokenCheck = { ok: true } | { ok: false; code: string } | { ok: undefined; err: string };
 
@@ -47,8 +62,8 @@ export interface SpeakerQuery {
 export interface SpeakerCheck {
   /** May this person's words reach a customer (or an agent)? */
   check(q: SpeakerQuery): Promise<SpeakerVerdict>;
-  /** What the refused person is told (our own sentences). */
-  refusalSentence(reason: SpeakerRefusal, what: 'reply' | 'try'): string;
+  /** What the refused person is told (our own sentences, in their words `t`). */
+  refusalSentence(reason: SpeakerRefusal, what: 'reply' | 'try', t: Translator): string;
 }
 
 /** One entry of the audit trail, as watch writes it (who did what, to which campaign, and how it went). */

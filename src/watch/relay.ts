@@ -17,7 +17,8 @@ import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
-import { escapeMrkdwn } from '../render/mrkdwn.js';
+import { relayFailedSentence, tryHintText } from '../render/watch.js';
+import type { Translator } from '../i18n/translator.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
 import type { Delivery } from './delivery.js';
 import type { Poster } from './poster.js';
@@ -126,6 +127,8 @@ export interface RelayDeps {
   logger: Logger;
   speakers: SpeakerCheck;
   audit: AuditRecord;
+  /** The words of one person: what the relay tells a writer (hints, refusals, failures) is in their language. */
+  words(userId: string): Promise<Translator>;
 }
 
 /** What the relay knows of the delivery besides the event: ids of this app and its installation. */
@@ -163,7 +166,7 @@ export class Relay {
       if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
       await this.d.poster
         .post(v.channel, {
-          text: 'To talk to an agent here, start with `/campaign try &lt;agent id&gt;` (or `/campaign try` to pick one).',
+          text: tryHintText(await this.d.words(v.user)),
         })
         .catch(() => undefined);
       return 'not-ours';
@@ -198,7 +201,7 @@ export class Relay {
       .ephemeral(
         v.channel,
         v.user,
-        speakers.refusalSentence(verdict.reason, v.kind === 'thread' ? 'reply' : 'try'),
+        speakers.refusalSentence(verdict.reason, v.kind === 'thread' ? 'reply' : 'try', await this.d.words(v.user)),
         threadTs,
       )
       .catch(() => undefined);
@@ -269,12 +272,7 @@ export class Relay {
     this.d.logger.warn({ channel, err: err instanceof Error ? err.message : String(err) }, 'relaying a reply failed');
     await this.d.poster.react(channel, ts, REACTION_FAILED).catch(() => undefined);
     await this.d.poster
-      .ephemeral(
-        channel,
-        user,
-        `❌ Your reply was not sent to the service: ${escapeMrkdwn(reason)} You can write it again.`,
-        threadTs,
-      )
+      .ephemeral(channel, user, relayFailedSentence(reason, await this.d.words(user)), threadTs)
       .catch(() => undefined);
   }
 

@@ -5,16 +5,18 @@
  * implemented in src/slack/watch/.
  */
 import { createHash } from 'node:crypto';
+import { translator, type Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../outreach/schemas.js';
 import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../render/call-message.js';
+import { ENGLISH } from '../render/format.js';
 import type { SlackMessage } from '../render/types.js';
 import type { Store } from '../store/store.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { Poller, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
-import type { AuditRecord, SpeakerCheck, WatchSlack } from './ports.js';
+import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
 import { SlackHealth } from './slackHealth.js';
 import { subKey, WatchState, type CallRecord, type Subscription } from './state.js';
@@ -102,6 +104,8 @@ export interface WatchDeps {
   slack: WatchSlack;
   /** Who may write to customers and agents (relayed replies, `/campaign try`). */
   speakers: SpeakerCheck;
+  /** Which language a channel and a person read (messages are rendered here, in their reader's words). */
+  languages: WatchLanguages;
   audit: AuditRecord;
   metrics?: WatchMetrics;
   tuning: WatchTuning;
@@ -139,8 +143,10 @@ export class WatchService {
       this.state,
       this.poster,
       {
-        renderCall: (c) => this.renderCall(c),
+        renderCall: (c, channelId) => this.renderCall(c, channelId),
         renderWhatsApp: (key) => this.renderWhatsApp(key),
+        translator: (reader) =>
+          'userId' in reader ? this.personWords(reader.userId).then((w) => w.t) : this.channelWords(reader.channelId),
         onPermanentError: (err) => this.slackRefused(err),
         // Only while started (the replica leads): a replica standing by writes nothing of the watch to Slack.
         deliveryOpen: () => this.started && !this.health.paused,
@@ -186,7 +192,24 @@ export class WatchService {
       logger,
       speakers: deps.speakers,
       audit: deps.audit,
+      words: async (userId) => (await this.personWords(userId)).t,
     });
+  }
+
+  /** The words of what is posted in a channel: its language (its `/campaign lang` choice, else DEFAULT_LOCALE). */
+  async channelWords(channelId: string): Promise<Translator> {
+    return translator(await this.deps.languages.channel(channelId));
+  }
+
+  /** The words and the timezone of one person (DMs and ephemerals); English when their language cannot be read. */
+  async personWords(userId: string): Promise<{ t: Translator; timeZone?: string }> {
+    try {
+      const p = await this.deps.languages.person(userId);
+      return { t: translator(p.locale), ...(p.timeZone ? { timeZone: p.timeZone } : {}) };
+    } catch (err) {
+      this.logger.warn({ user: userId, err: String(err) }, 'could not read a person’s language; writing in English');
+      return { t: ENGLISH };
+    }
   }
 
   /**
@@ -260,6 +283,7 @@ export class WatchService {
           campaignName: campaign.name,
           kind,
         };
+    if (campaign.timezone) sub.campaignTimezone = campaign.timezone;
     delete sub.suspended;
     await this.state.subscriptions.put(key, sub);
     // What was waiting when the channel was suspended goes out now.
@@ -344,12 +368,12 @@ export class WatchService {
 
   /** The bot joined a channel (invited back): watches Slack had refused there resume. */
   botJoined(channelId: string): Promise<number> {
-    return resumeChannel(this, channelId, 'I was invited back');
+    return resumeChannel(this, channelId, 'invited');
   }
 
   /** A channel was unarchived: its refused watches resume if the bot is (still) in it. */
   channelUnarchived(channelId: string): Promise<number> {
-    return recheckChannel(this, channelId, 'the channel was unarchived');
+    return recheckChannel(this, channelId, 'unarchived');
   }
 
   /** Runs a poll cycle now (or waits for the running one). */
@@ -363,13 +387,27 @@ export class WatchService {
     return this.state.watchedChannel(channelId);
   }
 
-  renderCallItem(campaignId: number, call: CampaignCallItem, name: string | undefined): SlackMessage {
-    return callMessage({
-      campaignId,
-      call,
-      ...(name ? { campaignName: name } : {}),
-      ...(this.deps.serviceOrigin ? { serviceOrigin: this.deps.serviceOrigin } : {}),
-    });
+  /**
+   * A call's message. `t` and `timezone`: the reading channel's language and the campaign's zone; the fingerprint
+   * (whether a call changed) renders it in English.
+   */
+  renderCallItem(
+    campaignId: number,
+    call: CampaignCallItem,
+    name: string | undefined,
+    t: Translator = ENGLISH,
+    timezone?: string,
+  ): SlackMessage {
+    return callMessage(
+      {
+        campaignId,
+        call,
+        ...(name ? { campaignName: name } : {}),
+        ...(this.deps.serviceOrigin ? { serviceOrigin: this.deps.serviceOrigin } : {}),
+        ...(timezone ? { timezone } : {}),
+      },
+      t,
+    );
   }
 
   fingerprint(campaignId: number, call: CampaignCallItem, campaignName: string | undefined): string {
@@ -379,29 +417,44 @@ export class WatchService {
       .slice(0, 16);
   }
 
-  private async renderCall(c: CallRecord): Promise<SlackMessage | undefined> {
+  /** The name and timezone a campaign's watches know it by. */
+  private async campaignFacts(campaignId: number): Promise<{ name?: string; timezone?: string }> {
+    const subs = (await this.state.subscriptions.list({ prefix: `${campaignId}/` })).map(([, s]) => s);
+    const name = subs.find((s) => s.campaignName)?.campaignName;
+    const timezone = subs.find((s) => s.campaignTimezone)?.campaignTimezone;
+    return { ...(name ? { name } : {}), ...(timezone ? { timezone } : {}) };
+  }
+
+  private async renderCall(c: CallRecord, channelId: string): Promise<SlackMessage | undefined> {
     if (!c.snapshot) return undefined;
-    return this.renderCallItem(c.campaignId, c.snapshot, await this.state.campaignName(c.campaignId));
+    const [facts, t] = await Promise.all([this.campaignFacts(c.campaignId), this.channelWords(channelId)]);
+    return this.renderCallItem(c.campaignId, c.snapshot, facts.name, t, facts.timezone);
   }
 
   private async renderWhatsApp(key: string): Promise<SlackMessage | undefined> {
     const w = await this.state.waPosts.get(key);
     if (!w) return undefined;
+    const t = await this.channelWords(w.channelId);
     if (w.payload.kind === 'digest') {
-      const name = await this.state.campaignName(w.campaignId);
-      return whatsappDigestMessage({
-        campaignId: w.campaignId,
-        ...(name ? { campaignName: name } : {}),
-        counts: w.payload.counts,
-        updatedAt: new Date(w.payload.at),
-      });
+      const { name, timezone } = await this.campaignFacts(w.campaignId);
+      return whatsappDigestMessage(
+        {
+          campaignId: w.campaignId,
+          ...(name ? { campaignName: name } : {}),
+          counts: w.payload.counts,
+          updatedAt: new Date(w.payload.at),
+          ...(timezone ? { timezone } : {}),
+        },
+        t,
+      );
     }
-    return whatsappContactMessage({ campaignId: w.campaignId, contact: w.payload.contact as CampaignContact });
+    return whatsappContactMessage({ campaignId: w.campaignId, contact: w.payload.contact as CampaignContact }, t);
   }
 
   private async resolveKind(s: Subscription): Promise<Subscription> {
     const c = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'poller', maxRetries: 0 });
     const next: Subscription = { ...s, kind: c.integration?.type ?? 'phone_call', campaignName: c.name };
+    if (c.timezone) next.campaignTimezone = c.timezone;
     await this.state.putSubscription(next);
     return next;
   }

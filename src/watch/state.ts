@@ -49,6 +49,8 @@ export interface Subscription {
   /** Calls created from this instant on (less the overlap window) are posted here. */
   startFrom: string;
   campaignName?: string;
+  /** The campaign's timezone when the watch was set (times in the channel are shown in it). */
+  campaignTimezone?: string;
   kind: ChannelKind;
   /**
    * Set while the watch is stopped: Slack refused the channel (resumes by itself when the channel is reachable

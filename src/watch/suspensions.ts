@@ -12,8 +12,14 @@
  * A watch suspended again for the same reason within a day of the last DM about it does not DM again (a cause that
  * `conversations.info` cannot see, such as `no_permission` while still a member, may resume and stop again).
  */
+import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
-import { campaignGoneNotice, channelResumedNotice, channelSuspendedNotice } from '../render/watch.js';
+import {
+  campaignGoneNotice,
+  channelResumedNotice,
+  channelSuspendedNotice,
+  type ResumeReason,
+} from '../render/watch.js';
 import type { PermanentSlackError } from './poster.js';
 import type { WatchSlack } from './ports.js';
 import type { Subscription, WatchState } from './state.js';
@@ -30,6 +36,8 @@ export interface SuspensionContext {
   readonly logger: Logger;
   /** Queues again what waited for the channel. */
   resume(channelId: string): Promise<void>;
+  /** The words of one person (a notice is a DM to the watch's owner, in their language). */
+  personWords(userId: string): Promise<{ t: Translator }>;
 }
 
 const isCampaignGone = (s: Subscription) => s.suspended?.error === CAMPAIGN_GONE;
@@ -41,9 +49,10 @@ function byOwner(subs: Subscription[]): Map<string, Subscription[]> {
   return m;
 }
 
-async function dm(svc: SuspensionContext, user: string, text: string): Promise<void> {
+/** Tells the owner by DM, in their language (`text` renders the notice with their words). */
+async function dm(svc: SuspensionContext, user: string, text: (t: Translator) => string): Promise<void> {
   try {
-    await svc.slack.dm(user, text);
+    await svc.slack.dm(user, text((await svc.personWords(user)).t));
   } catch (e) {
     svc.logger.warn({ user, err: String(e) }, 'could not tell the owner of a watch by DM');
   }
@@ -74,7 +83,7 @@ export async function suspendChannel(svc: SuspensionContext, err: PermanentSlack
     "Slack refused a channel: that channel's watches are suspended until it is reachable again",
   );
   for (const [owner, subs] of byOwner(tell)) {
-    await dm(svc, owner, channelSuspendedNotice(subs, err.channel, err.code));
+    await dm(svc, owner, (t) => channelSuspendedNotice(subs, err.channel, err.code, t));
   }
 }
 
@@ -88,19 +97,18 @@ export async function suspendCampaign(svc: SuspensionContext, campaignId: number
     'the outreach service no longer has a watched campaign: its watches are suspended',
   );
   for (const [owner, subs] of byOwner(tell)) {
-    await dm(
-      svc,
-      owner,
+    await dm(svc, owner, (t) =>
       campaignGoneNotice(
         subs[0]!,
         subs.map((s) => s.channelId),
+        t,
       ),
     );
   }
 }
 
 /** Resumes the channel's watches that Slack had refused (not those of deleted campaigns). */
-export async function resumeChannel(svc: SuspensionContext, channelId: string, why: string): Promise<number> {
+export async function resumeChannel(svc: SuspensionContext, channelId: string, why: ResumeReason): Promise<number> {
   const subs = (await svc.state.subscriptionsIn(channelId)).filter((s) => s.suspended && !isCampaignGone(s));
   if (subs.length === 0) return 0;
   for (const s of subs) {
@@ -113,13 +121,13 @@ export async function resumeChannel(svc: SuspensionContext, channelId: string, w
   // Only those told of this suspension hear of its end (one suspended again silently is not told either way).
   const told = subs.filter((s) => s.lastNotice && Date.parse(s.lastNotice.at) >= Date.parse(s.suspended!.at));
   for (const [owner, list] of byOwner(told)) {
-    await dm(svc, owner, channelResumedNotice(list, channelId, why));
+    await dm(svc, owner, (t) => channelResumedNotice(list, channelId, why, t));
   }
   return subs.length;
 }
 
 /** One channel's suspension looked at again (after `channel_unarchive`, or periodically). */
-export async function recheckChannel(svc: SuspensionContext, channelId: string, why: string): Promise<number> {
+export async function recheckChannel(svc: SuspensionContext, channelId: string, why: ResumeReason): Promise<number> {
   const suspended = (await svc.state.subscriptionsIn(channelId)).filter((s) => s.suspended && !isCampaignGone(s));
   if (suspended.length === 0) return 0;
   // Suspended for the token by an older version: the token works (nothing is paused), so they come back.
@@ -133,5 +141,5 @@ export async function recheckSuspendedChannels(svc: SuspensionContext): Promise<
   const channels = new Set(
     (await svc.state.allSubscriptions()).filter((s) => s.suspended && !isCampaignGone(s)).map((s) => s.channelId),
   );
-  for (const ch of channels) await recheckChannel(svc, ch, 'the channel is reachable again');
+  for (const ch of channels) await recheckChannel(svc, ch, 'reachable');
 }

@@ -50,7 +50,9 @@ export async function startTry(svc: WatchService, userId: string, agentId: strin
   const agents = await knownAgents(svc).catch(() => new Map<string, string>());
   const agentName = agents.get(agentId);
   const endUserId = await endUserFor(svc, userId);
-  const intro = tryIntroMessage({ agentId, ...(agentName ? { agentName } : {}), endUserId });
+  // The intro goes to the person's DM and the answer to where they asked: both in their language.
+  const { t } = await svc.personWords(userId);
+  const intro = tryIntroMessage({ agentId, ...(agentName ? { agentName } : {}), endUserId }, t);
   const { channel } = await svc.poster.post(userId, intro);
   const cur = (await svc.state.tries.get(userId)) ?? { userId, endUserId };
   const sameAgent = cur.agentId === agentId && cur.dmChannelId === channel;
@@ -62,5 +64,5 @@ export async function startTry(svc: WatchService, userId: string, agentId: strin
     dmChannelId: channel,
     ...(sameAgent && cur.threadId && cur.conv ? { threadId: cur.threadId, conv: cur.conv } : {}),
   });
-  return tryStartedMessage(agentId, agentName);
+  return tryStartedMessage(agentId, agentName, t);
 }

@@ -3,6 +3,7 @@
  * internal notes, Slack text → plain text, and the escaping/limits of the renderers.
  */
 import { describe, expect, it } from '@jest/globals';
+import { translator } from '../../src/i18n/translator.js';
 import type { Message } from '../../src/outreach/schemas.js';
 import {
   callDigestMessage,
@@ -20,6 +21,8 @@ import {
   withAccounted,
 } from '../../src/watch/conversation.js';
 import { classifyMessageEvent, isInternalNote, slackToPlain } from '../../src/watch/relay.js';
+
+const en = translator('en');
 
 const msg = (i: number, by: 'AI' | 'EU' | 'SYS' = 'AI', content = `m${i}`): Message => ({
   thread_id: 't',
@@ -116,22 +119,25 @@ describe('message events', () => {
 
 describe('renderers', () => {
   it('escape outside text and keep replies within limits', () => {
-    const long = conversationReply(msg(1, 'EU', `<!channel> ${'x'.repeat(10_000)}`), { endUserName: '<@U9>' });
+    const long = conversationReply(msg(1, 'EU', `<!channel> ${'x'.repeat(10_000)}`), { endUserName: '<@U9>' }, en);
     expect(long.text.length).toBeLessThanOrEqual(REPLY_MAX);
     expect(long.text).not.toContain('<!channel>');
     expect(long.text).not.toContain('<@U9>');
     expect(long.text).toContain('shortened');
-    const call = callMessage({
-      campaignId: 1,
-      call: {
-        id: 'c1',
-        status: 'ended',
-        created_at: '2026-01-01T00:00:00Z',
-        contact: { id: 1, name: '<!everyone>', phone_number: '+525512345678' },
-        extracted_data: { '<b>': '<@U1>' },
-        tags: ['<!here>'],
+    const call = callMessage(
+      {
+        campaignId: 1,
+        call: {
+          id: 'c1',
+          status: 'ended',
+          created_at: '2026-01-01T00:00:00Z',
+          contact: { id: 1, name: '<!everyone>', phone_number: '+525512345678' },
+          extracted_data: { '<b>': '<@U1>' },
+          tags: ['<!here>'],
+        },
       },
-    });
+      en,
+    );
     const all = JSON.stringify(call);
     for (const bad of ['<!everyone>', '<@U1>', '<!here>']) expect(all).not.toContain(bad);
     expect(call.text).toContain('&lt;!everyone&gt;');
@@ -146,7 +152,7 @@ describe('renderers', () => {
       status: 'ended',
       duration: 65,
     }));
-    const d = callDigestMessage(lines);
+    const d = callDigestMessage(lines, {}, en);
     expect(d.blocks.length).toBeLessThanOrEqual(50);
     for (const b of d.blocks) {
       const text = (b as { text?: { text: string } }).text?.text ?? '';

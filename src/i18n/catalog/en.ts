@@ -204,6 +204,116 @@ export const en = {
     'What I post in this channel is in {language} ({source, select, channel {chosen for this channel} other {the app’s default}}).',
   'lang.statusHow':
     'Change yours with `/campaign lang en`, `/campaign lang es` or `/campaign lang auto` (your Slack language).',
+
+  'callMessage.contactNumbered': 'Contact #{id}',
+  'callMessage.unknownContact': 'Unknown contact',
+  'callMessage.recording': '▶️ Recording',
+  'callMessage.policyScore':
+    '{score}{counted, select, yes { ({met}/{evaluated} met)} other {}}{evaluating, select, yes { · evaluating} other {}}',
+  'callMessage.field.answeredBy': '*Answered by*\n{value}',
+  'callMessage.field.duration': '*Duration*\n{value}',
+  'callMessage.field.endedBy': '*Ended by*\n{value}',
+  'callMessage.field.started': '*Started*\n{value}',
+  'callMessage.field.policyScore': '*Policy score*\n{value}',
+  'callMessage.field.recording': '*Recording*\n{value}',
+  'callMessage.extractedData': '*Extracted data*\n{data}',
+  'callMessage.context': 'Campaign {campaign} · call `{callId}`',
+  'callMessage.details': 'Details',
+  'callMessage.contact': 'Contact',
+
+  'conversation.sender.agent': '🤖 Agent',
+  'conversation.sender.endUser': '👤 End user',
+  'conversation.sender.system': '⚙️ System',
+  'conversation.sender.you': '👤 You',
+  'conversation.media':
+    '📎 {type, select, image {image} audio {audio} video {video} button {button} template {template} document {document} other {attachment}}',
+  'conversation.empty': '_(empty {type} message)_',
+  'conversation.shortened': '… _(shortened to fit Slack)_',
+  'conversation.intro':
+    "💬 The conversation follows in this thread. A reply here is sent to the agent on the contact's behalf and the agent's answer is posted back; start it with `note:` or `//` to keep it internal (not sent).",
+
+  'digest.title':
+    '*📦 Calls arriving faster than Slack allows one message each{part, select, none {} other { (digest {part})}}*',
+  'digest.summary':
+    '{count, plural, one {# call} other {# calls}} of campaign {campaigns}, updated in place. Use *Details* via `/campaign calls &lt;id&gt;`.',
+  'digest.fallback': '{count, plural, one {# call} other {# calls}} of campaign {campaigns}',
+
+  'whatsapp.digestTitle':
+    '*💬 WhatsApp campaign {name}*\n{count, plural, one {# contact} other {# contacts}} by status',
+  'whatsapp.noContacts': '*Contacts*\n—',
+  'whatsapp.updated': 'Updated {at}',
+  'whatsapp.fallback': 'WhatsApp campaign {name}: {count, plural, one {# contact} other {# contacts}}',
+  'whatsapp.contactContext': 'Campaign #{campaignId} · contact {contactId}',
+
+  'watch.invite':
+    "I can't post in {channel}: it is private (or I can't see it). Invite me there with `/invite @Outreach` in that channel, then run the command again.",
+  'watch.archived': '{channel} is archived. Unarchive it or pick another channel.',
+  'watch.joinFailed': "I couldn't join {channel} ({code}). Invite me with `/invite @Outreach` there, then try again.",
+  'watch.confirm.text':
+    "🔐 {sharing, select, unknown {I can't tell whether {channel} is shared with people of another organization (Slack would not say).} other {{channel} is a Slack Connect channel: people of another organization are members.}} If it watches {campaign}, they will read its call details, phone numbers and conversation transcripts. Nothing has started yet.",
+  'watch.confirm.button': 'Watch it there anyway',
+  'watch.confirm.alternative': 'Or watch it in a channel of your organization only: `/campaign watch {id} #channel`.',
+  'watch.publicChannel':
+    '⚠️ {channel} is a public channel: the call details, phone numbers and conversation transcripts I post there can be read by everyone in the workspace, not only its members.',
+  'watch.externalChannel': '⚠️ {channel} is shared with another organization: its people can read what I post there.',
+  'watch.already': '👀 {channel} already watches {campaign}.',
+  'watch.intro':
+    "👀 {who} set this channel to watch {campaign} · {channel}.\nI'll post {kind, select, whatsapp {contact status counts (one message, updated in place) and each contact that converts, rejects or fails} other {each call (one message, updated as it goes) with its conversation in the message's thread}}. A responder's reply in a call's thread goes to the agent for the contact; start with `note:` or `//` to keep it internal (other people's replies stay internal too).",
+  'watch.started':
+    '✅ {channel} now watches {campaign}{resumed, select, yes { again (it had been suspended)} other {}}. Calls from now on appear there.',
+  'watch.notWatching': "{channel} doesn't watch campaign #{id}. See `/campaign watching`.",
+  'watch.unwatched':
+    '✅ {channel} no longer watches campaign #{id}{named, select, yes { ({name})} other {}}. Messages already posted stay.',
+  'watch.reason.archived': 'the channel was archived',
+  'watch.reason.removed': 'I was removed from the channel',
+  'watch.reason.noPermission': 'Slack no longer lets me post there (I am probably no longer in it)',
+  'watch.reason.notFound':
+    'the channel no longer exists, or I can no longer see it (a private channel I was removed from)',
+  'watch.reason.restricted': "the channel's posting permissions do not let me post",
+  'watch.reason.other': 'Slack answered `{code}`',
+  'watch.fix.unarchive':
+    'Unarchive it (and invite me back with `/invite @Outreach` if I am no longer in it): posting picks up again by itself.',
+  'watch.fix.invite': 'Invite me back with `/invite @Outreach` in that channel: posting picks up again by itself.',
+  'watch.fix.postingPermissions':
+    'Let apps post there (channel settings › Posting permissions), then run `/campaign watch` again for it.',
+  'watch.fix.other': 'Once that is sorted out in Slack, run `/campaign watch` again for it.',
+  'watch.notice.suspended':
+    '⛔ I stopped posting {count, plural, one {campaign} other {campaigns}} {campaigns} into {channel}: {why}. {fix} Or watch it in another channel: `/campaign watch {id} #other-channel`.',
+  'watch.notice.gone':
+    '⛔ Campaign {campaign} no longer exists in the Outreach service (it was deleted there), so I stopped watching it in {channels}. Messages already posted stay. `/campaign unwatch {id} #channel` removes it from `/campaign watching`.',
+  'watch.notice.resumed':
+    '▶️ {channel} watches {count, plural, one {campaign} other {campaigns}} {campaigns} again ({why, select, invited {I was invited back} unarchived {the channel was unarchived} other {the channel is reachable again}}); posting picked up where it stopped.',
+
+  'watching.none': 'No channel watches a campaign. Start with `/campaign watch &lt;id&gt; [#channel]`.',
+  'watching.header':
+    '*👀 Watching* · {subs, plural, one {# subscription} other {# subscriptions}} in {channels, plural, one {# channel} other {# channels}}',
+  'watching.line':
+    '• #{id}{named, select, yes { {name}} other {}} · {kind} · since {since} by {who}{state, select, gone { · ⛔ deleted in the service — `/campaign unwatch {id} {channel}` removes it} suspended { · ⛔ suspended ({error}): resumes by itself once I can post there again, or run `/campaign watch {id} {channel}`} other {}}',
+  'watching.more': '…and {count, plural, one {# more channel} other {# more channels}}.',
+  'watching.fallback': 'Watching: {subs, plural, one {# subscription} other {# subscriptions}}',
+
+  'try.noAgents': 'No agent found in your campaigns yet. Run `/campaign try &lt;agent id&gt;` with the id of an agent.',
+  'try.header': '*🧪 Try an agent* in your DM with me before launching a campaign. Agents seen in your campaigns:',
+  'try.button': 'Try',
+  'try.more': '…and {count, number} more: use `/campaign try &lt;agent id&gt;`.',
+  'try.fallback': 'Try an agent',
+  'try.intro':
+    '🧪 You are trying agent *{agent}*{named, select, yes { (`{agentId}`)} other {}}.\nWrite here: each message goes to the agent as your test contact (end user `{endUserId}`), and its answers appear here. \nRun `/campaign try &lt;agent id&gt;` again to switch agents.',
+  'try.started': '🧪 Started: open your DM with me and write to agent *{agent}*.',
+
+  'relay.tryHint':
+    'To talk to an agent here, start with `/campaign try &lt;agent id&gt;` (or `/campaign try` to pick one).',
+  'relay.failed': '❌ Your reply was not sent to the service: {reason} You can write it again.',
+  'relay.kept.reply': '🔒 Your reply stayed in Slack as an internal note: it was *not* sent to the customer.',
+  'relay.kept.try': "🔒 You can't talk to agents with `/campaign try`.",
+  'relay.refused.external':
+    '{kept} Only members of the workspace that runs these campaigns can write to its customers and agents.',
+  'relay.refused.guest': "{kept} Guests can't write to customers or agents through this app.",
+  'relay.refused.unknownReply':
+    "⚠️ Your reply was not sent to the customer: I couldn't check with Slack who may reply. Write it again in a minute.",
+  'relay.refused.unknownTry': "⚠️ I couldn't check with Slack who may talk to agents. Try again in a minute.",
+  'relay.refused.notResponder':
+    '{kept} {whoCan}{what, select, reply { Start a message with `note:` to keep it internal without this notice.} other {}}',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -203,4 +203,119 @@ export const es: Record<MessageKey, string> = {
     'Lo que publico en este canal está en {language} ({source, select, channel {elegido para este canal} other {el predeterminado de la app}}).',
   'lang.statusHow':
     'Cambia el tuyo con `/campaign idioma es`, `/campaign idioma en` o `/campaign idioma auto` (el idioma de tu Slack).',
+
+  'callMessage.contactNumbered': 'Contacto #{id}',
+  'callMessage.unknownContact': 'Contacto desconocido',
+  'callMessage.recording': '▶️ Grabación',
+  'callMessage.policyScore':
+    '{score}{counted, select, yes { ({met}/{evaluated} cumplidas)} other {}}{evaluating, select, yes { · en evaluación} other {}}',
+  'callMessage.field.answeredBy': '*Contestó*\n{value}',
+  'callMessage.field.duration': '*Duración*\n{value}',
+  'callMessage.field.endedBy': '*Terminada por*\n{value}',
+  'callMessage.field.started': '*Inicio*\n{value}',
+  'callMessage.field.policyScore': '*Puntaje de políticas*\n{value}',
+  'callMessage.field.recording': '*Grabación*\n{value}',
+  'callMessage.extractedData': '*Datos extraídos*\n{data}',
+  'callMessage.context': 'Campaña {campaign} · llamada `{callId}`',
+  'callMessage.details': 'Detalles',
+  'callMessage.contact': 'Contacto',
+
+  'conversation.sender.agent': '🤖 Agente',
+  'conversation.sender.endUser': '👤 Usuario final',
+  'conversation.sender.system': '⚙️ Sistema',
+  'conversation.sender.you': '👤 Tú',
+  'conversation.media':
+    '📎 {type, select, image {imagen} audio {audio} video {video} button {botón} template {plantilla} document {documento} other {adjunto}}',
+  'conversation.empty':
+    '_(mensaje {type, select, text {de texto} image {de imagen} audio {de audio} video {de video} button {de botón} template {de plantilla} document {de documento} other {{type}}} vacío)_',
+  'conversation.shortened': '… _(recortado para que quepa en Slack)_',
+  'conversation.intro':
+    '💬 La conversación sigue en este hilo. Lo que respondas aquí se envía al agente en nombre del contacto y la respuesta del agente se publica aquí; empieza con `note:` o `//` para que quede como nota interna (no se envía).',
+
+  'digest.title':
+    '*📦 Llegan llamadas más rápido de lo que Slack permite publicar una por mensaje{part, select, none {} other { (resumen {part})}}*',
+  'digest.summary':
+    '{count, plural, one {# llamada} other {# llamadas}} de la campaña {campaigns}, actualizadas aquí mismo. Para ver los *Detalles*, usa `/campaign llamadas &lt;id&gt;`.',
+  'digest.fallback': '{count, plural, one {# llamada} other {# llamadas}} de la campaña {campaigns}',
+
+  'whatsapp.digestTitle':
+    '*💬 Campaña de WhatsApp {name}*\n{count, plural, one {# contacto} other {# contactos}} por estado',
+  'whatsapp.noContacts': '*Contactos*\n—',
+  'whatsapp.updated': 'Actualizado: {at}',
+  'whatsapp.fallback': 'Campaña de WhatsApp {name}: {count, plural, one {# contacto} other {# contactos}}',
+  'whatsapp.contactContext': 'Campaña #{campaignId} · contacto {contactId}',
+
+  'watch.invite':
+    'No puedo publicar en {channel}: es privado (o no lo veo). Invítame con `/invite @Outreach` en ese canal y vuelve a ejecutar el comando.',
+  'watch.archived': '{channel} está archivado. Desarchívalo o elige otro canal.',
+  'watch.joinFailed':
+    'No pude unirme a {channel} ({code}). Invítame con `/invite @Outreach` en ese canal y vuelve a intentarlo.',
+  'watch.confirm.text':
+    '🔐 {sharing, select, unknown {No sé si {channel} está compartido con personas de otra organización (Slack no lo dice).} other {{channel} es un canal de Slack Connect: tiene miembros de otra organización.}} Si sigue {campaign}, leerán los detalles de sus llamadas, los números de teléfono y las transcripciones de las conversaciones. Todavía no empezó nada.',
+  'watch.confirm.button': 'Seguirla ahí de todos modos',
+  'watch.confirm.alternative': 'O síguela en un canal solo de tu organización: `/campaign seguir {id} #canal`.',
+  'watch.publicChannel':
+    '⚠️ {channel} es un canal público: los detalles de las llamadas, los números de teléfono y las transcripciones que publique ahí los puede leer cualquiera en el espacio de trabajo, no solo sus miembros.',
+  'watch.externalChannel':
+    '⚠️ {channel} está compartido con otra organización: sus personas pueden leer lo que publique ahí.',
+  'watch.already': '👀 {channel} ya sigue {campaign}.',
+  'watch.intro':
+    '👀 {who} configuró este canal para seguir {campaign} · {channel}.\nPublicaré {kind, select, whatsapp {los conteos de contactos por estado (un mensaje, actualizado aquí mismo) y cada contacto que convierte, rechaza o falla} other {cada llamada (un mensaje, actualizado a medida que avanza) con su conversación en el hilo del mensaje}}. Lo que un respondedor escribe en el hilo de una llamada va al agente en nombre del contacto; empieza con `note:` o `//` para dejarlo como nota interna (las respuestas de otras personas también quedan internas).',
+  'watch.started':
+    '✅ {channel} ahora sigue {campaign}{resumed, select, yes { otra vez (estaba suspendida)} other {}}. Las llamadas de ahora en adelante aparecen ahí.',
+  'watch.notWatching': '{channel} no sigue la campaña #{id}. Consulta `/campaign siguiendo`.',
+  'watch.unwatched':
+    '✅ {channel} ya no sigue la campaña #{id}{named, select, yes { ({name})} other {}}. Los mensajes ya publicados se quedan.',
+  'watch.reason.archived': 'el canal se archivó',
+  'watch.reason.removed': 'me sacaron del canal',
+  'watch.reason.noPermission': 'Slack ya no me deja publicar ahí (probablemente ya no estoy en el canal)',
+  'watch.reason.notFound': 'el canal ya no existe o ya no lo veo (un canal privado del que me sacaron)',
+  'watch.reason.restricted': 'los permisos de publicación del canal no me dejan publicar',
+  'watch.reason.other': 'Slack respondió `{code}`',
+  'watch.fix.unarchive':
+    'Desarchívalo (e invítame de nuevo con `/invite @Outreach` si ya no estoy en él): las publicaciones se reanudan solas.',
+  'watch.fix.invite': 'Invítame de nuevo con `/invite @Outreach` en ese canal: las publicaciones se reanudan solas.',
+  'watch.fix.postingPermissions':
+    'Permite que las apps publiquen ahí (configuración del canal › Permisos de publicación) y vuelve a ejecutar `/campaign seguir` para ese canal.',
+  'watch.fix.other': 'Cuando eso se resuelva en Slack, vuelve a ejecutar `/campaign seguir` para ese canal.',
+  'watch.notice.suspended':
+    '⛔ Dejé de publicar el avance de {count, plural, one {la campaña} other {las campañas}} {campaigns} en {channel}: {why}. {fix} O síguela en otro canal: `/campaign seguir {id} #otro-canal`.',
+  'watch.notice.gone':
+    '⛔ La campaña {campaign} ya no existe en el servicio de Outreach (se eliminó ahí), así que dejé de seguirla en {channels}. Los mensajes ya publicados se quedan. `/campaign dejar {id} #canal` la quita de `/campaign siguiendo`.',
+  'watch.notice.resumed':
+    '▶️ {channel} sigue otra vez {count, plural, one {la campaña} other {las campañas}} {campaigns} ({why, select, invited {me invitaron de nuevo} unarchived {el canal se desarchivó} other {el canal está disponible otra vez}}); las publicaciones siguieron donde se habían detenido.',
+
+  'watching.none': 'Ningún canal sigue una campaña. Empieza con `/campaign seguir &lt;id&gt; [#canal]`.',
+  'watching.header':
+    '*👀 Siguiendo* · {subs, plural, one {# suscripción} other {# suscripciones}} en {channels, plural, one {# canal} other {# canales}}',
+  'watching.line':
+    '• #{id}{named, select, yes { {name}} other {}} · {kind} · desde el {since}, por {who}{state, select, gone { · ⛔ eliminada en el servicio — `/campaign dejar {id} {channel}` la quita} suspended { · ⛔ suspendida ({error}): se reanuda sola cuando pueda publicar ahí otra vez, o ejecuta `/campaign seguir {id} {channel}`} other {}}',
+  'watching.more': '…y {count, plural, one {# canal más} other {# canales más}}.',
+  'watching.fallback': 'Siguiendo: {subs, plural, one {# suscripción} other {# suscripciones}}',
+
+  'try.noAgents':
+    'Todavía no encontré agentes en tus campañas. Ejecuta `/campaign probar &lt;id_del_agente&gt;` con el id de un agente.',
+  'try.header':
+    '*🧪 Prueba un agente* en tu mensaje directo conmigo antes de lanzar una campaña. Agentes de tus campañas:',
+  'try.button': 'Probar',
+  'try.more': '…y {count, number} más: usa `/campaign probar &lt;id_del_agente&gt;`.',
+  'try.fallback': 'Prueba un agente',
+  'try.intro':
+    '🧪 Estás probando el agente *{agent}*{named, select, yes { (`{agentId}`)} other {}}.\nEscribe aquí: cada mensaje va al agente como tu contacto de prueba (usuario final `{endUserId}`) y sus respuestas aparecen aquí. \nEjecuta `/campaign probar &lt;id_del_agente&gt;` otra vez para cambiar de agente.',
+  'try.started': '🧪 Listo: abre tu mensaje directo conmigo y escríbele al agente *{agent}*.',
+
+  'relay.tryHint':
+    'Para hablar aquí con un agente, empieza con `/campaign probar &lt;id_del_agente&gt;` (o `/campaign probar` para elegir uno).',
+  'relay.failed': '❌ Tu respuesta no se envió al servicio: {reason} Puedes escribirla otra vez.',
+  'relay.kept.reply': '🔒 Tu respuesta quedó en Slack como nota interna: *no* se envió al cliente.',
+  'relay.kept.try': '🔒 No puedes hablar con agentes con `/campaign probar`.',
+  'relay.refused.external':
+    '{kept} Solo los miembros del espacio de trabajo que lleva estas campañas pueden escribirles a sus clientes y agentes.',
+  'relay.refused.guest': '{kept} Los invitados no pueden escribirles a clientes ni a agentes a través de esta app.',
+  'relay.refused.unknownReply':
+    '⚠️ Tu respuesta no se envió al cliente: no pude confirmar con Slack quién puede responder. Escríbela otra vez en un minuto.',
+  'relay.refused.unknownTry':
+    '⚠️ No pude confirmar con Slack quién puede hablar con agentes. Vuelve a intentarlo en un minuto.',
+  'relay.refused.notResponder':
+    '{kept} {whoCan}{what, select, reply { Empieza un mensaje con `note:` para dejarlo como nota interna sin este aviso.} other {}}',
 };

@@ -5,6 +5,7 @@
  * organization's API key. That check is not `change()`'s (who may change campaigns), so it is written here, once for
  * both ways in.
  */
+import { ENGLISH } from '../../render/format.js';
 import { fallback, mrkdwnSection } from '../../render/mrkdwn.js';
 import { tryableAgentsMessage } from '../../render/watch.js';
 import { knownAgents, startTry } from '../../watch/try.js';
@@ -17,7 +18,8 @@ import type { WatchDeps } from '../watch/subscribe.js';
 type TryContext = ChangeContext & { deps: WatchDeps };
 
 /** True (and the person told why, and the refusal audited) when they may not talk to agents. */
-async function refuseIfNotSpeaker({ deps, client, reply, userId }: TryContext, agentId: string | undefined) {
+async function refuseIfNotSpeaker(ctx: TryContext, agentId: string | undefined) {
+  const { deps, client, reply, userId } = ctx;
   const { speakers } = deps.watch;
   const verdict = await speakers.check({ userId });
   if (verdict.ok) return false;
@@ -26,7 +28,7 @@ async function refuseIfNotSpeaker({ deps, client, reply, userId }: TryContext, a
     { userId, action, result: verdict.reason === 'unknown' ? 'failed' : 'refused', detail: verdict.detail },
     client,
   );
-  const text = speakers.refusalSentence(verdict.reason, 'try');
+  const text = speakers.refusalSentence(verdict.reason, 'try', ctx.t ?? ENGLISH);
   await reply.ephemeral({ text: fallback(text), blocks: [mrkdwnSection(text)] });
   return true;
 }
@@ -41,7 +43,7 @@ async function start(ctx: TryContext, agentId: string): Promise<void> {
 export const tryAgent: CommandHandler<'try', WatchDeps> = async (ctx) => {
   const { agentId } = ctx.command;
   if (await refuseIfNotSpeaker(ctx, agentId)) return;
-  if (!agentId) return ctx.reply.ephemeral(tryableAgentsMessage(await knownAgents(ctx.deps.watch)));
+  if (!agentId) return ctx.reply.ephemeral(tryableAgentsMessage(await knownAgents(ctx.deps.watch), ctx.t));
   await start(ctx, agentId);
 };
 

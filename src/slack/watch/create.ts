@@ -51,6 +51,12 @@ export function createWatch(
     }),
     slack: watchSlack(client),
     speakers: new Speakers(client, deps.permissions, logger),
+    // Watch renders each message in its reader's language: a channel's (`/campaign lang`, else DEFAULT_LOCALE) or,
+    // for a DM or an ephemeral, the person's (their choice, else their Slack locale; users.info on `client`).
+    languages: {
+      channel: async (channelId) => (await deps.languages.channel(channelId)).locale,
+      person: (userId) => deps.languages.person(userId, client),
+    },
     audit: (entry) => deps.audit.record(entry, client),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tuning: full,

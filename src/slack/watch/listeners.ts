@@ -36,12 +36,16 @@ export const commandChannel = (c: { command: { channel?: { id: string } }; chann
 
 /** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
 export const watch: ChangeHandler<CommandContext<'watch', WatchDeps>> = (c) =>
-  watchChange(c.deps.watch, c.client, { userId: c.userId, campaignId: c.command.id, channelId: commandChannel(c) });
+  watchChange(c.deps.watch, c.t, c.client, {
+    userId: c.userId,
+    campaignId: c.command.id,
+    channelId: commandChannel(c),
+  });
 
 /** `/campaign unwatch <id> [#channel]`: the channel (default: this one) stops following the campaign. */
 export const unwatch: ChangeHandler<CommandContext<'unwatch', WatchDeps>> = async (c) => {
   const target = commandChannel(c);
-  const outcome = await unwatchCampaign(c.deps.watch, { campaignId: c.command.id, channelId: target });
+  const outcome = await unwatchCampaign(c.deps.watch, c.t, { campaignId: c.command.id, channelId: target });
   return {
     ...(outcome.changed ? { audit: { action: `unwatch in ${target}`, result: 'ok' as const } } : {}),
     ephemeral: outcome.reply,
@@ -49,8 +53,8 @@ export const unwatch: ChangeHandler<CommandContext<'unwatch', WatchDeps>> = asyn
 };
 
 /** `/campaign watching`: every subscription, per channel (suspended ones with how to restore them). */
-export const watching: CommandHandler<'watching', WatchDeps> = async ({ reply, deps }) => {
-  await reply.ephemeral(await watchingReply(deps.watch));
+export const watching: CommandHandler<'watching', WatchDeps> = async ({ reply, deps, t, person }) => {
+  await reply.ephemeral(await watchingReply(deps.watch, t, person));
 };
 
 /** Where a "Watch here" button was clicked, with the campaign it names. */
@@ -61,8 +65,8 @@ export function decodeWatchHere(value: string | undefined, body: BlockAction): C
 }
 
 /** "Watch here" on a campaign's messages: the channel the button is in watches the campaign. */
-export const watchHere: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps>> = ({ value, deps, client, userId }) =>
-  watchChange(deps.watch, client, { userId, ...value });
+export const watchHere: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps>> = ({ value, deps, client, userId, t }) =>
+  watchChange(deps.watch, t, client, { userId, ...value });
 
 /** "Watch it there anyway" (watch/channel-privacy.ts): the watch into a Slack Connect channel starts here. */
 export const watchConfirmed: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps>> = ({
@@ -70,7 +74,8 @@ export const watchConfirmed: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps
   deps,
   client,
   userId,
-}) => watchChange(deps.watch, client, { userId, ...value, externalConfirmed: true });
+  t,
+}) => watchChange(deps.watch, t, client, { userId, ...value, externalConfirmed: true });
 
 const ContactValue = z.object({ callId: z.string().min(1).max(200), threadId: z.string().min(1).max(200) });
 const ModalMeta = z.object({ endUserId: z.string().min(1), channelId: z.string().optional() });

@@ -15,6 +15,7 @@
  * (from `authorizations[0].team_id`, the installation the event was delivered for) is the only one that fits.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Translator } from '../../i18n/translator.js';
 import type { Logger } from '../../log.js';
 import type { SpeakerCheck, SpeakerQuery, SpeakerRefusal, SpeakerVerdict } from '../../watch/ports.js';
 import type { Permissions } from '../permissions.js';
@@ -95,25 +96,18 @@ export class Speakers implements SpeakerCheck {
     return { ok: true };
   }
 
-  /** What the refused person is told (our own sentences; the responder mentions are ours too). */
-  refusalSentence(reason: SpeakerRefusal, what: 'reply' | 'try'): string {
-    const kept =
-      what === 'reply'
-        ? '🔒 Your reply stayed in Slack as an internal note: it was *not* sent to the customer.'
-        : "🔒 You can't talk to agents with `/campaign try`.";
+  /** What the refused person is told (our own sentences; the responder mentions are ours too), in their words. */
+  refusalSentence(reason: SpeakerRefusal, what: 'reply' | 'try', t: Translator): string {
+    const kept = t.t(what === 'reply' ? 'relay.kept.reply' : 'relay.kept.try');
     switch (reason) {
       case 'external':
-        return `${kept} Only members of the workspace that runs these campaigns can write to its customers and agents.`;
+        return t.t('relay.refused.external', { kept });
       case 'guest':
-        return `${kept} Guests can't write to customers or agents through this app.`;
+        return t.t('relay.refused.guest', { kept });
       case 'unknown':
-        return what === 'reply'
-          ? "⚠️ Your reply was not sent to the customer: I couldn't check with Slack who may reply. Write it again in a minute."
-          : "⚠️ I couldn't check with Slack who may talk to agents. Try again in a minute.";
-      case 'not-responder': {
-        const tail = what === 'reply' ? ' Start a message with `note:` to keep it internal without this notice.' : '';
-        return `${kept} ${this.permissions.whoCanReply()}${tail}`;
-      }
+        return t.t(what === 'reply' ? 'relay.refused.unknownReply' : 'relay.refused.unknownTry');
+      case 'not-responder':
+        return t.t('relay.refused.notResponder', { kept, whoCan: this.permissions.whoCanReply(), what });
     }
   }
 }

@@ -4,7 +4,9 @@
  * posted in the channel and the answer for whoever asked. Suspending and resuming: src/watch/suspensions.ts.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Translator } from '../../i18n/translator.js';
 import type { CampaignDetail } from '../../outreach/schemas.js';
+import { ENGLISH } from '../../render/format.js';
 import type { SlackMessage } from '../../render/types.js';
 import {
   alreadyWatchingMessage,
@@ -50,6 +52,7 @@ type ChannelAccess =
  */
 async function ensureBotInChannel(
   client: WebClient,
+  t: Translator,
   channelId: string,
   opts: { externalConfirmed?: boolean } = {},
 ): Promise<ChannelAccess> {
@@ -59,25 +62,25 @@ async function ensureBotInChannel(
     info = await client.conversations.info({ channel: channelId });
   } catch (err) {
     const code = platformError(err);
-    if (code === 'channel_not_found') return { ok: false, sentence: inviteSentence(channelId) };
+    if (code === 'channel_not_found') return { ok: false, sentence: inviteSentence(channelId, t) };
     if (code !== 'missing_scope') throw err;
   }
   const ch = info?.channel as
     | ({ is_member?: boolean; is_private?: boolean; is_archived?: boolean; is_im?: boolean } & ChannelInfoFacts)
     | undefined;
   if (ch?.is_archived) {
-    return { ok: false, sentence: archivedSentence(channelId) };
+    return { ok: false, sentence: archivedSentence(channelId, t) };
   }
   const audience = audienceOf(ch);
   if (needsConfirmation(audience) && !opts.externalConfirmed) return { ok: false, confirm: audience };
   // conversations.info refused for a scope (confirmed above): post and hope, as before.
   if (!ch || ch.is_member || ch.is_im) return { ok: true, joined: false, audience };
-  if (ch.is_private) return { ok: false, sentence: inviteSentence(channelId) };
+  if (ch.is_private) return { ok: false, sentence: inviteSentence(channelId, t) };
   try {
     await client.conversations.join({ channel: channelId });
     return { ok: true, joined: true, audience };
   } catch (err) {
-    return { ok: false, sentence: joinFailedSentence(channelId, platformError(err) ?? 'unknown error') };
+    return { ok: false, sentence: joinFailedSentence(channelId, platformError(err) ?? 'unknown error', t) };
   }
 }
 
@@ -91,33 +94,47 @@ export interface WatchOutcome {
   external?: string;
 }
 
-/** Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. */
-async function watchCampaign(svc: WatchService, client: WebClient, req: WatchRequest): Promise<WatchOutcome> {
+/**
+ * Starts (or resumes) a channel watching a campaign. Our sentences carry channel links; outside text is escaped. The
+ * answer is in the words `t` of the person who asked; the intro posted in the channel in the channel's language.
+ */
+async function watchCampaign(
+  svc: WatchService,
+  t: Translator,
+  client: WebClient,
+  req: WatchRequest,
+): Promise<WatchOutcome> {
   const campaign: CampaignDetail = await svc.deps.outreach.getCampaign(req.campaignId);
-  const access = await ensureBotInChannel(client, req.channelId, { externalConfirmed: req.externalConfirmed ?? false });
+  const access = await ensureBotInChannel(client, t, req.channelId, {
+    externalConfirmed: req.externalConfirmed ?? false,
+  });
   if (!access.ok && 'confirm' in access) {
-    return { reply: confirmExternalMessage(campaign, req.channelId, access.confirm.external), changed: false };
+    return { reply: confirmExternalMessage(campaign, req.channelId, access.confirm.external, t), changed: false };
   }
   if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false, failure: access.sentence };
 
   const started = await svc.subscribe({ campaign, channelId: req.channelId, userId: req.userId });
-  if (started === 'already') return { reply: alreadyWatchingMessage(req.channelId, campaign), changed: false };
+  if (started === 'already') return { reply: alreadyWatchingMessage(req.channelId, campaign, t), changed: false };
   const kind = campaign.integration?.type ?? 'phone_call';
   try {
-    await svc.poster.post(req.channelId, watchIntroMessage({ userId: req.userId, campaign, kind }));
+    const channelWords = await svc.channelWords(req.channelId);
+    await svc.poster.post(req.channelId, watchIntroMessage({ userId: req.userId, campaign, kind }, channelWords));
   } catch (err) {
     svc.deps.logger.warn({ channel: req.channelId, err: String(err) }, 'could not post the watch confirmation');
   }
   // Only reached for a shared channel (or one of unknown sharing) after the confirmation button.
   const external = access.audience.kind !== 'dm' && access.audience.external !== false;
   return {
-    reply: watchStartedMessage({
-      channelId: req.channelId,
-      campaign,
-      resumed: started === 'resumed',
-      publicChannel: access.audience.kind === 'public',
-      external,
-    }),
+    reply: watchStartedMessage(
+      {
+        channelId: req.channelId,
+        campaign,
+        resumed: started === 'resumed',
+        publicChannel: access.audience.kind === 'public',
+        external,
+      },
+      t,
+    ),
     changed: true,
     ...(external ? { external: 'shared with another organization (or sharing unknown), confirmed by the button' } : {}),
   };
@@ -125,17 +142,27 @@ async function watchCampaign(svc: WatchService, client: WebClient, req: WatchReq
 
 export async function unwatchCampaign(
   svc: WatchService,
+  t: Translator,
   req: { campaignId: number; channelId: string },
 ): Promise<WatchOutcome> {
   const removed = await svc.unsubscribe(req.campaignId, req.channelId);
-  if (!removed) return { reply: notWatchingMessage(req.channelId, req.campaignId), changed: false };
-  return { reply: unwatchedMessage(req.channelId, req.campaignId, removed.campaignName), changed: true };
+  if (!removed) return { reply: notWatchingMessage(req.channelId, req.campaignId, t), changed: false };
+  return { reply: unwatchedMessage(req.channelId, req.campaignId, removed.campaignName, t), changed: true };
 }
 
-/** `/campaign watching`: every subscription, per channel, suspended ones with the reason. */
-export async function watchingReply(svc: WatchService): Promise<SlackMessage> {
+/**
+ * `/campaign watching`: every subscription, per channel, suspended ones with the reason; in the words and the
+ * timezone of the person who asked.
+ */
+export async function watchingReply(
+  svc: WatchService,
+  t: Translator,
+  person: { timeZone?: string },
+): Promise<SlackMessage> {
   return watchingMessage(
     (await svc.state.allSubscriptions()).map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
+    person.timeZone ? { timeZone: person.timeZone } : {},
+    t,
   );
 }
 
@@ -143,8 +170,14 @@ export async function watchingReply(svc: WatchService): Promise<SlackMessage> {
  * A permitted person sets a channel to watch a campaign (the command, "Watch here", the Slack Connect confirmation,
  * the Home tab's form): what to audit (`watch in <channel>`) and what to tell them.
  */
-export async function watchChange(svc: WatchService, client: WebClient, req: WatchRequest): Promise<Changed> {
-  const outcome = await watchCampaign(svc, client, req);
+export async function watchChange(
+  svc: WatchService,
+  t: Translator | undefined,
+  client: WebClient,
+  req: WatchRequest,
+): Promise<Changed> {
+  // A context without words (ChangeContext's `t` is optional while hand-built ones gain it) answers in English.
+  const outcome = await watchCampaign(svc, t ?? ENGLISH, client, req);
   const action = `watch in ${req.channelId}`;
   const audit: Changed['audit'] = outcome.changed
     ? { action, result: 'ok', ...(outcome.external ? { detail: outcome.external } : {}) }
