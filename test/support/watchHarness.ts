@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../src/config.js';
+import type { Locale } from '../../src/i18n/locale.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
@@ -42,7 +43,7 @@ export interface WatchHarness {
   stateFile: string;
   dir: string;
   /** A phone campaign in `active` with `contacts` contacts; returns its id and agent id. */
-  phoneCampaign(contacts?: number, name?: string): { id: number; agentId: string };
+  phoneCampaign(contacts?: number, name?: string, over?: { timezone?: string }): { id: number; agentId: string };
   whatsappCampaign(contacts?: number): { id: number; agentId: string };
   /** One poll cycle, then waits until everything recorded reached Slack. */
   cycle(): Promise<void>;
@@ -69,6 +70,8 @@ export async function startWatchHarness(
      * fake Slack's tierLimits the same scale.
      */
     slackTimeScale?: number;
+    /** DEFAULT_LOCALE: the language of channels that chose none (default `en`). */
+    defaultLocale?: Locale;
   } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
@@ -95,7 +98,7 @@ export async function startWatchHarness(
     allowEveryoneToChange: (opts.admins ?? []).length === 0,
     responderUserIds: opts.responders ?? [],
     defaultPhoneRegion: 'MX',
-    defaultLocale: 'en',
+    defaultLocale: opts.defaultLocale ?? 'en',
     uploadMaxBytes: 10 * 1024 * 1024,
     uploadMaxRows: 200_000,
     uploadMaxCellChars: 5_000,
@@ -129,8 +132,9 @@ export async function startWatchHarness(
     svc: app.services.watch,
     stateFile,
     dir,
-    phoneCampaign(contacts = 5, name = 'Spring promo') {
+    phoneCampaign(contacts = 5, name = 'Spring promo', over = {}) {
       const c = sim.control.seedCampaign({
+        ...over,
         name,
         agentId: agent.id,
         integrationId: phone.id,
