@@ -159,9 +159,8 @@ export class Relay {
   async onMessage(e: SlackMessageEvent, meta: RelayMeta): Promise<RelayOutcome> {
     const v = classifyMessageEvent(e, { userId: meta.botUserId, botId: meta.botId });
     if (v.kind === 'ignore') return 'ignored';
-    if (v.kind === 'thread' && !(await this.d.state.postByThreadTs(v.channel, v.threadTs))) {
-      if (!(await this.rebuild(v.channel, v.threadTs, meta))) return 'not-ours';
-    }
+    const post = v.kind === 'thread' ? await this.threadPost(v.channel, v.threadTs, meta) : undefined;
+    if (v.kind === 'thread' && !post) return 'not-ours';
     if (v.kind === 'dm' && (await this.d.state.tries.get(v.user))?.dmChannelId !== v.channel) {
       if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
       await this.d.poster
@@ -174,15 +173,19 @@ export class Relay {
     if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
     if (isInternalNote(v.text)) return 'note';
     if (v.text.trim() === '') return 'empty';
-    if (!(await this.maySpeak(v, meta))) return 'kept';
-    return v.kind === 'thread' ? this.relayThreadReply(v) : this.relayTry(v);
+    if (!(await this.maySpeak(v, meta, post))) return 'kept';
+    return v.kind === 'thread' ? this.relayThreadReply(v, post!) : this.relayTry(v);
   }
 
   /**
    * Whether the author may write to the customer (or, in a try DM, to the agent). If not, the message stays where it
    * is, marked 🔒 (❌ when Slack could not tell us who wrote it), the author is told why, and the refusal audited.
    */
-  private async maySpeak(v: Exclude<EventVerdict, { kind: 'ignore' }>, meta: RelayMeta): Promise<boolean> {
+  private async maySpeak(
+    v: Exclude<EventVerdict, { kind: 'ignore' }>,
+    meta: RelayMeta,
+    post: PostRecord | undefined,
+  ): Promise<boolean> {
     const { speakers, poster, audit } = this.d;
     const verdict = await speakers.check({
       userId: v.user,
@@ -192,7 +195,6 @@ export class Relay {
     });
     if (verdict.ok) return true;
     const threadTs = v.kind === 'thread' ? v.threadTs : undefined;
-    const post = threadTs ? await this.d.state.postByThreadTs(v.channel, threadTs) : undefined;
     this.d.logger.info({ channel: v.channel, user: v.user, reason: verdict.reason }, 'a reply stayed in Slack');
     await poster
       .react(v.channel, v.ts, verdict.reason === 'unknown' ? REACTION_FAILED : REACTION_KEPT)
@@ -219,22 +221,30 @@ export class Relay {
   private readonly notCalls = new Set<string>();
 
   /**
-   * A reply in a thread we no longer (or never) mapped, in a watched channel: if the parent is one of our call
-   * messages, its metadata (campaign, call, thread ids) gives the mapping back. Ours means posted by this app (its
-   * `bot_id`, or its `app_id` when the bot id is unknown): anyone can post a message with the same metadata shape,
-   * and trusting it would let them reach any campaign's conversations. And its campaign must be watched in that
-   * channel now.
+   * The call whose Slack thread a reply is in: the post found by its message's ts, or else through the parent
+   * message's metadata (campaign, call, thread ids), in a watched channel. Not finding it by ts means one of two
+   * things, told apart by the post's own key (channel, call id):
+   * - the post exists but its ts is not stored yet: the leader (here or at another replica) has just posted the call
+   *   message and not yet written it back. Its ts is written now and nothing is marked as shown: the conversation
+   *   cursor, when it is created, starts at the first message, so every line is still posted once;
+   * - the post is gone (let go once settled and idle, or expired after the retention): it is rebuilt, and what the
+   *   conversation holds now counts as shown before (relayThreadReply).
+   * Ours means posted by this app (its `bot_id`, or its `app_id` when the bot id is unknown): anyone can post a
+   * message with the same metadata shape, and trusting it would let them reach any campaign's conversations. And its
+   * campaign must be watched in that channel now.
    */
-  private async rebuild(channel: string, threadTs: string, meta: RelayMeta): Promise<boolean> {
+  private async threadPost(channel: string, threadTs: string, meta: RelayMeta): Promise<PostRecord | undefined> {
+    const known = await this.d.state.postByThreadTs(channel, threadTs);
+    if (known) return known;
     const key = `${channel}/${threadTs}`;
-    if (this.notCalls.has(key)) return false;
-    if (!(await this.d.state.watchedChannel(channel))) return false;
+    if (this.notCalls.has(key)) return undefined;
+    if (!(await this.d.state.watchedChannel(channel))) return undefined;
     try {
       const m = await this.d.slack.messageAt(channel, threadTs);
       const p = m?.metadata?.event_payload;
       if (m?.ts !== threadTs || m.metadata?.event_type !== 'outreach_call' || !p?.call_id || !p.thread_id) {
         this.notCalls.add(key);
-        return false;
+        return undefined;
       }
       const appId = m.app_id ?? m.bot_profile?.app_id;
       const byThisApp = meta.botId ? m.bot_id === meta.botId : Boolean(meta.appId && appId === meta.appId);
@@ -244,26 +254,35 @@ export class Relay {
           'a thread parent carries call metadata but was not posted by this app; its replies are not relayed',
         );
         this.notCalls.add(key);
-        return false;
+        return undefined;
       }
       const campaignId = Number(p.campaign_id);
       const sub = Number.isSafeInteger(campaignId)
         ? await this.d.state.subscriptions.get(subKey(campaignId, channel))
         : undefined;
-      if (!sub || sub.suspended) return false;
-      await this.d.state.putPost({
+      if (!sub || sub.suspended) return undefined;
+      const callId = String(p.call_id);
+      const threadId = String(p.thread_id);
+      // Posted, not yet written back: only the ts is added (the poster writes the same one when it gets there).
+      const withTs = (cur: PostRecord): PostRecord | undefined =>
+        cur.ts ? undefined : { ...cur, ts: threadTs, threadId: cur.threadId ?? threadId };
+      const existing = await this.d.state.updatePost(channel, callId, withTs);
+      if (existing) return existing;
+      const rebuilt: PostRecord = {
         channelId: channel,
         campaignId,
-        callId: String(p.call_id),
-        threadId: String(p.thread_id),
+        callId,
+        threadId,
         createdAt: new Date().toISOString(),
         ts: threadTs,
         rebuilt: true,
-      });
-      return true;
+      };
+      if (await this.d.state.insertPost(rebuilt)) return rebuilt;
+      // Written meanwhile (another replica rebuilt it, or the poster wrote it back): that one holds.
+      return await this.d.state.updatePost(channel, callId, withTs);
     } catch (err) {
       this.d.logger.warn({ channel, err: String(err) }, 'could not look up the parent of a thread reply');
-      return false;
+      return undefined;
     }
   }
 
@@ -276,9 +295,12 @@ export class Relay {
       .catch(() => undefined);
   }
 
-  private async relayThreadReply(v: Extract<EventVerdict, { kind: 'thread' }>): Promise<RelayOutcome> {
+  private async relayThreadReply(
+    v: Extract<EventVerdict, { kind: 'thread' }>,
+    mapped: PostRecord,
+  ): Promise<RelayOutcome> {
     const { state, outreach } = this.d;
-    const found = await state.postByThreadTs(v.channel, v.threadTs);
+    const found = await state.post(mapped.channelId, mapped.callId);
     if (!found?.threadId) return 'not-ours';
     let post = found;
     const { channelId, callId } = post;
@@ -287,18 +309,21 @@ export class Relay {
       await state.updatePost(channelId, callId, (cur) => ({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) }));
     };
     try {
-      if (post.rebuilt || !post.conv) {
-        // Rebuilt mapping: what the thread holds now was shown before the mapping was let go.
+      if (post.rebuilt) {
+        // Rebuilt mapping: what the thread holds now was shown before the mapping was let go. (A post that merely has
+        // no cursor yet, its message just posted, shows nothing yet: `save` starts its cursor at the first message.)
         const all = await outreach.getMessages(threadId);
         const last = all[all.length - 1];
         const conv: ConversationCursor = { ...newCursor(Date.now()), count: all.length, introPosted: true };
         if (last) conv.lastKey = messageKey(last);
-        const fresh = (cur: PostRecord): PostRecord => {
+        const fresh = (cur: PostRecord): PostRecord | undefined => {
+          // Another reply (here or at another replica) set the cursor first: it may already count more.
+          if (!cur.rebuilt) return undefined;
           const next: PostRecord = { ...cur, conv };
           delete next.rebuilt;
           return next;
         };
-        post = (await state.updatePost(channelId, callId, fresh)) ?? fresh(post);
+        post = (await state.updatePost(channelId, callId, fresh)) ?? post;
       }
       if (!post.agentId || !post.endUserId) {
         const thread = await outreach.getThread(threadId);

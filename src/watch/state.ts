@@ -329,6 +329,11 @@ export class WatchState {
     await this.posts.put(postKey(rec.channelId, rec.callId), rec, this.kept());
   }
 
+  /** Writes a post only if none is stored under its key (a mapping rebuilt while another writer may create it). */
+  insertPost(rec: PostRecord): Promise<boolean> {
+    return this.posts.insertIfAbsent(postKey(rec.channelId, rec.callId), rec, this.kept());
+  }
+
   post(channelId: string, callId: string): Promise<PostRecord | undefined> {
     return this.posts.get(postKey(channelId, callId));
   }

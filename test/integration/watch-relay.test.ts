@@ -171,3 +171,58 @@ describe('replies in old threads', () => {
     }
   });
 });
+
+describe('a reply while the call message is being posted', () => {
+  it('is relayed once, and every line of the conversation still reaches the thread once', async () => {
+    const h = await startWatchHarness();
+    let held: ReturnType<typeof h.fake.holdAnswer> | undefined;
+    try {
+      const c = h.phoneCampaign(1);
+      await runCommand(h, `watch ${c.id}`, { channelId: CH });
+      const call = h.sim.control.createCall(c.id, { status: 'in-progress' });
+      const callId = call.id as string;
+      const threadId = call.thread_id as string;
+      const lines = ['Hola, soy Ana de la promo', 'Hola Ana, dime', 'Te llamo por la oferta de primavera'];
+      h.sim.control.addMessage(threadId, { sent_by: 'AI', content: lines[0]! });
+      h.sim.control.addMessage(threadId, { sent_by: 'EU', content: lines[1]! });
+      h.sim.control.addMessage(threadId, { sent_by: 'AI', content: lines[2]! });
+
+      // The call message is in Slack, but its answer (the ts) has not reached the app: its post record has no ts yet.
+      held = h.fake.holdAnswer('chat.postMessage', { channel: CH });
+      const cycling = h.cycle();
+      await held.applied;
+      const parent = callMessages(h.fake, CH, callId)[0]!;
+      expect(parent).toBeDefined();
+      const before = await h.svc.state.post(CH, callId);
+      expect(before).toBeDefined();
+      expect(before?.ts).toBeUndefined();
+
+      await h.driver.userMessage({ channelId: CH, threadTs: parent.ts, text: 'Lo atiendo yo' });
+      await eventually(
+        () => sends(h),
+        (s) => s.length > 0,
+      );
+      held.release();
+      await cycling;
+      await h.cycle();
+      await h.cycle();
+      const texts = () => h.fake.threadReplies(CH, parent.ts).map((r) => r.text);
+      await eventually(texts, (t) => t.some((x) => x.includes('Gracias por tu mensaje')));
+      await h.cycle();
+
+      expect(sends(h).map((r) => (r.body as { content: string }).content)).toEqual(['Lo atiendo yo']);
+      const got = texts();
+      for (const line of lines) expect(got.filter((t) => t.includes(line))).toHaveLength(1);
+      expect(got.filter((t) => t.includes('Gracias por tu mensaje'))).toHaveLength(1);
+      // The person's own reply is in the thread once (theirs), not echoed back by the app.
+      expect(got.filter((t) => t.includes('Lo atiendo yo'))).toHaveLength(1);
+      expect(callMessages(h.fake, CH, callId)).toHaveLength(1);
+      const after = await h.svc.state.post(CH, callId);
+      expect(after?.ts).toBe(parent.ts);
+      expect(after?.rebuilt).toBeUndefined();
+    } finally {
+      held?.release();
+      await h.close();
+    }
+  });
+});

@@ -519,6 +519,7 @@ export class FakeSlack {
   private scopes: string[] | undefined;
   private callLog: FakeCall[] = [];
   private failures: { method: string; failure: FakeFailure; remaining: number }[] = [];
+  private holds: { method: string; channel?: string; applied: (args: Json) => void; gate: Promise<void> }[] = [];
   private channelsById = new Map<string, FakeChannel>();
   private deletedChannels = new Set<string>();
   private usersById = new Map<string, Json>();
@@ -759,6 +760,20 @@ export class FakeSlack {
 
   clearFailures(): void {
     this.failures = [];
+  }
+
+  /**
+   * The next call of `method` (in `channel`, if given) is carried out (a message IS posted and visible) but its
+   * answer is held until `release()`: the moment between Slack doing something and the app learning of it.
+   * `applied` resolves with the call's arguments once it was carried out.
+   */
+  holdAnswer(method: string, opts: { channel?: string } = {}): { applied: Promise<Json>; release(): void } {
+    let release!: () => void;
+    let applied!: (args: Json) => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const done = new Promise<Json>((r) => (applied = r));
+    this.holds.push({ method, ...(opts.channel ? { channel: opts.channel } : {}), applied, gate });
+    return { applied: done, release };
   }
 
   /** A trigger_id as Slack hands one out with an interaction. `ageMs` backdates it (to test expiry). */
@@ -1204,6 +1219,12 @@ export class FakeSlack {
       body = { ok: true, ...(await handler(args, token as string)) };
       // Checked once Slack took the call (a rejected payload is shown to no one).
       this.checkOutgoing(method, args);
+      const hold = this.holds.find((x) => x.method === method && (!x.channel || x.channel === str(args.channel)));
+      if (hold) {
+        this.holds = this.holds.filter((x) => x !== hold);
+        hold.applied(clone(args));
+        await hold.gate;
+      }
       if (applyFirst && injected) {
         await this.answerInjected(res, injected, { seq, at, method, args, token });
         return;
