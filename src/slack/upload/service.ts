@@ -7,11 +7,15 @@
  * goes on from its first unanswered batch, batches in flight at the death go again with the same Idempotency-Key,
  * so every contact is added once. With the embedded store (one process), start-up takes every running job at once.
  * A stopping replica lets its jobs go, so another takes them over without waiting for the lease. At most
- * UPLOAD_CONCURRENCY read and send at once, one per campaign (UploadQueue); the others wait and say so. One per
- * app, built with the Bolt app's client and the upload settings by src/main.ts, which starts and stops it.
+ * UPLOAD_CONCURRENCY read and send at once here (UploadQueue), and one per campaign across every replica (a claim
+ * in the store, claims.ts); the others wait and say so. A submission being checked is claimed in the store too, so
+ * a double submit through two replicas starts one job. One per app, built with the Bolt app's client and the upload settings by src/main.ts, which starts and stops it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
+import type { UploadWaiting } from '../../render/upload-progress.js';
 import { errorSummary } from '../middleware/errors.js';
+import { UploadClaims, type HeldCampaign } from './claims.js';
 import { emptyCounts, jobsOf, retentionMsOf, saveJob, uploadJobId, type UploadJob } from './jobs.js';
 import { LeaseLostError, RecordLease } from './lease.js';
 import { UploadQueue } from './queue.js';
@@ -43,6 +47,12 @@ export interface UploadReplica {
   exclusive: boolean;
 }
 
+/**
+ * How long the checking of a submission (campaign read, file downloaded and opened) may hold its claim: a replica
+ * that dies meanwhile blocks a new submission of that same file for at most this long.
+ */
+const SUBMISSION_CLAIM_MS = 5 * 60_000;
+
 export class UploadService {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Job ids a submission is checking right now (the file is being opened), so a double submit starts one job. */
@@ -51,6 +61,8 @@ export class UploadService {
   private scanTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
   readonly queue: UploadQueue;
+  /** One upload per campaign and one check per submitted file, across replicas. */
+  readonly claims: UploadClaims;
 
   /** `tuning` is read at each use. */
   constructor(
@@ -60,6 +72,14 @@ export class UploadService {
     readonly replica: UploadReplica = { id: 'this-process', exclusive: true },
   ) {
     this.queue = new UploadQueue(deps.config.uploadConcurrency);
+    this.claims = new UploadClaims(deps.store, {
+      owner: replica.id,
+      exclusive: replica.exclusive,
+      get leaseMs() {
+        return tuning.leaseMs;
+      },
+      submitMs: SUBMISSION_CLAIM_MS,
+    });
   }
 
   /**
@@ -139,16 +159,28 @@ export class UploadService {
     return jobsOf(this.deps.store).get(uploadJobId(campaignId, fileId));
   }
 
-  /** Claims a job id for a submission; false when that file is already being checked or uploaded into the campaign. */
-  reserve(campaignId: number, fileId: string): boolean {
+  /**
+   * Claims a job id for a submission, here and in the store (another replica may be checking the same file); false
+   * when that file is already being checked or uploaded into the campaign.
+   */
+  async reserve(campaignId: number, fileId: string): Promise<boolean> {
     const id = uploadJobId(campaignId, fileId);
     if (this.reserved.has(id) || this.running.has(id)) return false;
     this.reserved.add(id);
-    return true;
+    try {
+      if (await this.claims.reserveSubmission(campaignId, fileId)) return true;
+    } catch (err) {
+      this.reserved.delete(id);
+      throw err;
+    }
+    this.reserved.delete(id);
+    return false;
   }
 
-  release(campaignId: number, fileId: string): void {
-    this.reserved.delete(uploadJobId(campaignId, fileId));
+  async release(campaignId: number, fileId: string): Promise<void> {
+    const id = uploadJobId(campaignId, fileId);
+    if (!this.reserved.delete(id)) return;
+    await this.claims.releaseSubmission(campaignId, fileId);
   }
 
   /** Records a new job (durably) and runs it on the already opened file. */
@@ -186,7 +218,10 @@ export class UploadService {
       await closeOpenedFile(opened);
       throw err;
     } finally {
-      this.reserved.delete(job.id);
+      // The job's record answers later submissions of the file from here on.
+      await this.release(input.campaignId, input.fileId).catch((err: unknown) =>
+        this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not let go of a submission claim'),
+      );
     }
     this.run(job, { opened, ...(lease ? { lease } : {}) });
     return job;
@@ -201,6 +236,51 @@ export class UploadService {
     return { leaseMs: this.tuning.leaseMs };
   }
 
+  /**
+   * The job's turn: a place among the uploads running here (the queue: UPLOAD_CONCURRENCY, and one per campaign in
+   * this process), then the campaign's claim in the store. While another replica's upload holds the campaign, the
+   * place here is given back (uploads into other campaigns go ahead), the job says why it waits, and looks again
+   * every little while. The release lets the campaign go first, then the place here: a job of this process waiting
+   * for the same campaign finds it free.
+   */
+  private async takeTurn(
+    job: UploadJob,
+    onWait: (w: UploadWaiting) => void,
+    signal: AbortSignal,
+    held: (h: HeldCampaign | undefined, releasing?: Promise<void>) => void,
+  ): Promise<() => void> {
+    for (;;) {
+      const place = await this.queue.take(
+        { id: job.id, campaignId: job.campaignId, fileName: job.fileName },
+        onWait,
+        signal,
+      );
+      let claim: Awaited<ReturnType<UploadClaims['claimRun']>>;
+      try {
+        claim = await this.claims.claimRun(job.campaignId, { id: job.id, fileName: job.fileName });
+      } catch (err) {
+        place();
+        throw err;
+      }
+      if ('held' in claim) {
+        const hold = claim.held;
+        held(hold);
+        return () => {
+          const releasing = hold
+            .release()
+            .catch((err: unknown) =>
+              this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not let go of the campaign'),
+            )
+            .finally(place);
+          held(undefined, releasing);
+        };
+      }
+      place();
+      onWait({ reason: 'campaign', fileName: claim.holder.fileName });
+      await sleep(Math.max(50, Math.min(2000, this.tuning.leaseMs / 6)), undefined, { signal });
+    }
+  }
+
   private run(job: UploadJob, opts: { opened?: OpenedFile; resumed?: boolean; lease?: RecordLease<UploadJob> }): void {
     if (this.stopped) {
       void closeOpenedFile(opts.opened);
@@ -209,23 +289,34 @@ export class UploadService {
     }
     const controller = new AbortController();
     const { lease } = opts;
+    // The campaign's claim, once the job has its turn (renewed with the lease).
+    let campaign: HeldCampaign | undefined;
+    let campaignReleased: Promise<void> | undefined;
     // The lease is renewed while the job runs; lost (another replica took over), the job stops where it is.
-    const renewal = lease
-      ? setInterval(() => {
-          lease.renew().catch((err: unknown) => {
-            if (err instanceof LeaseLostError) controller.abort(err);
-            else this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not renew the upload lease');
-          });
-        }, this.tuning.leaseMs / 3)
-      : undefined;
-    renewal?.unref();
+    const renewal = setInterval(() => {
+      lease?.renew().catch((err: unknown) => {
+        if (err instanceof LeaseLostError) controller.abort(err);
+        else this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not renew the upload lease');
+      });
+      campaign?.renew().then(
+        (kept) => {
+          if (!kept) this.deps.logger.warn({ job: job.id }, 'the campaign claim of a running upload ran out');
+        },
+        (err: unknown) =>
+          this.deps.logger.warn({ err: errorSummary(err), job: job.id }, 'could not renew the campaign claim'),
+      );
+    }, this.tuning.leaseMs / 3);
+    renewal.unref();
     const run = new UploadRun(job, {
       deps: this.deps,
       client: this.client,
       tuning: this.tuning,
       signal: controller.signal,
       takeTurn: (onWait, signal) =>
-        this.queue.take({ id: job.id, campaignId: job.campaignId, fileName: job.fileName }, onWait, signal),
+        this.takeTurn(job, onWait, signal, (h, released) => {
+          campaign = h;
+          if (released) campaignReleased = released;
+        }),
       ...opts,
     });
     const done = run
@@ -233,6 +324,8 @@ export class UploadService {
       .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err), job: job.id }, 'upload job crashed'))
       .finally(async () => {
         clearInterval(renewal);
+        // The campaign is free (in the store) before the job counts as settled.
+        await campaignReleased;
         // Stopped in the middle (the app stops): another replica may take the job over at once.
         if (lease && !lease.isLost) await lease.release().catch(() => undefined);
         if (this.running.get(job.id)?.done === done) this.running.delete(job.id);

@@ -1,0 +1,117 @@
+/**
+ * Two replicas of the app on one PostgreSQL database (in this process, each with its own port, one fake Slack and one
+ * simulator): one upload per campaign holds across them (a second file into a campaign whose upload runs at the
+ * other replica waits, says why, and starts by itself once the first has finished), and one Slack file submitted
+ * through both replicas at once starts one job.
+ */
+import { startApp, type RunningApp, type StartOptions } from '../../src/main.js';
+import { jobsOf } from '../../src/slack/upload/jobs.js';
+import { freshDatabase } from '../support/postgres.js';
+import { SlackDriver } from '../support/slackDriver.js';
+import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
+import {
+  blocksText,
+  contactPosts,
+  job,
+  numbersCsv,
+  openUploadModal,
+  seedCampaign,
+  simContacts,
+  submitUpload,
+  until,
+  waitForSummary,
+} from '../support/upload.js';
+
+const UPLOAD = { batchSize: 5, concurrency: 1, progressIntervalMs: 100, retryBaseMs: 20, leaseMs: 3000 };
+
+/** Replica A (with the fake Slack and the simulator) and B, a second app on the same database. */
+let a: TestApp;
+let bApp: RunningApp;
+let b: TestApp;
+
+beforeAll(async () => {
+  const url = await freshDatabase('uploads');
+  a = await startTestApp({ env: { DATABASE_URL: url }, start: { upload: UPLOAD } });
+  const opts: StartOptions = { botId: a.fake.botId, botUserId: a.fake.botUserId, slackRetries: 0, upload: UPLOAD };
+  bApp = await startApp(a.config, opts);
+  const driver = new SlackDriver({
+    appUrl: `http://127.0.0.1:${bApp.port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    fake: a.fake,
+  });
+  b = { ...a, app: bApp, driver };
+});
+afterAll(async () => {
+  await bApp?.stop();
+  await a?.close();
+});
+
+async function upload(t: TestApp, campaignId: number, name: string, content: string) {
+  const file = t.fake.addFile({ name, content });
+  const ack = await submitUpload(t, await openUploadModal(t, campaignId), file);
+  expect(ack.viewResult).toMatchObject({ ok: true, action: 'close' });
+  return file;
+}
+
+it('a second upload into a campaign whose upload runs at another replica waits for it, then runs', async () => {
+  const campaignId = seedCampaign(a, 'Two replicas');
+  // Each batch takes a while: the first upload is still running when the second is submitted.
+  a.sim.control.setLatencyMs(300, /\/contacts$/);
+  try {
+    const first = await upload(a, campaignId, 'primero.csv', numbersCsv(40, 1000));
+    await until(async () => ((await job(a, campaignId, first.id))?.nextBatch ?? 0) >= 1, 10_000);
+    const second = await upload(b, campaignId, 'segundo.csv', numbersCsv(20, 2000));
+
+    const waiting = await until(async () => {
+      const j = await job(b, campaignId, second.id);
+      const m = j?.messageTs ? b.fake.message(j.channelId, j.messageTs) : undefined;
+      const s = m ? blocksText(m) : '';
+      return s.includes('Waiting') ? s : undefined;
+    }, 10_000);
+    expect(waiting).toContain(
+      'Waiting: the upload of *primero.csv* into this campaign has to finish first (one upload per campaign at a time)',
+    );
+    // The first is still running at A; the second has sent nothing.
+    expect((await job(a, campaignId, first.id))?.status).toBe('running');
+    const ofSecond = (r: ReturnType<typeof contactPosts>[number]) =>
+      (r.body as { contacts: { contact: string }[] }).contacts.some((c) => c.contact.includes('5510002'));
+    expect(contactPosts(a, campaignId).filter(ofSecond)).toHaveLength(0);
+
+    expect(blocksText(await waitForSummary(a, campaignId, first.id, 20_000))).toContain('Upload finished');
+    expect(blocksText(await waitForSummary(b, campaignId, second.id, 20_000))).toContain('Upload finished');
+    expect(simContacts(a, campaignId)).toHaveLength(60);
+    // The second's first batch went after the first's last was answered.
+    const posts = contactPosts(a, campaignId);
+    const lastFirst = Math.max(...posts.filter((r) => !ofSecond(r)).map((r) => Date.parse(r.at)));
+    const firstSecond = Math.min(...posts.filter(ofSecond).map((r) => Date.parse(r.at)));
+    expect(firstSecond).toBeGreaterThanOrEqual(lastFirst);
+  } finally {
+    a.sim.control.setLatencyMs(0, /\/contacts$/);
+  }
+});
+
+it('one file submitted through both replicas at once starts one job', async () => {
+  const campaignId = seedCampaign(a, 'Double submit');
+  const file = a.fake.addFile({ name: 'doble.csv', content: numbersCsv(10, 3000) });
+  // Two people (one modal each), the same Slack file, through two replicas.
+  const viewA = await openUploadModal(a, campaignId, 'U0ANA');
+  const viewB = await openUploadModal(b, campaignId, 'U0BETO');
+  const acks = await Promise.all([
+    submitUpload(a, viewA, file, { userId: 'U0ANA' }),
+    submitUpload(b, viewB, file, { userId: 'U0BETO' }),
+  ]);
+  const closed = acks.filter((x) => (x.viewResult as { action?: string } | undefined)?.action === 'close');
+  expect(closed).toHaveLength(1);
+  const refused = acks.find((x) => x !== closed[0])!;
+  expect(refused.viewResult).toMatchObject({ ok: true, action: 'errors' });
+  expect((refused.json as { errors: Record<string, string> }).errors.file).toMatch(
+    /already being checked for this campaign|already being uploaded into this campaign/,
+  );
+  expect(blocksText(await waitForSummary(a, campaignId, file.id, 20_000))).toContain('Upload finished');
+  const jobs = await jobsOf(a.app.deps.store).list({ prefix: `${campaignId}:` });
+  expect(jobs).toHaveLength(1);
+  expect(simContacts(a, campaignId)).toHaveLength(10);
+  // One progress message for the file.
+  const messages = a.fake.allMessages().filter((m) => m.text.includes('doble.csv'));
+  expect(messages).toHaveLength(1);
+});
