@@ -216,24 +216,30 @@ export async function submitUpload(
     return;
   }
   const svc = deps.uploads;
-  // Claimed first (in the store: a double submit may reach two replicas), then the job looked for: while this
-  // submission holds the claim, no other can record the job in between.
-  if (!(await svc.reserve(campaignId, choices.fileId))) {
-    await req.ack({
-      response_action: 'errors',
-      errors: { [UPLOAD_BLOCKS.file]: 'This file is already being checked for this campaign; wait a moment.' },
-    });
-    return;
-  }
-  const existing = await svc.job(campaignId, choices.fileId);
-  if (existing && existing.status !== 'stopped') {
-    await svc.release(campaignId, choices.fileId);
-    const sentence =
-      existing.status === 'running'
-        ? 'This file is already being uploaded into this campaign: its progress message shows how far it got.'
-        : 'This file was already uploaded into this campaign (its summary is in the progress message). To upload ' +
+  const alreadySentence = async (): Promise<string | undefined> => {
+    const existing = await svc.job(campaignId, choices.fileId);
+    if (!existing || existing.status === 'stopped') return undefined;
+    return existing.status === 'running'
+      ? 'This file is already being uploaded into this campaign: its progress message shows how far it got.'
+      : 'This file was already uploaded into this campaign (its summary is in the progress message). To upload ' +
           'it again, choose the file again.';
-    await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: sentence } });
+  };
+  let already = await alreadySentence();
+  if (!already) {
+    // Claimed in the store (a double submit may reach two replicas), then looked for again: a submission that held
+    // the claim until just now may have recorded the job in between.
+    if (!(await svc.reserve(campaignId, choices.fileId))) {
+      await req.ack({
+        response_action: 'errors',
+        errors: { [UPLOAD_BLOCKS.file]: 'This file is already being checked for this campaign; wait a moment.' },
+      });
+      return;
+    }
+    already = await alreadySentence();
+    if (already) await svc.release(campaignId, choices.fileId);
+  }
+  if (already) {
+    await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: already } });
     return;
   }
 
