@@ -138,6 +138,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   metrics.watchLimiter(outreach.limiter);
 
+  const languages = new Languages({ store, defaultLocale: config.defaultLocale, logger });
   const deps: AppDeps = {
     config,
     outreach,
@@ -149,8 +150,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       responderUserIds: config.responderUserIds,
       ...(config.responderUsergroupId ? { responderUsergroupId: config.responderUsergroupId } : {}),
     }),
-    audit: createAudit(logger, config.auditChannelId),
-    languages: new Languages({ store, defaultLocale: config.defaultLocale, logger }),
+    audit: createAudit(logger, config.auditChannelId, languages),
+    languages,
     metrics,
   };
 

@@ -5,9 +5,9 @@
  */
 import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId } from './ids.js';
-import { campaignStateLabel, statusLabel } from './format.js';
-import { ACTION_PAST, lifecycleButtons } from './lifecycle.js';
-import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, md, mrkdwnSection, raw } from './mrkdwn.js';
+import { campaignStateLabel, ENGLISH, statusLabel } from './format.js';
+import { lifecycleButtons } from './lifecycle.js';
+import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, mrkdwnSection, raw } from './mrkdwn.js';
 import { tmd } from './text.js';
 import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
 import type { Translator } from '../i18n/translator.js';
@@ -28,28 +28,33 @@ export interface ErrorMessageInput {
  * "⚠️ <sentence>", plus, for a refused lifecycle move, the campaign's status now and one button per move that is
  * possible from it (action_id `campaign_action:<action>`). Meant to be shown to the person only (ephemeral).
  */
-export function errorMessage(input: ErrorMessageInput): SlackMessage {
-  const blocks: KnownBlock[] = [mrkdwnSection(md`⚠️ ${input.sentence}`)];
+export function errorMessage(input: ErrorMessageInput, t: Translator = ENGLISH): SlackMessage {
+  const text = tmd(t, 'feedback.error', { sentence: input.sentence });
+  const blocks: KnownBlock[] = [mrkdwnSection(text)];
   if (input.campaignId !== undefined && input.currentStatus) {
-    blocks.push(context(md`Campaign #${input.campaignId} is ${statusLabel(input.currentStatus)}.`));
+    blocks.push(
+      context(
+        tmd(t, 'feedback.currentStatus', { id: String(input.campaignId), status: statusLabel(input.currentStatus, t) }),
+      ),
+    );
   }
   if (input.campaignId !== undefined && input.validTargets?.length) {
     const possible: LifecycleAction[] = [];
-    for (const t of input.validTargets) {
-      const a = actionForTarget(t, input.currentStatus);
+    for (const target of input.validTargets) {
+      const a = actionForTarget(target, input.currentStatus);
       if (a && !possible.includes(a)) possible.push(a);
     }
     if (possible.length) {
-      blocks.push(mrkdwnSection('What you can do instead:'));
-      blocks.push(actions(lifecycleButtons({ id: input.campaignId, name: input.campaignName }, possible)));
+      blocks.push(mrkdwnSection(t.t('feedback.instead')));
+      blocks.push(actions(lifecycleButtons({ id: input.campaignId, name: input.campaignName }, possible, t)));
     }
   }
-  return { text: fallback(md`⚠️ ${input.sentence}`), blocks };
+  return { text: fallback(text), blocks };
 }
 
 /** "✅ <sentence>" (escaped). */
-export function successMessage(sentence: string): SlackMessage {
-  const text = md`✅ ${sentence}`;
+export function successMessage(sentence: string, t: Translator = ENGLISH): SlackMessage {
+  const text = tmd(t, 'feedback.success', { sentence });
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
 
@@ -73,18 +78,27 @@ export interface LifecycleResultInput {
  * The "who did what" line for a channel: "<@U123> paused *Name* (#12). It is now ⏸ Inactive." with a Show button.
  * Archiving leaves the status: "… archived *Name* (#12). Its status stays 🟢 Active."
  */
-export function lifecycleResultMessage({ userId, action, campaign }: LifecycleResultInput): SlackMessage {
-  const who = mentionUser(userId);
-  const what = md`${raw(who)} ${ACTION_PAST[action]} *${cleanLabel(campaign.name, 200)}* (#${campaign.id}).`;
-  const after =
-    action === 'archive'
-      ? ` Its status stays ${statusLabel(campaign.status)}.`
-      : ` It is now ${campaignStateLabel(campaign.status, campaign.archived)}.`;
+export function lifecycleResultMessage(
+  { userId, action, campaign }: LifecycleResultInput,
+  t: Translator = ENGLISH,
+): SlackMessage {
+  const text = tmd(t, 'lifecycleResult.done', {
+    who: raw(mentionUser(userId)),
+    action,
+    name: cleanLabel(campaign.name, 200),
+    id: String(campaign.id),
+    status: statusLabel(campaign.status, t),
+    state: campaignStateLabel(campaign.status, campaign.archived, t),
+  });
   const section: SectionBlock = {
-    ...mrkdwnSection(what + after),
-    accessory: button({ text: 'Show', actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(campaign.id) }),
+    ...mrkdwnSection(text),
+    accessory: button({
+      text: t.t('campaignList.show'),
+      actionId: ACTION_IDS.campaignShow,
+      value: encodeCampaignId(campaign.id),
+    }),
   };
-  return { text: fallback(what + after), blocks: [section] };
+  return { text: fallback(text), blocks: [section] };
 }
 
 /** One line of the `/campaign` usage: its syntax and what it does, both our own mrkdwn in the person's language. */

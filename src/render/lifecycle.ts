@@ -15,14 +15,6 @@ const ACTION_LABELS: Record<LifecycleAction, MessageKey> = {
   archive: 'lifecycle.button.archive',
 };
 
-/** Past tense, for "who did what" lines. */
-export const ACTION_PAST: Record<LifecycleAction, string> = {
-  activate: 'activated',
-  pause: 'paused',
-  resume: 'resumed',
-  archive: 'archived',
-};
-
 /**
  * One button per action (action_id `campaign_action:<action>`, value {"id","action"}). Activate and archive ask for
  * confirmation first: activating starts contacting people, archiving hides the campaign from lists.

@@ -7,15 +7,19 @@
  * for every command, button, view submission and relayed reply.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Translator } from '../i18n/translator.js';
+import { ENGLISH } from '../render/format.js';
+import { raw } from '../render/mrkdwn.js';
+import { tmd } from '../render/text.js';
 
 export interface Permissions {
   canChange(userId: string, client: WebClient): Promise<boolean>;
-  /** A sentence telling a refused person who can do it. */
-  whoCan(): string;
+  /** A sentence (mrkdwn, with our own mentions) telling a refused person who can do it, in their words. */
+  whoCan(t?: Translator): string;
   /** Whether the person may write to customers (relayed thread replies, `/campaign try`). */
   canReply(userId: string, client: WebClient): Promise<boolean>;
-  /** A sentence telling a person whose reply was kept in Slack who can reply to customers. */
-  whoCanReply(): string;
+  /** A sentence (mrkdwn) telling a person whose reply was kept in Slack who can reply to customers. */
+  whoCanReply(t?: Translator): string;
 }
 
 export interface PermissionOptions {
@@ -36,19 +40,17 @@ export function createPermissions(opts: PermissionOptions): Permissions {
   const responders = allowList(opts.responderUserIds ?? [], opts.responderUsergroupId, cacheMs, now);
 
   const canChange = async (userId: string, client: WebClient) => admins.open() || admins.has(userId, client);
-  const whoCan = () =>
-    `Only ${admins.names()} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.`;
+  const whoCan = (t: Translator = ENGLISH) => tmd(t, 'readOnly.whoCan', { who: raw(admins.names(t)) });
   return {
     canChange,
     whoCan,
     async canReply(userId, client) {
       return responders.open() ? canChange(userId, client) : responders.has(userId, client);
     },
-    whoCanReply() {
-      const who = responders.open() ? admins.names() : responders.names();
-      if (!who)
-        return 'Members of this workspace can reply to customers; guests and people from other organizations cannot.';
-      return `Only ${who} can reply to customers. Ask one of them, or ask an admin to add you to RESPONDER_USER_IDS.`;
+    whoCanReply(t: Translator = ENGLISH) {
+      const who = responders.open() ? admins.names(t) : responders.names(t);
+      if (!who) return t.t('readOnly.anyMemberCanReply');
+      return tmd(t, 'readOnly.whoCanReply', { who: raw(who) });
     },
   };
 }
@@ -80,11 +82,11 @@ function allowList(ids: string[], usergroupId: string | undefined, cacheMs: numb
       }
     },
     /** Our own mentions (not escaped: nothing in them comes from outside). */
-    names(): string {
+    names(t: Translator): string {
       const parts = [];
       if (people.size) parts.push([...people].map((u) => `<@${u}>`).join(', '));
-      if (usergroupId) parts.push(`members of <!subteam^${usergroupId}>`);
-      return parts.join(' and ');
+      if (usergroupId) parts.push(tmd(t, 'readOnly.groupMembers', { group: raw(`<!subteam^${usergroupId}>`) }));
+      return t.list(parts);
     },
   };
 }

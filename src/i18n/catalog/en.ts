@@ -205,6 +205,167 @@ export const en = {
   'lang.statusHow':
     'Change yours with `/campaign lang en`, `/campaign lang es` or `/campaign lang auto` (your Slack language).',
 
+  // Contacts and calls pages (/campaign contacts|calls), a contact in full
+  'contactsPage.header': 'Contacts · campaign #{id}',
+  'contactsPage.empty':
+    'No contacts in {named, select, yes {*{name}* (#{id})} other {campaign #{id}}}{filtered, select, yes { with status {status}} other {}}.',
+  'contactsPage.emptyPage': 'No contacts on this page.',
+  'contactsPage.addSome': 'Add some with `/campaign upload {id}`.',
+  'contactsPage.summary':
+    '{named, select, yes {*{name}* (#{id})} other {campaign #{id}}}{filtered, select, yes { with status {status}} other {}} · page {page, number} · {counted, select, yes {{shown, number} of {total, plural, one {# contact} other {# contacts}}} other {{shown, plural, one {# contact} other {# contacts}}}}',
+  'contactsPage.fallback': 'Contacts of {summary}',
+  'contactsPage.item':
+    '*{name}* · {phone}\n{status} · {calls, plural, one {# call} other {# calls}}{hasLast, select, yes { · last {last}} other {}}',
+  'contactsPage.unnamed': 'Contact #{id}',
+  'contactsPage.details': 'Details',
+  'contactsPage.remove': 'Remove',
+  'contactsPage.removeTitle': 'Remove contact?',
+  'contactsPage.removeText': 'Remove {name}? {phone} will be taken out of campaign #{id}. This cannot be undone.',
+  'contactsPage.removed': 'Contact {contactId} was removed from campaign #{id}.',
+  'contactsPage.more':
+    '…and {count, plural, one {# more contact} other {# more contacts}} on this page not shown (Slack shows at most {max} blocks).',
+  'contactDetail.header': 'Contact #{contactId} · campaign #{id}',
+  'contactDetail.status': '*Status*\n{value}',
+  'contactDetail.retries': '*Retries*\n{value, number}',
+  'contactDetail.calls': '*Calls*\n{value, number}',
+  'contactDetail.billedDuration': '*Billed duration*\n{value}',
+  'contactDetail.lastCall': '*Last call*\n{value}',
+  'contactDetail.followUp': '*Follow-up*\n{value}',
+  'contactDetail.externalId': '*External id*\n{value}',
+  'contactDetail.context': '*Context*\n{value}',
+  'contactDetail.extractedData': '*Extracted data*',
+  'contactDetail.moreFields': '…and {count, plural, one {# more field} other {# more fields}} not shown.',
+  'contactDetail.allContacts': '👥 All contacts',
+  'contactDetail.fallback': '{name} (contact #{contactId} of campaign #{id}): {status}',
+  'callsPage.header': 'Calls · campaign #{id}',
+  'callsPage.empty': 'No calls in campaign #{id}{filtered, select, yes { with status {status}} other {}} yet.',
+  'callsPage.emptyPage': 'No calls on this page.',
+  'callsPage.summary':
+    'campaign #{id}{filtered, select, yes { with status {status}} other {}} · page {page, number} · {counted, select, yes {{shown, number} of {total, plural, one {# call} other {# calls}}} other {{shown, plural, one {# call} other {# calls}}}}',
+  'callsPage.fallback': 'Calls of {summary}',
+  'callsPage.item':
+    '*{who}*{hasPhone, select, yes { · {phone}} other {}}\n{status}{answered, select, yes { · answered by {answeredBy}} other {}} · {duration}{ended, select, yes { · ended by {endedBy}} other {}}\nStarted {started} · call `{callId}`',
+  'callsPage.contact': 'Contact #{id}',
+  'callsPage.unknownContact': 'Unknown contact',
+  'callsPage.more':
+    '…and {count, plural, one {# more call} other {# more calls}} on this page not shown (Slack shows at most {max} blocks).',
+
+  'serviceError.cancelled': 'The request was cancelled before the outreach service answered.',
+  'serviceError.unexpected': "Something unexpected went wrong; the details are in the app's logs.",
+  'serviceError.network.maybeApplied':
+    'The connection to the outreach service broke while it was handling the request, so it may or may not have been applied; check before trying again.',
+  'serviceError.network.unreachable': "The outreach service can't be reached right now; nothing was changed.",
+  'serviceError.timeout.maybeApplied':
+    'The outreach service took too long to answer, so the change may or may not have been applied; check before trying again.',
+  'serviceError.timeout.unreachable':
+    "The outreach service can't be reached right now (it did not answer in time); nothing was changed.",
+  'serviceError.protocol':
+    "The outreach service sent an answer this app doesn't understand; the details are in the app's logs.",
+  'serviceError.forbidden':
+    "The outreach service refused this action for the app's API key (forbidden); ask an admin to check the key's permissions.",
+  'serviceError.notFound':
+    'The outreach service could not find what was asked for; it may have been deleted, or the id may be wrong.',
+  'serviceError.notFound.named': '{name} was not found; it may have been deleted, or the id may be wrong.',
+  'serviceError.rateLimited':
+    'The outreach service is receiving too many requests right now; try again in a few seconds.',
+  'serviceError.rateLimited.wait':
+    'The outreach service is receiving too many requests right now; try again in {seconds, plural, one {# second} other {# seconds}}.',
+  'serviceError.serverError': 'The outreach service had an internal error; try again in a moment.',
+  'serviceError.unavailable': 'The outreach service is temporarily unavailable; try again in a few minutes.',
+  'serviceError.invalidRequest': 'The outreach service refused the request as invalid; check the values and try again.',
+  'serviceError.refused.details': 'The outreach service refused the request: {details}.',
+  'serviceError.refusedInput': 'The outreach service refused the input: {details}.',
+  'serviceError.details.invalidValue': 'the value of {field} is not valid',
+  'serviceError.badApiKey': 'The outreach service refused the API key; ask an admin to check OUTREACH_API_KEY.',
+  'serviceError.conflict':
+    "The outreach service refused the change because of the item's current state; refresh and try again.",
+  'serviceError.conflict.details': 'The outreach service refused the change because of the current state: {details}.',
+  'serviceError.unexpectedAnswer':
+    "The outreach service answered in an unexpected way; the details are in the app's logs.",
+  'serviceError.invalidStatus': "That status isn't valid here; pick one of the statuses offered.",
+  'serviceError.immutableField':
+    "That setting can't be changed once the campaign exists (the agent, the integration, the channel and the cycles on/off and mode are fixed at creation).",
+  'serviceError.immutableField.named':
+    'The setting "{field}" can\'t be changed once the campaign exists; create a new campaign to change it.',
+  'serviceError.unknownAction':
+    "The outreach service doesn't know that campaign action; use activate, pause, resume or archive.",
+  'serviceError.agentNotFound':
+    "The agent was not found; check that it is the agent's public id and that it belongs to this organization.",
+  'serviceError.agentNotFound.named':
+    "Agent {agent} was not found; check that it is the agent's public id and that it belongs to this organization.",
+  'serviceError.integrationNotFound':
+    'The integration was not found for that agent; pick an integration that belongs to the chosen agent.',
+  'serviceError.integrationNotFound.named':
+    'Integration {integration} was not found for that agent; pick an integration that belongs to the chosen agent.',
+  'serviceError.invalidIntegrationType':
+    "That channel isn't supported for this integration; choose phone_call or whatsapp to match the integration.",
+  'serviceError.invalidFilterTag':
+    "One of the cycle filter tags isn't a known thread tag; remove it or pick an existing tag.",
+  'serviceError.invalidPhoneNumber':
+    "The phone number isn't valid; write it with its country code, for example +52 55 1234 5678.",
+  'serviceError.missingContact': 'The phone number is missing; every contact needs one.',
+  'serviceError.contactNotFound': 'That contact was not found in the campaign; it may have been deleted.',
+  'serviceError.contactNotDeletable':
+    "The contact can't be deleted because it has already been worked on; only contacts still queued or failed can be deleted.",
+  'serviceError.contactNotDeletable.named':
+    "Contact {contact} can't be deleted because it has already been worked on; only contacts still queued or failed can be deleted.",
+  'serviceError.campaignFinished': 'The campaign has finished, so it can no longer be changed.',
+  'serviceError.cyclesNotEnabled':
+    "Cycles aren't enabled on this campaign, and they can only be turned on when a campaign is created.",
+  'serviceError.scheduledModeOnly':
+    'The cycle schedule and its start and end dates only apply when the cycle mode is scheduled; remove them or switch the mode when creating the campaign.',
+  'serviceError.invalidStatusTransition': "The campaign's current status doesn't allow that action.",
+  'serviceError.billingLimitReached':
+    "The organization's plan limit has been reached, so no more campaigns can run; ask an admin to raise the plan or pause another campaign.",
+  'serviceError.billingLimitReached.action':
+    "The organization's plan limit has been reached, so the campaign can't be {action, select, activate {activated} pause {paused} resume {resumed} archive {archived} other {changed}}; ask an admin to raise the plan or pause another campaign.",
+  'serviceError.transition.now':
+    "The campaign is {status}{action, select, activate {, so it can't be activated} pause {, so it can't be paused} resume {, so it can't be resumed} archive {, so it can't be archived} other {, so it can't do that}}.",
+  'serviceError.transition.resumeHint': 'To restart a paused campaign, resume it.',
+  'serviceError.transition.canBe': 'It can be {actions}.',
+  'serviceError.transition.canGoTo': 'It can go to: {targets}.',
+  'serviceError.transition.activated': 'activated',
+  'serviceError.transition.paused': 'paused',
+  'serviceError.transition.resumed': 'resumed',
+  'serviceError.transition.archived': 'archived',
+  'serviceError.subject.campaign': 'Campaign {id}',
+  'serviceError.subject.contact':
+    'Contact{id, select, none {} other { {id}}}{campaign, select, none {} other { of campaign {campaign}}}',
+  'serviceError.subject.call': 'Call{id, select, none {} other { {id}}}',
+  'serviceError.subject.thread': 'Thread{id, select, none {} other { {id}}}',
+  'serviceError.subject.endUser': 'End user{id, select, none {} other { {id}}}',
+
+  'feedback.error': '⚠️ {sentence}',
+  'feedback.success': '✅ {sentence}',
+  'feedback.currentStatus': 'Campaign #{id} is {status}.',
+  'feedback.instead': 'What you can do instead:',
+  'feedback.staleButton': 'That button no longer works. Run the command again to get a fresh one.',
+  'lifecycleResult.done':
+    '{who} {action, select, activate {activated} pause {paused} resume {resumed} other {archived}} *{name}* (#{id}). {action, select, archive {Its status stays {status}.} other {It is now {state}.}}',
+
+  'readOnly.refused':
+    "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} other {change campaigns}}. {whoCan}",
+  'readOnly.whoCan': 'Only {who} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.',
+  'readOnly.groupMembers': 'members of {group}',
+  'readOnly.whoCanReply':
+    'Only {who} can reply to customers. Ask one of them, or ask an admin to add you to RESPONDER_USER_IDS.',
+  'readOnly.anyMemberCanReply':
+    'Members of this workspace can reply to customers; guests and people from other organizations cannot.',
+
+  'fairUse.wait':
+    "⏳ You've sent more than {burst} commands or clicks in a short time. The outreach service is shared by everyone here, so I'm pacing each person: please wait {wait, select, minutes {{minutes, plural, one {# minute} other {# minutes}}} other {{seconds, plural, one {# second} other {# seconds}}}} and try again. Nothing was done for that last one.",
+
+  'audit.line':
+    '{icon} {who} {action}{campaign, select, none {} other { campaign #{campaign}}} — {result, select, ok {ok} refused {refused} other {failed}}{detail, select, none {} other {: {detail}}}',
+  'audit.action.activate': 'activate',
+  'audit.action.pause': 'pause',
+  'audit.action.resume': 'resume',
+  'audit.action.archive': 'archive',
+  'audit.action.create': 'create',
+  'audit.action.edit': 'edit',
+  'audit.action.upload': 'upload',
+  'audit.action.uploadFinished': 'upload finished',
+
   'callMessage.contactNumbered': 'Contact #{id}',
   'callMessage.unknownContact': 'Unknown contact',
   'callMessage.recording': '▶️ Recording',
@@ -314,6 +475,61 @@ export const en = {
   'relay.refused.unknownTry': "⚠️ I couldn't check with Slack who may talk to agents. Try again in a minute.",
   'relay.refused.notResponder':
     '{kept} {whoCan}{what, select, reply { Start a message with `note:` to keep it internal without this notice.} other {}}',
+
+  // The Home tab
+  'common.close': 'Close',
+  'home.header': '📣 Campaigns',
+  'home.loading': '⏳ Reading the campaigns from the outreach service…',
+  'home.problem':
+    "⚠️ *I couldn't read the campaigns from the outreach service.* {problem}{hasAge, select, yes {\nThe list below is from {readAt} and may be out of date.} other {}}\nPress *🔄 Refresh* to try again.",
+  'home.readOnly': '👁 You can read campaigns here. {whoCan}',
+  'home.count': '{label}\n*{count, number}*',
+  'home.filter.status': 'Status',
+  'home.filter.channel': 'Channel',
+  'home.filter.agent': 'Agent',
+  'home.filter.allStatuses': 'All statuses',
+  'home.filter.allChannels': 'All channels',
+  'home.filter.allAgents': 'All agents',
+  'home.filterWord.pending': 'pending',
+  'home.filterWord.ready': 'ready',
+  'home.filterWord.active': 'active',
+  'home.filterWord.inactive': 'inactive',
+  'home.filterWord.cooldown': 'cooldown',
+  'home.filterWord.finished': 'finished',
+  'home.filterWord.archived': 'archived',
+  'home.refresh': '🔄 Refresh',
+  'home.campaign': '*{name}* · #{id}\n{state} · {channel} · Agent: {agent}\n🗓 {schedule}',
+  'home.channelUnknown': 'Channel unknown',
+  'home.watchedIn': '👀 Watched in {channels}{more, plural, =0 {} other { and # more}}',
+  'home.notWatched': '👀 Not watched in any channel',
+  'home.analyticsUnavailable': '📊 Analytics unavailable right now: {problem}',
+  'home.menu.edit': '✏️ Edit',
+  'home.menu.upload': '📤 Upload contacts',
+  'home.menu.watch': '👀 Watch in a channel',
+  'home.menu.calls': '📞 Show calls',
+  'home.empty': 'No campaigns yet. Create one with *➕ New campaign* above or `/campaign create`.',
+  'home.emptyReadOnly': 'No campaigns yet.',
+  'home.emptyFiltered': 'No campaigns match _{filter}_. Choose other filters above, or "All" to see every campaign.',
+  'home.showing':
+    'Showing {from, number}–{to, number} of {total, plural, one {# campaign} other {# campaigns}}{filtered, select, yes { matching _{filter}_} other {}} · page {page, number} of {pages, number} · active first, then newest',
+  'home.readLine':
+    '{hasStatus, select, yes {{status} · } other {}}Read {readAt}{capped, select, yes { · the service lists more campaigns than the first {cap, number} read here; use the filters to narrow it} other {}}',
+  'home.more':
+    '…and {count, plural, one {# more campaign} other {# more campaigns}} on this page not shown (a Home tab holds at most 100 blocks).',
+  'home.staleMenu': 'That menu no longer works. Open the Home tab again to get a fresh one.',
+  'home.watch.title': 'Watch a campaign',
+  'home.watch.submit': 'Watch',
+  'home.watch.question':
+    'Which channel should follow {named, select, yes {*{name}* (#{id})} other {campaign #{id}}}? Calls (or WhatsApp progress) are posted there as they happen.',
+  'home.watch.channel': 'Channel',
+  'home.watch.placeholder': 'Choose a channel',
+  'home.watch.hint': 'I join public channels by myself; invite me to a private one first with `/invite @Outreach`.',
+  'home.watch.stale': '⚠️ This form is out of date. Close it and use the menu again.',
+  'home.watch.refused': '⚠️ {text}',
+  'home.noCampaignsRead': 'No campaigns could be read.',
+  'home.serviceUnreadable': 'the service cannot be read.',
+
+  'home.watch.noChannel': 'Choose the channel that should watch the campaign.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

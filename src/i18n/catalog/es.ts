@@ -47,7 +47,7 @@ export const es: Record<MessageKey, string> = {
   'status.call.inProgress': '🎙 En curso',
   'status.call.forwarding': '↪️ Transfiriendo',
   'status.call.ended': '☑️ Terminada',
-  'status.call.busy': '🚫 Ocupado',
+  'status.call.busy': '🚫 Ocupada',
   'status.call.noAnswer': '📵 Sin respuesta',
   'status.call.failed': '❌ Fallida',
 
@@ -204,6 +204,173 @@ export const es: Record<MessageKey, string> = {
   'lang.statusHow':
     'Cambia el tuyo con `/campaign idioma es`, `/campaign idioma en` o `/campaign idioma auto` (el idioma de tu Slack).',
 
+  // Contacts and calls pages (/campaign contacts|calls), a contact in full
+  'contactsPage.header': 'Contactos · campaña #{id}',
+  'contactsPage.empty':
+    'No hay contactos en {named, select, yes {*{name}* (#{id})} other {la campaña #{id}}}{filtered, select, yes { con estado {status}} other {}}.',
+  'contactsPage.emptyPage': 'No hay contactos en esta página.',
+  'contactsPage.addSome': 'Agrega algunos con `/campaign subir {id}`.',
+  'contactsPage.summary':
+    '{named, select, yes {*{name}* (#{id})} other {campaña #{id}}}{filtered, select, yes { con estado {status}} other {}} · página {page, number} · {counted, select, yes {{shown, number} de {total, plural, one {# contacto} other {# contactos}}} other {{shown, plural, one {# contacto} other {# contactos}}}}',
+  'contactsPage.fallback': 'Contactos de {summary}',
+  'contactsPage.item':
+    '*{name}* · {phone}\n{status} · {calls, plural, one {# llamada} other {# llamadas}}{hasLast, select, yes { · última: {last}} other {}}',
+  'contactsPage.unnamed': 'Contacto #{id}',
+  'contactsPage.details': 'Detalles',
+  'contactsPage.remove': 'Quitar',
+  'contactsPage.removeTitle': '¿Quitar el contacto?',
+  'contactsPage.removeText': '¿Quitar a {name}? {phone} saldrá de la campaña #{id}. Esto no se puede deshacer.',
+  'contactsPage.removed': 'Se quitó el contacto {contactId} de la campaña #{id}.',
+  'contactsPage.more':
+    '{count, plural, one {…y # contacto más en esta página que no se muestra} other {…y # contactos más en esta página que no se muestran}} (Slack muestra como máximo {max} bloques).',
+  'contactDetail.header': 'Contacto #{contactId} · campaña #{id}',
+  'contactDetail.status': '*Estado*\n{value}',
+  'contactDetail.retries': '*Reintentos*\n{value, number}',
+  'contactDetail.calls': '*Llamadas*\n{value, number}',
+  'contactDetail.billedDuration': '*Duración facturada*\n{value}',
+  'contactDetail.lastCall': '*Última llamada*\n{value}',
+  'contactDetail.followUp': '*Seguimiento*\n{value}',
+  'contactDetail.externalId': '*Id externo*\n{value}',
+  'contactDetail.context': '*Contexto*\n{value}',
+  'contactDetail.extractedData': '*Datos extraídos*',
+  'contactDetail.moreFields':
+    '{count, plural, one {…y # campo más que no se muestra.} other {…y # campos más que no se muestran.}}',
+  'contactDetail.allContacts': '👥 Todos los contactos',
+  'contactDetail.fallback': '{name} (contacto #{contactId} de la campaña #{id}): {status}',
+  'callsPage.header': 'Llamadas · campaña #{id}',
+  'callsPage.empty':
+    'Todavía no hay llamadas en la campaña #{id}{filtered, select, yes { con estado {status}} other {}}.',
+  'callsPage.emptyPage': 'No hay llamadas en esta página.',
+  'callsPage.summary':
+    'campaña #{id}{filtered, select, yes { con estado {status}} other {}} · página {page, number} · {counted, select, yes {{shown, number} de {total, plural, one {# llamada} other {# llamadas}}} other {{shown, plural, one {# llamada} other {# llamadas}}}}',
+  'callsPage.fallback': 'Llamadas de {summary}',
+  'callsPage.item':
+    '*{who}*{hasPhone, select, yes { · {phone}} other {}}\n{status}{answered, select, yes { · contestada por {answeredBy}} other {}} · {duration}{ended, select, yes { · terminada por {endedBy}} other {}}\nInició {started} · llamada `{callId}`',
+  'callsPage.contact': 'Contacto #{id}',
+  'callsPage.unknownContact': 'Contacto desconocido',
+  'callsPage.more':
+    '{count, plural, one {…y # llamada más en esta página que no se muestra} other {…y # llamadas más en esta página que no se muestran}} (Slack muestra como máximo {max} bloques).',
+
+  'serviceError.cancelled': 'La solicitud se canceló antes de que el servicio de campañas respondiera.',
+  'serviceError.unexpected': 'Algo salió mal de forma inesperada; los detalles están en los registros de la app.',
+  'serviceError.network.maybeApplied':
+    'La conexión con el servicio de campañas se cortó mientras atendía la solicitud, así que puede que se haya aplicado o no; revísalo antes de intentarlo de nuevo.',
+  'serviceError.network.unreachable':
+    'No se puede contactar al servicio de campañas en este momento; no se cambió nada.',
+  'serviceError.timeout.maybeApplied':
+    'El servicio de campañas tardó demasiado en responder, así que puede que el cambio se haya aplicado o no; revísalo antes de intentarlo de nuevo.',
+  'serviceError.timeout.unreachable':
+    'No se puede contactar al servicio de campañas en este momento (no respondió a tiempo); no se cambió nada.',
+  'serviceError.protocol':
+    'El servicio de campañas envió una respuesta que esta app no entiende; los detalles están en los registros de la app.',
+  'serviceError.forbidden':
+    'El servicio de campañas rechazó esta acción para la clave de API de la app (prohibido); pide a un administrador que revise los permisos de la clave.',
+  'serviceError.notFound':
+    'El servicio de campañas no encontró lo que pediste; puede que se haya eliminado o que el número sea incorrecto.',
+  'serviceError.notFound.named': 'No se encontró {name}; puede que se haya eliminado o que el número sea incorrecto.',
+  'serviceError.rateLimited':
+    'El servicio de campañas está recibiendo demasiadas solicitudes en este momento; inténtalo de nuevo en unos segundos.',
+  'serviceError.rateLimited.wait':
+    'El servicio de campañas está recibiendo demasiadas solicitudes en este momento; inténtalo de nuevo en {seconds, plural, one {# segundo} other {# segundos}}.',
+  'serviceError.serverError': 'El servicio de campañas tuvo un error interno; inténtalo de nuevo en un momento.',
+  'serviceError.unavailable':
+    'El servicio de campañas no está disponible por ahora; inténtalo de nuevo en unos minutos.',
+  'serviceError.invalidRequest':
+    'El servicio de campañas rechazó la solicitud por no ser válida; revisa los valores e inténtalo de nuevo.',
+  'serviceError.refused.details': 'El servicio de campañas rechazó la solicitud: {details}.',
+  'serviceError.refusedInput': 'El servicio de campañas rechazó los datos: {details}.',
+  'serviceError.details.invalidValue': 'el valor de {field} no es válido',
+  'serviceError.badApiKey':
+    'El servicio de campañas rechazó la clave de API; pide a un administrador que revise OUTREACH_API_KEY.',
+  'serviceError.conflict':
+    'El servicio de campañas rechazó el cambio por el estado actual del elemento; actualiza e inténtalo de nuevo.',
+  'serviceError.conflict.details': 'El servicio de campañas rechazó el cambio por el estado actual: {details}.',
+  'serviceError.unexpectedAnswer':
+    'El servicio de campañas respondió de forma inesperada; los detalles están en los registros de la app.',
+  'serviceError.invalidStatus': 'Ese estado no es válido aquí; elige uno de los estados que se ofrecen.',
+  'serviceError.immutableField':
+    'Esa configuración no se puede cambiar una vez creada la campaña (el agente, la integración, el canal y si hay ciclos y su modo se fijan al crearla).',
+  'serviceError.immutableField.named':
+    'La configuración "{field}" no se puede cambiar una vez creada la campaña; crea una campaña nueva para cambiarla.',
+  'serviceError.unknownAction':
+    'El servicio de campañas no conoce esa acción; usa activar, pausar, reanudar o archivar.',
+  'serviceError.agentNotFound':
+    'No se encontró el agente; revisa que sea el id público del agente y que pertenezca a esta organización.',
+  'serviceError.agentNotFound.named':
+    'No se encontró el agente {agent}; revisa que sea el id público del agente y que pertenezca a esta organización.',
+  'serviceError.integrationNotFound':
+    'No se encontró la integración para ese agente; elige una integración que pertenezca al agente elegido.',
+  'serviceError.integrationNotFound.named':
+    'No se encontró la integración {integration} para ese agente; elige una integración que pertenezca al agente elegido.',
+  'serviceError.invalidIntegrationType':
+    'Ese canal no es compatible con esta integración; elige phone_call o whatsapp según la integración.',
+  'serviceError.invalidFilterTag':
+    'Una de las etiquetas de filtro de los ciclos no es una etiqueta de hilo conocida; quítala o elige una que exista.',
+  'serviceError.invalidPhoneNumber':
+    'El número de teléfono no es válido; escríbelo con su código de país, por ejemplo +52 55 1234 5678.',
+  'serviceError.missingContact': 'Falta el número de teléfono; cada contacto necesita uno.',
+  'serviceError.contactNotFound': 'No se encontró ese contacto en la campaña; puede que se haya eliminado.',
+  'serviceError.contactNotDeletable':
+    'El contacto no se puede eliminar porque ya se trabajó; solo se pueden eliminar contactos en cola o fallidos.',
+  'serviceError.contactNotDeletable.named':
+    'El contacto {contact} no se puede eliminar porque ya se trabajó; solo se pueden eliminar contactos en cola o fallidos.',
+  'serviceError.campaignFinished': 'La campaña ya finalizó, así que no se puede cambiar.',
+  'serviceError.cyclesNotEnabled': 'Esta campaña no tiene ciclos, y solo se pueden activar al crear una campaña.',
+  'serviceError.scheduledModeOnly':
+    'El horario de los ciclos y sus fechas de inicio y fin solo se usan cuando el modo de ciclos es programado; quítalos o cambia el modo al crear la campaña.',
+  'serviceError.invalidStatusTransition': 'El estado actual de la campaña no permite esa acción.',
+  'serviceError.billingLimitReached':
+    'Se alcanzó el límite del plan de la organización, así que no pueden correr más campañas; pide a un administrador que amplíe el plan o pausa otra campaña.',
+  'serviceError.billingLimitReached.action':
+    'Se alcanzó el límite del plan de la organización, así que la campaña no se puede {action, select, activate {activar} pause {pausar} resume {reanudar} archive {archivar} other {cambiar}}; pide a un administrador que amplíe el plan o pausa otra campaña.',
+  'serviceError.transition.now':
+    'La campaña está {status, select, pending {pendiente} ready {lista} active {activa} inactive {inactiva (pausada)} cooldown {en reposo} finished {finalizada} other {en estado «{status}»}}{action, select, activate {, así que no se puede activar} pause {, así que no se puede pausar} resume {, así que no se puede reanudar} archive {, así que no se puede archivar} other {, así que no permite eso}}.',
+  'serviceError.transition.resumeHint': 'Para reiniciar una campaña pausada, reanúdala.',
+  'serviceError.transition.canBe': 'Puedes {actions}.',
+  'serviceError.transition.canGoTo': 'Puede pasar a: {targets}.',
+  'serviceError.transition.activated': 'activarla',
+  'serviceError.transition.paused': 'pausarla',
+  'serviceError.transition.resumed': 'reanudarla',
+  'serviceError.transition.archived': 'archivarla',
+  'serviceError.subject.campaign': 'la campaña {id}',
+  'serviceError.subject.contact':
+    'el contacto{id, select, none {} other { {id}}}{campaign, select, none {} other { de la campaña {campaign}}}',
+  'serviceError.subject.call': 'la llamada{id, select, none {} other { {id}}}',
+  'serviceError.subject.thread': 'el hilo{id, select, none {} other { {id}}}',
+  'serviceError.subject.endUser': 'el usuario final{id, select, none {} other { {id}}}',
+
+  'feedback.error': '⚠️ {sentence}',
+  'feedback.success': '✅ {sentence}',
+  'feedback.currentStatus': 'La campaña #{id} está {status}.',
+  'feedback.instead': 'Lo que puedes hacer en su lugar:',
+  'feedback.staleButton': 'Ese botón ya no funciona. Vuelve a ejecutar el comando para obtener uno nuevo.',
+  'lifecycleResult.done':
+    '{who} {action, select, activate {activó} pause {pausó} resume {reanudó} other {archivó}} *{name}* (#{id}). {action, select, archive {Su estado sigue siendo {status}.} other {Ahora está {state}.}}',
+
+  'readOnly.refused':
+    'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} other {cambiar campañas}}. {whoCan}',
+  'readOnly.whoCan':
+    'Cambiar campañas es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a ADMIN_USER_IDS.',
+  'readOnly.groupMembers': 'los miembros de {group}',
+  'readOnly.whoCanReply':
+    'Responder a clientes es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a RESPONDER_USER_IDS.',
+  'readOnly.anyMemberCanReply':
+    'Los miembros de este espacio de trabajo pueden responder a clientes; los invitados y las personas de otras organizaciones, no.',
+
+  'fairUse.wait':
+    '⏳ Enviaste más de {burst} comandos o clics en poco tiempo. El servicio de campañas es compartido por todos aquí, así que marco un ritmo para cada persona: espera {wait, select, minutes {{minutes, plural, one {# minuto} other {# minutos}}} other {{seconds, plural, one {# segundo} other {# segundos}}}} e inténtalo de nuevo. No se hizo nada con ese último.',
+
+  'audit.line':
+    '{icon} {who} {action}{campaign, select, none {} other { campaña #{campaign}}} — {result, select, ok {correcto} refused {rechazado} other {falló}}{detail, select, none {} other {: {detail}}}',
+  'audit.action.activate': 'activar',
+  'audit.action.pause': 'pausar',
+  'audit.action.resume': 'reanudar',
+  'audit.action.archive': 'archivar',
+  'audit.action.create': 'crear',
+  'audit.action.edit': 'editar',
+  'audit.action.upload': 'subir',
+  'audit.action.uploadFinished': 'subida terminada',
+
   'callMessage.contactNumbered': 'Contacto #{id}',
   'callMessage.unknownContact': 'Contacto desconocido',
   'callMessage.recording': '▶️ Grabación',
@@ -318,4 +485,59 @@ export const es: Record<MessageKey, string> = {
     '⚠️ No pude confirmar con Slack quién puede hablar con agentes. Vuelve a intentarlo en un minuto.',
   'relay.refused.notResponder':
     '{kept} {whoCan}{what, select, reply { Empieza un mensaje con `note:` para dejarlo como nota interna sin este aviso.} other {}}',
+
+  // The Home tab
+  'common.close': 'Cerrar',
+  'home.header': '📣 Campañas',
+  'home.loading': '⏳ Leyendo las campañas del servicio de outreach…',
+  'home.problem':
+    '⚠️ *No pude leer las campañas del servicio de outreach.* {problem}{hasAge, select, yes {\nLa lista de abajo es del {readAt} y puede no estar al día.} other {}}\nPresiona *🔄 Actualizar* para intentarlo de nuevo.',
+  'home.readOnly': '👁 Aquí puedes ver las campañas. {whoCan}',
+  'home.count': '{label}\n*{count, number}*',
+  'home.filter.status': 'Estado',
+  'home.filter.channel': 'Canal',
+  'home.filter.agent': 'Agente',
+  'home.filter.allStatuses': 'Todos los estados',
+  'home.filter.allChannels': 'Todos los canales',
+  'home.filter.allAgents': 'Todos los agentes',
+  'home.filterWord.pending': 'pendientes',
+  'home.filterWord.ready': 'listas',
+  'home.filterWord.active': 'activas',
+  'home.filterWord.inactive': 'inactivas',
+  'home.filterWord.cooldown': 'en reposo',
+  'home.filterWord.finished': 'finalizadas',
+  'home.filterWord.archived': 'archivadas',
+  'home.refresh': '🔄 Actualizar',
+  'home.campaign': '*{name}* · #{id}\n{state} · {channel} · Agente: {agent}\n🗓 {schedule}',
+  'home.channelUnknown': 'Canal desconocido',
+  'home.watchedIn': '👀 Seguida en {channels}{more, plural, =0 {} other { y # más}}',
+  'home.notWatched': '👀 Ningún canal la sigue',
+  'home.analyticsUnavailable': '📊 Las analíticas no están disponibles ahora: {problem}',
+  'home.menu.edit': '✏️ Editar',
+  'home.menu.upload': '📤 Subir contactos',
+  'home.menu.watch': '👀 Seguir en un canal',
+  'home.menu.calls': '📞 Ver llamadas',
+  'home.empty': 'Todavía no hay campañas. Crea una con *➕ Nueva campaña* arriba o con `/campaign crear`.',
+  'home.emptyReadOnly': 'Todavía no hay campañas.',
+  'home.emptyFiltered':
+    'Ninguna campaña coincide con _{filter}_. Elige otros filtros arriba, o "Todos" para ver todas las campañas.',
+  'home.showing':
+    '{total, plural, one {Se muestra} other {Se muestran}} {from, number}–{to, number} de {total, plural, one {# campaña} other {# campañas}}{filtered, select, yes { que coinciden con _{filter}_} other {}} · página {page, number} de {pages, number} · primero las activas, luego las más nuevas',
+  'home.readLine':
+    '{hasStatus, select, yes {{status} · } other {}}Leída: {readAt}{capped, select, yes { · el servicio tiene más campañas que las primeras {cap, number} leídas aquí; usa los filtros para acotar la lista} other {}}',
+  'home.more':
+    '{count, plural, one {…y # campaña más en esta página que no se muestra} other {…y # campañas más en esta página que no se muestran}} (una pestaña Inicio tiene como máximo 100 bloques).',
+  'home.staleMenu': 'Ese menú ya no funciona. Vuelve a abrir la pestaña Inicio para tener uno nuevo.',
+  'home.watch.title': 'Seguir una campaña',
+  'home.watch.submit': 'Seguir',
+  'home.watch.question':
+    '¿Qué canal debe seguir {named, select, yes {*{name}* (#{id})} other {la campaña #{id}}}? Las llamadas (o el avance de WhatsApp) se publican ahí a medida que ocurren.',
+  'home.watch.channel': 'Canal',
+  'home.watch.placeholder': 'Elige un canal',
+  'home.watch.hint': 'Me uno solo a los canales públicos; a uno privado, invítame antes con `/invite @Outreach`.',
+  'home.watch.stale': '⚠️ Este formulario ya no está al día. Ciérralo y vuelve a usar el menú.',
+  'home.watch.refused': '⚠️ {text}',
+  'home.noCampaignsRead': 'No se pudo leer ninguna campaña.',
+  'home.serviceUnreadable': 'no se puede leer el servicio.',
+  'home.watch.noChannel': 'Elige el canal que debe seguir la campaña.',
 };

@@ -3,6 +3,7 @@
  * the lifecycle actions (typed or clicked) and removing a contact. src/slack/routes.ts registers these, wrapping the
  * changes in `change()` (permission, audit, the error reply) and the buttons in `button()` / `readButton()`.
  */
+import type { Translator } from '../../i18n/translator.js';
 import type { LifecycleAction } from '../../outreach/schemas.js';
 import { lifecycleResultMessage, successMessage } from '../../render/feedback.js';
 import type { CampaignActionValue, ContactRefValue } from '../../render/ids.js';
@@ -11,6 +12,7 @@ import { usageMessage } from '../grammar.js';
 import type { Changed, ChangeHandler } from '../middleware/change.js';
 import type { ButtonContext } from '../middleware/listener.js';
 import { loadCallsPage, loadCampaignDetail, loadCampaignList, loadContactsPage } from './pages.js';
+import { conversationWords } from '../conversation-words.js';
 
 export const help: CommandHandler<'help'> = async ({ reply, t }) => {
   await reply.ephemeral(usageMessage(t));
@@ -30,33 +32,55 @@ export const show: CommandHandler<'show'> = async ({ command, reply, deps }) => 
   await reply.ephemeral(await loadCampaignDetail(deps, command.id));
 };
 
-export const contacts: CommandHandler<'contacts'> = async ({ command, reply, deps }) => {
-  await reply.ephemeral(await loadContactsPage(deps, { campaignId: command.id, page: 0, status: command.status }));
+export const contacts: CommandHandler<'contacts'> = async ({ command, reply, deps, t, person }) => {
+  const req = { campaignId: command.id, page: 0, status: command.status };
+  await reply.ephemeral(await loadContactsPage(deps, t, req, person.timeZone));
 };
 
-export const calls: CommandHandler<'calls'> = async ({ command, reply, deps }) => {
-  await reply.ephemeral(await loadCallsPage(deps, { campaignId: command.id, page: 0, status: command.status }));
+export const calls: CommandHandler<'calls'> = async ({ command, reply, deps, t, person }) => {
+  const req = { campaignId: command.id, page: 0, status: command.status };
+  await reply.ephemeral(await loadCallsPage(deps, t, req, person.timeZone));
 };
 
-/** The service call of a lifecycle action; the result is posted for the channel (who did what). */
-async function performLifecycle(deps: AppDeps, userId: string, id: number, action: LifecycleAction): Promise<Changed> {
+/**
+ * The service call of a lifecycle action; the result is posted for the channel (who did what), in the channel's
+ * language (a DM with the app: the person's).
+ */
+async function performLifecycle(
+  deps: AppDeps,
+  t: Translator,
+  where: { userId: string; channelId?: string },
+  id: number,
+  action: LifecycleAction,
+): Promise<Changed> {
   const campaign = await deps.outreach.campaignAction(id, action);
-  return { audit: { action, result: 'ok' }, inChannel: lifecycleResultMessage({ userId, action, campaign }) };
+  const words = await conversationWords(deps, t, where.channelId);
+  return {
+    audit: { action, result: 'ok' },
+    inChannel: lifecycleResultMessage({ userId: where.userId, action, campaign }, words),
+  };
 }
 
 /** activate | pause | resume | archive <id>: acts at once. */
-export const lifecycle: ChangeHandler<CommandContext<'lifecycle'>> = ({ command, deps, userId }) =>
-  performLifecycle(deps, userId, command.id, command.action);
+export const lifecycle: ChangeHandler<CommandContext<'lifecycle'>> = ({ command, deps, userId, channelId, t }) =>
+  performLifecycle(deps, t, { userId, channelId }, command.id, command.action);
 
 /** A lifecycle button of a campaign list, detail or Home tab. */
-export const lifecycleButton: ChangeHandler<ButtonContext<CampaignActionValue>> = ({ value, deps, userId }) =>
-  performLifecycle(deps, userId, value.id, value.action);
+export const lifecycleButton: ChangeHandler<ButtonContext<CampaignActionValue>> = ({ value, deps, userId, body, t }) =>
+  performLifecycle(
+    deps,
+    t,
+    { userId, channelId: body.channel?.id ?? body.container?.channel_id },
+    value.id,
+    value.action,
+  );
 
 /** The Remove button of a contact. */
-export const removeContact: ChangeHandler<ButtonContext<ContactRefValue>> = async ({ value, deps }) => {
+export const removeContact: ChangeHandler<ButtonContext<ContactRefValue>> = async ({ value, deps, t }) => {
   await deps.outreach.deleteContact(value.campaignId, value.contactId);
+  const removed = t.t('contactsPage.removed', { contactId: String(value.contactId), id: String(value.campaignId) });
   return {
     audit: { action: `remove contact ${value.contactId}`, result: 'ok' },
-    ephemeral: successMessage(`Contact ${value.contactId} was removed from campaign #${value.campaignId}.`),
+    ephemeral: successMessage(removed, t),
   };
 };

@@ -6,18 +6,41 @@
  * (`refuseSubmissionIfReadOnly`) and audits its own outcome, exactly once per submission.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Translator } from '../../i18n/translator.js';
 import { humanMessage } from '../../outreach/errors.js';
+import { ENGLISH } from '../../render/format.js';
+import { raw } from '../../render/mrkdwn.js';
+import { tmd } from '../../render/text.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { guarded } from './errors.js';
 import type { Reply } from '../reply.js';
 
+/** The refusal's wording for each thing a read-only person may try (`ChangeSpec.what`, a submission's `what`). */
+const REFUSED_WHAT: Record<string, string> = {
+  'activate campaigns': 'activate',
+  'pause campaigns': 'pause',
+  'resume campaigns': 'resume',
+  'archive campaigns': 'archive',
+  'create campaigns': 'create',
+  'edit campaigns': 'edit',
+  'upload contacts to campaigns': 'uploadTo',
+  'upload contacts': 'upload',
+  'watch campaigns': 'watch',
+  'unwatch campaigns': 'unwatch',
+  'remove contacts from campaigns': 'removeContacts',
+  'edit end users of campaigns': 'editEndUsers',
+};
+
 /**
- * "You can't <what>. <who can>". whoCan() holds our own mentions of the admins, so this text is not escaped (nothing
- * in it comes from outside).
+ * "You can't <what>. <who can>", in the person's words. whoCan() holds our own mentions of the admins, so this text
+ * is mrkdwn of our own (nothing in it comes from outside).
  */
-function readOnlySentence(deps: AppDeps, what: string): string {
-  return `You can't ${what}. ${deps.permissions.whoCan()}`;
+function readOnlySentence(deps: AppDeps, what: string, t: Translator): string {
+  return tmd(t, 'readOnly.refused', {
+    what: REFUSED_WHAT[what] ?? 'other',
+    whoCan: raw(deps.permissions.whoCan(t)),
+  });
 }
 
 function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, action: string, campaignId?: number) {
@@ -27,33 +50,29 @@ function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, action:
 /**
  * For every change: true (and the person told who can do it, and the refusal audited) when they may only read.
  */
-async function refuseIfReadOnly(
-  deps: AppDeps,
-  client: WebClient,
-  reply: Reply,
-  userId: string,
-  action: string,
-  campaignId?: number,
-): Promise<boolean> {
+async function refuseIfReadOnly(ctx: ChangeContext, action: string, campaignId?: number): Promise<boolean> {
+  const { deps, client, reply, userId } = ctx;
+  const t = ctx.t ?? ENGLISH;
   if (await deps.permissions.canChange(userId, client)) return false;
   await auditReadOnly(deps, client, userId, action, campaignId);
-  const text = `⚠️ ${readOnlySentence(deps, `${action} campaigns`)}`;
+  const text = tmd(t, 'feedback.error', { sentence: raw(readOnlySentence(deps, `${action} campaigns`, t)) });
   await reply.ephemeral({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   return true;
 }
 
 /**
  * The same check for a view submission, whose ack must go out first: true when the person may only read, after
- * `answer` got the refusal (mrkdwn: "You can't <what>. <who can>") and the refusal was audited as `action`.
+ * `answer` got the refusal (mrkdwn: "You can't <what>. <who can>", in `req.t`'s words) and the refusal was audited as
+ * `action`.
  */
 export async function refuseSubmissionIfReadOnly(
   deps: AppDeps,
   client: WebClient,
-  req: { userId: string; action: string; what: string; campaignId?: number },
+  req: { userId: string; action: string; what: string; campaignId?: number; t?: Translator },
   answer: (mrkdwn: string) => Promise<void>,
 ): Promise<boolean> {
   if (await deps.permissions.canChange(req.userId, client)) return false;
-  await answer(readOnlySentence(deps, req.what));
+  await answer(readOnlySentence(deps, req.what, req.t ?? ENGLISH));
   await auditReadOnly(deps, client, req.userId, req.action, req.campaignId);
   return true;
 }
@@ -64,6 +83,11 @@ export interface ChangeContext {
   client: WebClient;
   reply: Reply;
   userId: string;
+  /**
+   * The words of the person who asked: refusals and failures are told in them. Commands and buttons always have them;
+   * optional only while every hand-built context (Home tab, end-user form) gains one. Without: English.
+   */
+  t?: Translator;
 }
 
 export interface ChangeSpec<C> {
@@ -115,10 +139,10 @@ export function change<C extends ChangeContext>(
       ctx.reply,
       ctx.deps.logger,
       async () => {
-        if (await refuseIfReadOnly(ctx.deps, ctx.client, ctx.reply, ctx.userId, spec.what(ctx), campaignId)) return;
+        if (await refuseIfReadOnly(ctx, spec.what(ctx), campaignId)) return;
         await carryOut(ctx, spec, handler);
       },
-      { campaignId },
+      { campaignId, t: ctx.t ?? ENGLISH },
     );
   };
 }
@@ -130,6 +154,6 @@ export function changeAfterAck<C extends ChangeContext>(
 ): (ctx: C) => Promise<void> {
   return async (ctx) => {
     const campaignId = spec.campaign?.(ctx);
-    await guarded(ctx.reply, ctx.deps.logger, () => carryOut(ctx, spec, handler), { campaignId });
+    await guarded(ctx.reply, ctx.deps.logger, () => carryOut(ctx, spec, handler), { campaignId, t: ctx.t ?? ENGLISH });
   };
 }

@@ -17,7 +17,8 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { onBehalfOf } from '../../outreach/onBehalf.js';
-import { md, mrkdwnSection, fallback } from '../../render/mrkdwn.js';
+import { translator, type Translator } from '../../i18n/translator.js';
+import { mrkdwnSection, fallback } from '../../render/mrkdwn.js';
 import type { SlackMessage } from '../../render/types.js';
 import { parseCommandText } from '../grammar.js';
 import type { AppDeps } from '../deps.js';
@@ -100,17 +101,15 @@ export class PersonBudget {
   }
 }
 
-/** "Please wait N seconds", in words a person reads at a glance. */
-function waitWords(waitMs: number): string {
-  const s = Math.max(1, Math.ceil(waitMs / 1000));
-  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
-}
-
-/** The polite answer to a person over their share. */
-function overBudgetMessage(waitMs: number, burst: number): SlackMessage {
-  const text = md`⏳ You've sent more than ${burst} commands or clicks in a short time. The outreach service is shared by everyone here, so I'm pacing each person: please wait ${waitWords(waitMs)} and try again. Nothing was done for that last one.`;
+/** The polite answer to a person over their share, in their words: the wait in seconds, or minutes past one. */
+function overBudgetMessage(waitMs: number, burst: number, t: Translator): SlackMessage {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const text = t.t('fairUse.wait', {
+    burst: t.number(burst),
+    wait: seconds < 60 ? 'seconds' : 'minutes',
+    seconds,
+    minutes: Math.ceil(seconds / 60),
+  });
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
 
@@ -167,9 +166,13 @@ async function tellToWait(
   waitMs: number,
   args: unknown,
 ): Promise<void> {
-  const msg = overBudgetMessage(waitMs, budget.burst);
   deps.logger.info({ user: person, waitMs }, 'a person is over their share of commands; asked to wait');
   try {
+    const msg = overBudgetMessage(
+      waitMs,
+      budget.burst,
+      translator((await deps.languages.person(person, client)).locale),
+    );
     const respond = (args as { respond?: (m: object) => Promise<unknown> }).respond;
     if (respond && str(body.response_url)) {
       await respond({ response_type: 'ephemeral', replace_original: false, text: msg.text, blocks: msg.blocks });

@@ -48,9 +48,10 @@ export function buttonValue(body: BlockAction): string | undefined {
   return undefined;
 }
 
-const staleButtonMessage = errorMessage({
-  sentence: 'That button no longer works. Run the command again to get a fresh one.',
-});
+/** The answer to a button whose value cannot be read (an old message's, or not ours), in the clicker's words. */
+function staleButtonMessage(t: Translator): SlackMessage {
+  return errorMessage({ sentence: t.t('feedback.staleButton') }, t);
+}
 
 /**
  * Resolves to 'slow' after `ms`, without keeping the process alive: raced against a service call to decide whether
@@ -78,8 +79,8 @@ export interface ButtonContext<V, D extends AppDeps = AppDeps> {
 }
 
 export interface ButtonOptions<V> {
-  /** The answer to a value that cannot be read (default: the button no longer works). */
-  stale?: SlackMessage;
+  /** The answer to a value that cannot be read, in the clicker's words (default: the button no longer works). */
+  stale?: SlackMessage | ((t: Translator) => SlackMessage);
   /** The campaign a failure's sentence names. */
   campaignOf?: (value: V) => number | undefined;
 }
@@ -98,10 +99,13 @@ export function button<V, D extends AppDeps>(
     await ack();
     const reply = actionReply(body, respond, client);
     const value = decode(buttonValue(body), body);
-    if (value === null) return reply.ephemeral(opts.stale ?? staleButtonMessage);
     const words = await wordsFor(deps, body.user.id, client);
+    if (value === null) {
+      const stale = typeof opts.stale === 'function' ? opts.stale(words.t) : opts.stale;
+      return reply.ephemeral(stale ?? staleButtonMessage(words.t));
+    }
     const ctx = { value, body, userId: body.user.id, triggerId: body.trigger_id, client, reply, deps, ...words };
-    await guarded(reply, deps.logger, () => handler(ctx), { campaignId: opts.campaignOf?.(value) });
+    await guarded(reply, deps.logger, () => handler(ctx), { campaignId: opts.campaignOf?.(value), t: words.t });
   };
 }
 
@@ -191,6 +195,7 @@ export function slashCommand<D extends AppDeps>(
     } as CommandContext<CampaignCommand['kind'], D>;
     const handler = handlers[cmd.kind] as CommandHandler<typeof cmd.kind, D>;
     await guarded(reply, deps.logger, () => handler(ctx as never), {
+      t: words.t,
       campaignId: 'id' in cmd ? cmd.id : undefined,
     });
   };
