@@ -110,7 +110,7 @@ export function routes(app: App, s: Services): void {
   const ofCampaign = (v: { campaignId: number }) => v.campaignId;
   app.action(
     ACTION_IDS.campaignShow,
-    readButton(s, decodeCampaignId, (id) => loadCampaignDetail(s, id), byId),
+    readButton(s, decodeCampaignId, (id, { t, person }) => loadCampaignDetail(s, t, id, person.timeZone), byId),
   );
   app.action(
     ACTION_IDS.campaignListNext,
@@ -118,11 +118,21 @@ export function routes(app: App, s: Services): void {
   );
   app.action(
     ACTION_IDS.campaignContacts,
-    readButton(s, decodeCampaignId, (id) => loadContactsPage(s, { campaignId: id, page: 0 }), byId),
+    readButton(
+      s,
+      decodeCampaignId,
+      (id, { t, person }) => loadContactsPage(s, t, { campaignId: id, page: 0 }, person.timeZone),
+      byId,
+    ),
   );
   app.action(
     ACTION_IDS.campaignCalls,
-    readButton(s, decodeCampaignId, (id) => loadCallsPage(s, { campaignId: id, page: 0 }), byId),
+    readButton(
+      s,
+      decodeCampaignId,
+      (id, { t, person }) => loadCallsPage(s, t, { campaignId: id, page: 0 }, person.timeZone),
+      byId,
+    ),
   );
   app.action(
     actionIdPattern(ACTION_IDS.campaignAction),
@@ -137,15 +147,15 @@ export function routes(app: App, s: Services): void {
   );
   app.action(
     actionIdPattern(ACTION_IDS.contactsPage),
-    readButton(s, decodeContactsPage, (v) => loadContactsPage(s, v), ofCampaign),
+    readButton(s, decodeContactsPage, (v, { t, person }) => loadContactsPage(s, t, v, person.timeZone), ofCampaign),
   );
   app.action(
     actionIdPattern(ACTION_IDS.callsPage),
-    readButton(s, decodeCallsPage, (v) => loadCallsPage(s, v), ofCampaign),
+    readButton(s, decodeCallsPage, (v, { t, person }) => loadCallsPage(s, t, v, person.timeZone), ofCampaign),
   );
   app.action(
     ACTION_IDS.contactDetails,
-    readButton(s, decodeContactRef, (v) => loadContactDetail(s, v.campaignId, v.contactId), ofCampaign),
+    readButton(s, decodeContactRef, (v, { t, person }) => loadContactDetail(s, t, v, person.timeZone), ofCampaign),
   );
   app.action(
     ACTION_IDS.contactRemove,

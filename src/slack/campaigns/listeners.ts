@@ -28,8 +28,8 @@ export const list: CommandHandler<'list'> = async ({ command, reply, deps, t }) 
   );
 };
 
-export const show: CommandHandler<'show'> = async ({ command, reply, deps }) => {
-  await reply.ephemeral(await loadCampaignDetail(deps, command.id));
+export const show: CommandHandler<'show'> = async ({ command, reply, deps, t, person }) => {
+  await reply.ephemeral(await loadCampaignDetail(deps, t, command.id, person.timeZone));
 };
 
 export const contacts: CommandHandler<'contacts'> = async ({ command, reply, deps, t, person }) => {

@@ -53,48 +53,74 @@ export async function loadCampaignList(
   );
 }
 
-export async function loadCampaignDetail(deps: AppDeps, id: number): Promise<SlackMessage> {
-  return campaignDetailMessage(await deps.outreach.getCampaign(id));
+/** One campaign in full, in the words of `t`, its dates in `timeZone` (the person's; else the campaign's). */
+export async function loadCampaignDetail(
+  deps: AppDeps,
+  t: Translator,
+  id: number,
+  timeZone?: string,
+): Promise<SlackMessage> {
+  return campaignDetailMessage(await deps.outreach.getCampaign(id), timeZone ? { timeZone } : {}, t);
 }
 
+/** A page of a campaign's contacts, in the words of `t`; times in `timeZone` (the reader's Slack zone). */
 export async function loadContactsPage(
   deps: AppDeps,
+  t: Translator,
   req: { campaignId: number; page: number; status?: ContactStatus },
+  timeZone?: string,
 ): Promise<SlackMessage> {
   const list = await deps.outreach.listContacts(req.campaignId, {
     page: req.page,
     pageSize: CONTACTS_PER_MESSAGE,
     status: req.status,
   });
-  return contactsPageMessage({
-    campaignId: req.campaignId,
-    contacts: list.contacts,
-    page: req.page,
-    pagination: list.pagination,
-    totalCount: list.total_count ?? undefined,
-    status: req.status,
-  });
+  return contactsPageMessage(
+    {
+      campaignId: req.campaignId,
+      contacts: list.contacts,
+      page: req.page,
+      pagination: list.pagination,
+      totalCount: list.total_count ?? undefined,
+      status: req.status,
+      timezone: timeZone,
+    },
+    t,
+  );
 }
 
-export async function loadContactDetail(deps: AppDeps, campaignId: number, contactId: number): Promise<SlackMessage> {
-  return contactDetailMessage(campaignId, await deps.outreach.getContact(campaignId, contactId));
+export async function loadContactDetail(
+  deps: AppDeps,
+  t: Translator,
+  ref: { campaignId: number; contactId: number },
+  timeZone?: string,
+): Promise<SlackMessage> {
+  const contact = await deps.outreach.getContact(ref.campaignId, ref.contactId);
+  return contactDetailMessage(ref.campaignId, contact, { timezone: timeZone }, t);
 }
 
+/** A page of a campaign's calls, in the words of `t`; times in `timeZone` (the reader's Slack zone). */
 export async function loadCallsPage(
   deps: AppDeps,
+  t: Translator,
   req: { campaignId: number; page: number; status?: CallListFilterStatus },
+  timeZone?: string,
 ): Promise<SlackMessage> {
   const list = await deps.outreach.listCampaignCalls(req.campaignId, {
     page: req.page,
     pageSize: CALLS_PER_MESSAGE,
     status: req.status,
   });
-  return callsPageMessage({
-    campaignId: req.campaignId,
-    calls: list.calls,
-    page: req.page,
-    pagination: list.pagination,
-    totalCount: list.total_count ?? undefined,
-    status: req.status,
-  });
+  return callsPageMessage(
+    {
+      campaignId: req.campaignId,
+      calls: list.calls,
+      page: req.page,
+      pagination: list.pagination,
+      totalCount: list.total_count ?? undefined,
+      status: req.status,
+      timezone: timeZone,
+    },
+    t,
+  );
 }
