@@ -1,19 +1,19 @@
-/** A page of a campaign's calls (`/campaign calls <id> [status]`). */
+/** A page of a campaign's calls (`/campaign calls <id> [status]`), in the words of the person who asked. */
+import type { Translator } from '../i18n/translator.js';
 import type { CallListFilterStatus, CampaignCallItem, PagePagination } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCallsPage } from './ids.js';
 import {
   answeredByLabel,
   callStatusLabel,
   endedByLabel,
-  formatCount,
   formatDateTime,
   formatDuration,
   formatPhone,
   NONE,
-  plural,
 } from './format.js';
-import { actions, cleanLabel, context, fallback, fitGroups, header, LIMITS, md, mrkdwnSection, raw } from './mrkdwn.js';
+import { actions, cleanLabel, context, fallback, fitGroups, header, LIMITS, mrkdwnSection, raw } from './mrkdwn.js';
 import { pageButtons } from './paging.js';
+import { tmd } from './text.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
 /** Page size to request: a page of this many calls fits in one message (1 block each). */
@@ -27,7 +27,7 @@ export interface CallsPageInput {
   pagination: PagePagination;
   totalCount?: number | null;
   status?: CallListFilterStatus;
-  /** Zone to show times in (the campaign's); default: the service's default zone. */
+  /** Zone to show times in (the reader's, else the campaign's); default: the service's default zone. */
   timezone?: string | null;
 }
 
@@ -36,46 +36,64 @@ export interface CallsPageInput {
  *  ☑️ Ended · answered by 🙋 Person · 1m 05s · ended by the agent (goal reached)
  *  Started 2026-03-05 08:07 CST · call `abc`"
  */
-function callText(call: CampaignCallItem, tz: string | null | undefined): string {
+function callText(call: CampaignCallItem, tz: string | null | undefined, t: Translator): string {
   const name = cleanLabel(call.contact?.name ?? '', 200);
-  const who = name || (call.contact ? `Contact #${call.contact.id}` : 'Unknown contact');
-  const phone = call.contact?.phone_number ? md` · ${formatPhone(call.contact.phone_number)}` : '';
-  let text = md`*${who}*${raw(phone)}\n${callStatusLabel(call.status)}`;
-  if (call.answered_by) text += md` · answered by ${answeredByLabel(call.answered_by)}`;
-  text += md` · ${formatDuration(call.duration)}`;
-  const ended = endedByLabel(call.ended_by, call.ended_reason);
-  if (ended !== NONE) text += md` · ended by ${ended}`;
-  text += md`\nStarted ${formatDateTime(call.started_at ?? call.created_at, tz)} · call \`${call.id}\``;
-  return text;
+  const who =
+    name ||
+    (call.contact ? t.t('callsPage.contact', { id: String(call.contact.id) }) : t.t('callsPage.unknownContact'));
+  const ended = endedByLabel(call.ended_by, call.ended_reason, t);
+  return tmd(t, 'callsPage.item', {
+    who,
+    hasPhone: call.contact?.phone_number ? 'yes' : 'no',
+    phone: formatPhone(call.contact?.phone_number),
+    status: callStatusLabel(call.status, t),
+    answered: call.answered_by ? 'yes' : 'no',
+    answeredBy: answeredByLabel(call.answered_by, t),
+    duration: formatDuration(call.duration, t),
+    ended: ended !== NONE ? 'yes' : 'no',
+    endedBy: ended,
+    started: formatDateTime(call.started_at ?? call.created_at, tz, t),
+    callId: call.id,
+  });
 }
 
-export function callsPageMessage(input: CallsPageInput): SlackMessage {
+export function callsPageMessage(input: CallsPageInput, t: Translator): SlackMessage {
   const { campaignId, calls, page, pagination, status } = input;
-  const filter = status ? md` with status ${callStatusLabel(status)}` : '';
-  const nav = pageButtons(ACTION_IDS.callsPage, page, pagination, (p) =>
-    encodeCallsPage({ campaignId, page: p, status }),
+  const which = {
+    id: String(campaignId),
+    filtered: status ? 'yes' : 'no',
+    status: status ? callStatusLabel(status, t) : '',
+  };
+  const nav = pageButtons(
+    ACTION_IDS.callsPage,
+    page,
+    pagination,
+    (p) => encodeCallsPage({ campaignId, page: p, status }),
+    t,
   );
   const tail: KnownBlock[] = nav.length ? [actions(nav)] : [];
-  const title = `Calls · campaign #${campaignId}`;
+  const title = t.t('callsPage.header', { id: String(campaignId) });
 
   if (calls.length === 0) {
-    const text = page === 0 ? `No calls in campaign #${campaignId}${filter} yet.` : 'No calls on this page.';
+    const text = page === 0 ? tmd(t, 'callsPage.empty', which) : t.t('callsPage.emptyPage');
     return { text: fallback(text), blocks: [header(title), mrkdwnSection(text), ...tail] };
   }
 
   const total = input.totalCount;
-  const count =
-    total !== null && total !== undefined
-      ? `${formatCount(calls.length)} of ${plural(total, 'call')}`
-      : plural(calls.length, 'call');
-  const summary = `campaign #${campaignId}${filter} · page ${formatCount(page + 1)} · ${count}`;
+  const counted = total !== null && total !== undefined;
+  const summary = tmd(t, 'callsPage.summary', {
+    ...which,
+    page: page + 1,
+    counted: counted ? 'yes' : 'no',
+    shown: calls.length,
+    total: total ?? 0,
+  });
   const blocks = fitGroups({
     head: [header(title), context(summary)],
-    groups: calls.map((c) => [mrkdwnSection(callText(c, input.timezone))]),
+    groups: calls.map((c) => [mrkdwnSection(callText(c, input.timezone, t))]),
     tail,
     max: LIMITS.messageBlocks,
-    moreText: (n) =>
-      `…and ${plural(n, 'more call')} on this page not shown (Slack shows at most ${LIMITS.messageBlocks} blocks).`,
+    moreText: (n) => t.t('callsPage.more', { count: n, max: LIMITS.messageBlocks }),
   });
-  return { text: fallback(`Calls of ${summary}`), blocks };
+  return { text: fallback(tmd(t, 'callsPage.fallback', { summary: raw(summary) })), blocks };
 }

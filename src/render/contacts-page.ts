@@ -1,4 +1,5 @@
-/** A page of a campaign's contacts, and one contact in full. */
+/** A page of a campaign's contacts, and one contact in full, in the words of the person who asked. */
+import type { Translator } from '../i18n/translator.js';
 import {
   DELETABLE_CONTACT_STATUSES,
   type CampaignContact,
@@ -6,15 +7,7 @@ import {
   type PagePagination,
 } from '../outreach/schemas.js';
 import { ACTION_IDS, actionId, encodeContactRef, encodeContactsPage } from './ids.js';
-import {
-  contactStatusLabel,
-  formatCount,
-  formatDuration,
-  formatLastCallAt,
-  formatPhone,
-  plural,
-  yesNo,
-} from './format.js';
+import { contactStatusLabel, formatDuration, formatLastCallAt, formatPhone, yesNo } from './format.js';
 import {
   actions,
   button,
@@ -32,6 +25,7 @@ import {
   truncate,
 } from './mrkdwn.js';
 import { pageButtons } from './paging.js';
+import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
 
 /** Page size to request: a page of this many contacts fits in one message (2 blocks each). */
@@ -49,86 +43,108 @@ export interface ContactsPageInput {
   /** The service computes total_count on the first page only. */
   totalCount?: number | null;
   status?: ContactStatus;
-  /** Zone to show last-call times in (the campaign's); default: the service's default zone. */
+  /** Zone to show last-call times in (the reader's, else the campaign's); default: the service's default zone. */
   timezone?: string | null;
 }
 
 /** The contact's name as one clean line (cleanLabel, at most 200 characters), or "Contact #id". Plain text. */
-function contactName(c: { name?: string | null; id: number }): string {
-  return cleanLabel(c.name ?? '', 200) || `Contact #${c.id}`;
+function contactName(c: { name?: string | null; id: number }, t: Translator): string {
+  return cleanLabel(c.name ?? '', 200) || t.t('contactsPage.unnamed', { id: String(c.id) });
 }
 
 function isDeletable(status: string): boolean {
   return DELETABLE_CONTACT_STATUSES.includes(status);
 }
 
-function removeButton(campaignId: number, c: CampaignContact): Button {
+function removeButton(campaignId: number, c: CampaignContact, t: Translator): Button {
   return button({
-    text: 'Remove',
+    text: t.t('contactsPage.remove'),
     actionId: ACTION_IDS.contactRemove,
     value: encodeContactRef({ campaignId, contactId: c.id }),
     style: 'danger',
     confirm: confirmDialog({
-      title: 'Remove contact?',
-      text: md`Remove ${truncate(contactName(c), 80)}? ${formatPhone(c.contact)} will be taken out of campaign #${campaignId}. This cannot be undone.`,
-      confirm: 'Remove',
+      title: t.t('contactsPage.removeTitle'),
+      text: tmd(t, 'contactsPage.removeText', {
+        name: truncate(contactName(c, t), 80),
+        phone: formatPhone(c.contact),
+        id: String(campaignId),
+      }),
+      confirm: t.t('contactsPage.remove'),
+      deny: t.t('common.cancel'),
       danger: true,
     }),
   });
 }
 
-function contactGroup(campaignId: number, c: CampaignContact, tz: string | null | undefined): KnownBlock[] {
-  let text = md`*${contactName(c)}* · ${formatPhone(c.contact)}\n${contactStatusLabel(c.status)}`;
-  text += md` · ${plural(c.call_count ?? 0, 'call')}`;
-  if (c.last_call_at) text += md` · last ${formatLastCallAt(c.last_call_at, tz)}`;
+function contactGroup(
+  campaignId: number,
+  c: CampaignContact,
+  tz: string | null | undefined,
+  t: Translator,
+): KnownBlock[] {
+  const text = tmd(t, 'contactsPage.item', {
+    name: contactName(c, t),
+    phone: formatPhone(c.contact),
+    status: contactStatusLabel(c.status, t),
+    calls: c.call_count ?? 0,
+    hasLast: c.last_call_at ? 'yes' : 'no',
+    last: c.last_call_at ? formatLastCallAt(c.last_call_at, tz, t) : '',
+  });
   const buttons = [
     button({
-      text: 'Details',
+      text: t.t('contactsPage.details'),
       actionId: ACTION_IDS.contactDetails,
       value: encodeContactRef({ campaignId, contactId: c.id }),
     }),
   ];
-  if (isDeletable(c.status)) buttons.push(removeButton(campaignId, c));
+  if (isDeletable(c.status)) buttons.push(removeButton(campaignId, c, t));
   return [mrkdwnSection(text), actions(buttons)];
 }
 
-export function contactsPageMessage(input: ContactsPageInput): SlackMessage {
+export function contactsPageMessage(input: ContactsPageInput, t: Translator): SlackMessage {
   const { campaignId, contacts, page, pagination, status } = input;
   const name = cleanLabel(input.campaignName ?? '', 200);
-  const of = name ? md`*${name}* (#${campaignId})` : `campaign #${campaignId}`;
-  const filter = status ? md` with status ${contactStatusLabel(status)}` : '';
-  const nav = pageButtons(ACTION_IDS.contactsPage, page, pagination, (p) =>
-    encodeContactsPage({ campaignId, page: p, status }),
+  /** Which campaign, and the status filter: the same placeholders in every message below. */
+  const which = {
+    named: name ? 'yes' : 'no',
+    name,
+    id: String(campaignId),
+    filtered: status ? 'yes' : 'no',
+    status: status ? contactStatusLabel(status, t) : '',
+  };
+  const nav = pageButtons(
+    ACTION_IDS.contactsPage,
+    page,
+    pagination,
+    (p) => encodeContactsPage({ campaignId, page: p, status }),
+    t,
   );
   const tail: KnownBlock[] = nav.length ? [actions(nav)] : [];
+  const title = t.t('contactsPage.header', { id: String(campaignId) });
 
   if (contacts.length === 0) {
-    const text = page === 0 ? md`No contacts in ${raw(of)}${raw(filter)}.` : 'No contacts on this page.';
-    return {
-      text: fallback(text),
-      blocks: [
-        header(`Contacts · campaign #${campaignId}`),
-        mrkdwnSection(text + (page === 0 && !status ? `\nAdd some with \`/campaign upload ${campaignId}\`.` : '')),
-        ...tail,
-      ],
-    };
+    const text = page === 0 ? tmd(t, 'contactsPage.empty', which) : t.t('contactsPage.emptyPage');
+    const hint = page === 0 && !status ? `\n${t.t('contactsPage.addSome', { id: String(campaignId) })}` : '';
+    return { text: fallback(text), blocks: [header(title), mrkdwnSection(text + hint), ...tail] };
   }
 
   const total = input.totalCount;
-  const count =
-    total !== null && total !== undefined
-      ? `${formatCount(contacts.length)} of ${plural(total, 'contact')}`
-      : plural(contacts.length, 'contact');
-  const summary = `${of}${filter} · page ${formatCount(page + 1)} · ${count}`;
+  const counted = total !== null && total !== undefined;
+  const summary = tmd(t, 'contactsPage.summary', {
+    ...which,
+    page: page + 1,
+    counted: counted ? 'yes' : 'no',
+    shown: contacts.length,
+    total: total ?? 0,
+  });
   const blocks = fitGroups({
-    head: [header(`Contacts · campaign #${campaignId}`), context(summary)],
-    groups: contacts.map((c) => contactGroup(campaignId, c, input.timezone)),
+    head: [header(title), context(summary)],
+    groups: contacts.map((c) => contactGroup(campaignId, c, input.timezone, t)),
     tail,
     max: LIMITS.messageBlocks,
-    moreText: (n) =>
-      `…and ${plural(n, 'more contact')} on this page not shown (Slack shows at most ${LIMITS.messageBlocks} blocks).`,
+    moreText: (n) => t.t('contactsPage.more', { count: n, max: LIMITS.messageBlocks }),
   });
-  return { text: fallback(`Contacts of ${summary}`), blocks };
+  return { text: fallback(tmd(t, 'contactsPage.fallback', { summary: raw(summary) })), blocks };
 }
 
 export interface ContactDetailOptions {
@@ -139,33 +155,34 @@ export interface ContactDetailOptions {
 export function contactDetailMessage(
   campaignId: number,
   contact: CampaignContact,
-  opts: ContactDetailOptions = {},
+  opts: ContactDetailOptions,
+  t: Translator,
 ): SlackMessage {
   const c = contact;
   const fields = [
-    md`*Status*\n${contactStatusLabel(c.status)}`,
-    md`*Retries*\n${formatCount(c.retries ?? 0)}`,
-    md`*Calls*\n${formatCount(c.call_count ?? 0)}`,
-    md`*Billed duration*\n${formatDuration(c.billed_duration)}`,
-    md`*Last call*\n${formatLastCallAt(c.last_call_at, opts.timezone)}`,
-    md`*Follow-up*\n${yesNo(c.has_follow_up)}`,
+    tmd(t, 'contactDetail.status', { value: contactStatusLabel(c.status, t) }),
+    tmd(t, 'contactDetail.retries', { value: c.retries ?? 0 }),
+    tmd(t, 'contactDetail.calls', { value: c.call_count ?? 0 }),
+    tmd(t, 'contactDetail.billedDuration', { value: formatDuration(c.billed_duration, t) }),
+    tmd(t, 'contactDetail.lastCall', { value: formatLastCallAt(c.last_call_at, opts.timezone, t) }),
+    tmd(t, 'contactDetail.followUp', { value: yesNo(c.has_follow_up, t) }),
   ];
-  if (c.f_id) fields.push(md`*External id*\n${cleanLabel(c.f_id, 200)}`);
+  if (c.f_id) fields.push(tmd(t, 'contactDetail.externalId', { value: cleanLabel(c.f_id, 200) }));
 
   const blocks: KnownBlock[] = [
-    header(`Contact #${c.id} · campaign #${campaignId}`),
-    mrkdwnSection(md`*${contactName(c)}* · ${formatPhone(c.contact)}`),
+    header(t.t('contactDetail.header', { contactId: String(c.id), id: String(campaignId) })),
+    mrkdwnSection(md`*${contactName(c, t)}* · ${formatPhone(c.contact)}`),
     ...fieldSections(fields),
   ];
-  if (c.context?.trim()) blocks.push(mrkdwnSection(md`*Context*\n${c.context}`));
+  if (c.context?.trim()) blocks.push(mrkdwnSection(tmd(t, 'contactDetail.context', { value: c.context })));
 
   const data = Object.entries(c.extracted_data ?? {});
   if (data.length) {
-    blocks.push(mrkdwnSection('*Extracted data*'));
+    blocks.push(mrkdwnSection(t.t('contactDetail.extractedData')));
     const shown = data.slice(0, MAX_EXTRACTED_FIELDS);
     blocks.push(...fieldSections(shown.map(([k, v]) => md`*${cleanLabel(k, 100)}*\n${cleanLabel(String(v))}`)));
     if (data.length > shown.length) {
-      blocks.push(context(`…and ${plural(data.length - shown.length, 'more field')} not shown.`));
+      blocks.push(context(t.t('contactDetail.moreFields', { count: data.length - shown.length })));
     }
   }
   const tags = (c.tags ?? []).map((t) => cleanLabel(t)).filter((t) => t !== '');
@@ -173,18 +190,18 @@ export function contactDetailMessage(
 
   const buttons: Button[] = [
     button({
-      text: '👥 All contacts',
+      text: t.t('contactDetail.allContacts'),
       actionId: actionId(ACTION_IDS.contactsPage, 'first'),
       value: encodeContactsPage({ campaignId, page: 0 }),
     }),
   ];
-  if (isDeletable(c.status)) buttons.push(removeButton(campaignId, c));
+  if (isDeletable(c.status)) buttons.push(removeButton(campaignId, c, t));
   blocks.push(actions(buttons));
 
+  const name = contactName(c, t);
+  const status = contactStatusLabel(c.status, t);
   return {
-    text: fallback(
-      md`${contactName(c)} (contact #${c.id} of campaign #${campaignId}): ${contactStatusLabel(c.status)}`,
-    ),
+    text: fallback(tmd(t, 'contactDetail.fallback', { name, contactId: String(c.id), id: String(campaignId), status })),
     blocks,
   };
 }

@@ -2,9 +2,10 @@
  * The app's Home tab: counts per status, filters (status, channel, agent), one page of campaigns (active first,
  * then newest) with their schedule, watching channels, analytics, lifecycle buttons and a menu, and page buttons.
  * Pure: the model in, a `home` view out, always within Block Kit's limits (100 blocks, 100 options per select, 5
- * options per overflow menu).
+ * options per overflow menu). In the person's language, times in their timezone.
  */
 import type * as types from '@slack/types';
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   CAMPAIGN_STATUSES,
   CHANNEL_TYPES,
@@ -16,15 +17,7 @@ import {
 import { ACTION_IDS, encodeCampaignId, HOME_ACTION_IDS, HOME_WATCH_VIEW_ID } from './ids.js';
 import { analyticsFields } from './campaign-detail.js';
 import { listItemCycles } from './campaign-list.js';
-import {
-  ARCHIVED_LABEL,
-  campaignStateLabel,
-  channelLabel,
-  formatCount,
-  formatDateTime,
-  plural,
-  statusLabel,
-} from './format.js';
+import { campaignStateLabel, channelLabel, formatDateTime, statusLabel } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
@@ -36,7 +29,6 @@ import {
   fitGroups,
   header,
   LIMITS,
-  md,
   mrkdwnSection,
   oneLine,
   plainLabel,
@@ -44,6 +36,7 @@ import {
   raw,
 } from './mrkdwn.js';
 import { cyclesInWords, scheduleInWords } from './schedule.js';
+import { tmd } from './text.js';
 import type { ActionsBlock, Button, KnownBlock, View } from './types.js';
 import { validActions } from '../outreach/rules.js';
 
@@ -119,6 +112,8 @@ export interface HomeModel {
   campaigns: HomeCampaign[];
   /** When the list was read from the service. */
   readAt: Date;
+  /** The person's timezone (their Slack `tz`): times are shown in it, naming it. Default: the service's zone. */
+  timeZone?: string;
   /** The service listed more campaigns than are read; only the first `listCap` count. */
   listCap?: number;
   /** Whether this person may change campaigns (buttons that change something are shown only then). */
@@ -155,19 +150,19 @@ function agentName(a: { id: string; name?: string | null } | null | undefined): 
   return oneLine(a.name ?? '') || a.id;
 }
 
-function statusFilterOptions(): Opt[] {
+function statusFilterOptions(t: Translator): Opt[] {
   return [
-    option('All statuses', ALL),
-    ...CAMPAIGN_STATUSES.map((s) => option(statusLabel(s), s)),
-    option(ARCHIVED_LABEL, 'archived'),
+    option(t.t('home.filter.allStatuses'), ALL),
+    ...CAMPAIGN_STATUSES.map((s) => option(statusLabel(s, t), s)),
+    option(t.t('status.archived'), 'archived'),
   ];
 }
 
-function channelFilterOptions(): Opt[] {
-  return [option('All channels', ALL), ...CHANNEL_TYPES.map((c) => option(channelLabel(c), c))];
+function channelFilterOptions(t: Translator): Opt[] {
+  return [option(t.t('home.filter.allChannels'), ALL), ...CHANNEL_TYPES.map((c) => option(channelLabel(c, t), c))];
 }
 
-function agentFilterOptions(model: HomeModel): Opt[] {
+function agentFilterOptions(model: HomeModel, t: Translator): Opt[] {
   // An option value holds at most 75 characters: agent ids are uuids, anything longer cannot be offered.
   const agents = model.agents
     .filter((a) => a.id.length <= LIMITS.optionValue)
@@ -177,7 +172,10 @@ function agentFilterOptions(model: HomeModel): Opt[] {
   if (selected && !shown.some((a) => a.id === selected)) {
     shown.push(agents.find((a) => a.id === selected) ?? { id: selected });
   }
-  return [option('All agents', ALL), ...shown.map((a) => option(plainLabel(agentName(a), LIMITS.optionText), a.id))];
+  return [
+    option(t.t('home.filter.allAgents'), ALL),
+    ...shown.map((a) => option(plainLabel(agentName(a), LIMITS.optionText), a.id)),
+  ];
 }
 
 function select(which: 'status' | 'channel' | 'agent', placeholder: string, options: Opt[], value?: string) {
@@ -191,181 +189,218 @@ function select(which: 'status' | 'channel' | 'agent', placeholder: string, opti
   };
 }
 
-function countsBlock(model: HomeModel): KnownBlock[] {
-  const fields = CAMPAIGN_STATUSES.map((s) => md`${statusLabel(s)}\n*${formatCount(model.counts[s])}*`);
-  fields.push(md`${ARCHIVED_LABEL}\n*${formatCount(model.archivedCount)}*`);
+function countsBlock(model: HomeModel, t: Translator): KnownBlock[] {
+  const fields = CAMPAIGN_STATUSES.map((s) =>
+    tmd(t, 'home.count', { label: statusLabel(s, t), count: model.counts[s] }),
+  );
+  fields.push(tmd(t, 'home.count', { label: t.t('status.archived'), count: model.archivedCount }));
   return fieldSections(fields);
 }
 
-function filtersBlock(model: HomeModel): KnownBlock {
+function filtersBlock(model: HomeModel, t: Translator): KnownBlock {
   const f = model.filters;
   const elements: ActionsBlock['elements'] = [
-    select('status', 'Status', statusFilterOptions(), f.status),
-    select('channel', 'Channel', channelFilterOptions(), f.channel),
-    select('agent', 'Agent', agentFilterOptions(model), f.agentId),
-    button({ text: '🔄 Refresh', actionId: HOME_ACTION_IDS.refresh }),
+    select('status', t.t('home.filter.status'), statusFilterOptions(t), f.status),
+    select('channel', t.t('home.filter.channel'), channelFilterOptions(t), f.channel),
+    select('agent', t.t('home.filter.agent'), agentFilterOptions(model, t), f.agentId),
+    button({ text: t.t('home.refresh'), actionId: HOME_ACTION_IDS.refresh }),
   ];
-  if (model.canChange) elements.push(button({ text: '➕ New campaign', actionId: ACTION_IDS.campaignCreateOpen }));
+  if (model.canChange) {
+    elements.push(button({ text: t.t('campaignList.new'), actionId: ACTION_IDS.campaignCreateOpen }));
+  }
   return actions(elements, 'home_filters');
 }
 
 /** "*Name* · #12\n🟢 Active · 📞 Phone call · Agent: Ana\n🗓 …\n🔁 …\n👀 …". */
-function campaignText(c: HomeCampaign): string {
+function campaignText(c: HomeCampaign, t: Translator): string {
   const { item, detail } = c;
   const channel = detail?.integration?.type ?? null;
   const tz = item.timezone ?? detail?.timezone;
   const agent = agentName(item.agent ?? detail?.agent);
-  let text = md`*${cleanLabel(item.name, 200)}* · #${item.id}\n`;
-  text += md`${campaignStateLabel(item.status, item.archived)} · ${channel ? channelLabel(channel) : 'Channel unknown'} · Agent: ${cleanLabel(agent, 100)}\n`;
-  text += md`🗓 ${scheduleInWords(item.scheduling ?? detail?.scheduling)}${tz ? ` (${tz})` : ''}`;
+  const words = scheduleInWords(item.scheduling ?? detail?.scheduling, t);
+  const lines = [
+    tmd(t, 'home.campaign', {
+      name: cleanLabel(item.name, 200),
+      id: String(item.id),
+      state: campaignStateLabel(item.status, item.archived, t),
+      channel: channel ? channelLabel(channel, t) : t.t('home.channelUnknown'),
+      agent: cleanLabel(agent, 100),
+      schedule: tz ? t.t('campaignList.scheduleInZone', { schedule: words, zone: tz }) : words,
+    }),
+  ];
   const cycles = listItemCycles(item);
-  if (cycles) text += md`\n🔁 Cycles: ${cyclesInWords(cycles, { currentIteration: item.cycle_current_iteration })}`;
+  if (cycles) {
+    const cyclesText = cyclesInWords(cycles, { currentIteration: item.cycle_current_iteration }, t);
+    lines.push(tmd(t, 'campaignList.cycles', { cycles: cyclesText }));
+  }
   const channels = c.watching.filter((id) => CHANNEL_ID.test(id));
   if (channels.length) {
+    // Channel ids checked above: mentions of channels, ours.
     const shown = channels
       .slice(0, MAX_WATCHING_SHOWN)
       .map((id) => `<#${id}>`)
       .join(', ');
-    const more = channels.length > MAX_WATCHING_SHOWN ? md` and ${channels.length - MAX_WATCHING_SHOWN} more` : '';
-    text += `\n👀 Watched in ${shown}${more}`;
+    const more = Math.max(0, channels.length - MAX_WATCHING_SHOWN);
+    lines.push(tmd(t, 'home.watchedIn', { channels: raw(shown), more }));
   } else {
-    text += '\n👀 Not watched in any channel';
+    lines.push(t.t('home.notWatched'));
   }
-  return text;
+  return lines.join('\n');
 }
 
 /** "📊 *Calls* 12 · *Contacts answered* 5 · …" from the snapshot; nothing when the campaign has none yet. */
-function analyticsLine(c: HomeCampaign): string | null {
+function analyticsLine(c: HomeCampaign, t: Translator): string | null {
   const a = c.detail?.analytics;
   if (!a || Object.keys(a).length === 0) return null;
-  const fields = analyticsFields(a, c.detail?.integration?.type).slice(0, HOME_ANALYTICS_FIELDS);
+  const fields = analyticsFields(a, c.detail?.integration?.type, t).slice(0, HOME_ANALYTICS_FIELDS);
   return `📊 ${fields.map((f) => f.replace('\n', ' ')).join(' · ')}`;
 }
 
-function menuFor(c: HomeCampaign, model: HomeModel): types.Overflow | null {
+function menuFor(c: HomeCampaign, model: HomeModel, t: Translator): types.Overflow | null {
   const id = c.item.id;
   const opts: Opt[] = [];
   if (model.canChange) {
-    opts.push(option('✏️ Edit', encodeMenuChoice('edit', id)));
+    opts.push(option(t.t('home.menu.edit'), encodeMenuChoice('edit', id)));
     // A finished campaign is read-only: no contacts can be added to it.
-    if (c.item.status !== 'finished') opts.push(option('📤 Upload contacts', encodeMenuChoice('upload', id)));
-    opts.push(option('👀 Watch in a channel', encodeMenuChoice('watch', id)));
+    if (c.item.status !== 'finished') opts.push(option(t.t('home.menu.upload'), encodeMenuChoice('upload', id)));
+    opts.push(option(t.t('home.menu.watch'), encodeMenuChoice('watch', id)));
   }
   // Calls exist for phone campaigns only; when the channel is unknown, offer them.
-  if (c.detail?.integration?.type !== 'whatsapp') opts.push(option('📞 Show calls', encodeMenuChoice('calls', id)));
+  if (c.detail?.integration?.type !== 'whatsapp') {
+    opts.push(option(t.t('home.menu.calls'), encodeMenuChoice('calls', id)));
+  }
   if (opts.length === 0) return null;
   return { type: 'overflow', action_id: HOME_ACTION_IDS.menu, options: opts.slice(0, LIMITS.overflowOptions) };
 }
 
-function campaignGroup(c: HomeCampaign, model: HomeModel): KnownBlock[] {
-  const blocks: KnownBlock[] = [mrkdwnSection(campaignText(c))];
-  const analytics = analyticsLine(c);
+function campaignGroup(c: HomeCampaign, model: HomeModel, t: Translator): KnownBlock[] {
+  const blocks: KnownBlock[] = [mrkdwnSection(campaignText(c, t))];
+  const analytics = analyticsLine(c, t);
   if (analytics) blocks.push(context(analytics));
-  else if (c.detailProblem) blocks.push(context(md`📊 Analytics unavailable right now: ${c.detailProblem}`));
+  else if (c.detailProblem) blocks.push(context(tmd(t, 'home.analyticsUnavailable', { problem: c.detailProblem })));
   const { item } = c;
   const elements: ActionsBlock['elements'] = [
     button({
-      text: 'Show',
+      text: t.t('campaignList.show'),
       actionId: ACTION_IDS.campaignShow,
       value: encodeCampaignId(item.id),
-      accessibilityLabel: `Show campaign ${item.id}`,
+      accessibilityLabel: t.t('campaignList.showLabel', { id: String(item.id) }),
     }),
   ];
-  if (model.canChange) elements.push(...lifecycleButtons(item, validActions(item.status, item.archived)));
-  const menu = menuFor(c, model);
+  if (model.canChange) elements.push(...lifecycleButtons(item, validActions(item.status, item.archived), t));
+  const menu = menuFor(c, model, t);
   if (menu) elements.push(menu);
   blocks.push(actions(elements, `home_campaign:${item.id}`));
   blocks.push(divider());
   return blocks;
 }
 
-function pageButtons(model: HomeModel): Button[] {
+function pageButtons(model: HomeModel, t: Translator): Button[] {
   const out: Button[] = [];
   if (model.page > 0) {
-    out.push(button({ text: '◀ Previous', actionId: `${HOME_ACTION_IDS.page}:prev`, value: String(model.page - 1) }));
+    const value = String(model.page - 1);
+    out.push(button({ text: t.t('paging.previous'), actionId: `${HOME_ACTION_IDS.page}:prev`, value }));
   }
   if (model.page + 1 < model.pageCount) {
-    out.push(button({ text: 'Next ▶', actionId: `${HOME_ACTION_IDS.page}:next`, value: String(model.page + 1) }));
+    const value = String(model.page + 1);
+    out.push(button({ text: t.t('paging.next'), actionId: `${HOME_ACTION_IDS.page}:next`, value }));
   }
   return out;
 }
 
-function filterWords(f: HomeFilters, agents: HomeModel['agents']): string {
+/** The status filter in words, as in "matching _active_". */
+const STATUS_FILTER_WORDS: Record<HomeStatusFilter, MessageKey> = {
+  pending: 'home.filterWord.pending',
+  ready: 'home.filterWord.ready',
+  active: 'home.filterWord.active',
+  inactive: 'home.filterWord.inactive',
+  cooldown: 'home.filterWord.cooldown',
+  finished: 'home.filterWord.finished',
+  archived: 'home.filterWord.archived',
+};
+
+/** The filters in words (plain text), e.g. "active, phone calls, agent Ana"; empty for none. */
+function filterWords(f: HomeFilters, agents: HomeModel['agents'], t: Translator): string {
   const parts: string[] = [];
-  if (f.status) parts.push(f.status === 'archived' ? 'archived' : f.status);
-  if (f.channel) parts.push(f.channel === 'phone_call' ? 'phone calls' : 'WhatsApp');
+  if (f.status) parts.push(t.t(STATUS_FILTER_WORDS[f.status]));
+  if (f.channel) {
+    parts.push(t.t(f.channel === 'phone_call' ? 'campaignList.filter.phone' : 'campaignList.filter.whatsapp'));
+  }
   if (f.agentId) {
-    parts.push(`agent ${cleanLabel(agentName(agents.find((a) => a.id === f.agentId) ?? { id: f.agentId }), 100)}`);
+    const agent = cleanLabel(agentName(agents.find((a) => a.id === f.agentId) ?? { id: f.agentId }), 100);
+    parts.push(t.t('campaignList.filter.agent', { agent }));
   }
   return parts.join(', ');
 }
 
-function emptyText(model: HomeModel): string {
-  const words = filterWords(model.filters, model.agents);
-  if (!words) {
-    return model.canChange
-      ? 'No campaigns yet. Create one with *➕ New campaign* above or `/campaign create`.'
-      : 'No campaigns yet.';
-  }
-  return md`No campaigns match _${words}_. Choose other filters above, or "All" to see every campaign.`;
+function emptyText(model: HomeModel, t: Translator): string {
+  const words = filterWords(model.filters, model.agents, t);
+  if (!words) return t.t(model.canChange ? 'home.empty' : 'home.emptyReadOnly');
+  return tmd(t, 'home.emptyFiltered', { filter: words });
 }
 
-/** The Home tab view for one person. */
-export function homeView(model: HomeModel): View {
-  const head: KnownBlock[] = [header('📣 Campaigns')];
+/** The Home tab view for one person, in their words; times in `model.timeZone`. */
+export function homeView(model: HomeModel, t: Translator): View {
+  const head: KnownBlock[] = [header(t.t('home.header'))];
+  const readAt = formatDateTime(model.readAt, model.timeZone, t);
   if (model.problem) {
-    const age = model.noList
-      ? ''
-      : md`\nThe list below is from ${formatDateTime(model.readAt)} and may be out of date.`;
-    head.push(
-      mrkdwnSection(
-        md`⚠️ *I couldn't read the campaigns from the outreach service.* ${model.problem}${raw(age)}\nPress *🔄 Refresh* to try again.`,
-      ),
-    );
+    const hasAge = model.noList ? 'no' : 'yes';
+    head.push(mrkdwnSection(tmd(t, 'home.problem', { problem: model.problem, hasAge, readAt })));
   }
-  if (!model.noList) head.push(...countsBlock(model));
-  head.push(filtersBlock(model));
-  if (!model.canChange && model.whoCan) head.push(context(`👁 You can read campaigns here. ${model.whoCan}`));
+  if (!model.noList) head.push(...countsBlock(model, t));
+  head.push(filtersBlock(model, t));
+  if (!model.canChange && model.whoCan) head.push(context(tmd(t, 'home.readOnly', { whoCan: raw(model.whoCan) })));
 
   const tail: KnownBlock[] = [];
   if (model.noList) {
     return { type: 'home', blocks: [...head] };
   }
-  const words = filterWords(model.filters, model.agents);
-  const shownTo = model.firstIndex + model.campaigns.length;
+  const words = filterWords(model.filters, model.agents, t);
   const status =
     model.matching === 0
       ? ''
-      : `Showing ${formatCount(model.firstIndex + 1)}–${formatCount(shownTo)} of ${plural(model.matching, 'campaign')}` +
-        (words ? md` matching _${words}_` : '') +
-        ` · page ${formatCount(model.page + 1)} of ${formatCount(model.pageCount)} · active first, then newest`;
-  const read = md`Read ${formatDateTime(model.readAt)}`;
-  const cap = model.listCap
-    ? md` · the service lists more campaigns than the first ${formatCount(model.listCap)} read here; use the filters to narrow it`
-    : '';
-  head.push(context(status ? `${status} · ${read}${cap}` : `${read}${cap}`));
+      : tmd(t, 'home.showing', {
+          from: model.firstIndex + 1,
+          to: model.firstIndex + model.campaigns.length,
+          total: model.matching,
+          filtered: words ? 'yes' : 'no',
+          filter: words,
+          page: model.page + 1,
+          pages: model.pageCount,
+        });
+  head.push(
+    context(
+      tmd(t, 'home.readLine', {
+        hasStatus: status ? 'yes' : 'no',
+        status: raw(status),
+        readAt,
+        capped: model.listCap ? 'yes' : 'no',
+        cap: model.listCap ?? 0,
+      }),
+    ),
+  );
   head.push(divider());
 
   if (model.campaigns.length === 0) {
-    return { type: 'home', blocks: [...head, mrkdwnSection(emptyText(model))] };
+    return { type: 'home', blocks: [...head, mrkdwnSection(emptyText(model, t))] };
   }
-  const pages = pageButtons(model);
+  const pages = pageButtons(model, t);
   if (pages.length) tail.push(actions(pages, 'home_pages'));
   const blocks = fitGroups({
     head,
-    groups: model.campaigns.map((c) => campaignGroup(c, model)),
+    groups: model.campaigns.map((c) => campaignGroup(c, model, t)),
     tail,
     max: LIMITS.viewBlocks,
-    moreText: (n) => `…and ${plural(n, 'more campaign')} on this page not shown (a Home tab holds at most 100 blocks).`,
+    moreText: (n) => t.t('home.more', { count: n }),
   });
   return { type: 'home', blocks };
 }
 
 /** What the Home tab shows while the first list is being read. */
-export function homeLoadingView(): View {
+export function homeLoadingView(t: Translator): View {
   return {
     type: 'home',
-    blocks: [header('📣 Campaigns'), mrkdwnSection('⏳ Reading the campaigns from the outreach service…')],
+    blocks: [header(t.t('home.header')), mrkdwnSection(t.t('home.loading'))],
   };
 }
 
@@ -380,42 +415,40 @@ export function decodeWatchMetadata(meta: string | undefined): number | null {
   return meta && /^\d{1,15}$/.test(meta) ? Number(meta) : null;
 }
 
-export function homeWatchModal(campaign: { id: number; name?: string | null }): View {
+export function homeWatchModal(campaign: { id: number; name?: string | null }, t: Translator): View {
   const name = cleanLabel(campaign.name ?? '', 200);
-  const which = name ? md`*${name}* (#${campaign.id})` : `campaign #${campaign.id}`;
+  const question = tmd(t, 'home.watch.question', { named: name ? 'yes' : 'no', name, id: String(campaign.id) });
   return {
     type: 'modal',
     callback_id: HOME_WATCH_VIEW_ID,
     private_metadata: String(campaign.id),
-    title: plainText('Watch a campaign', 24),
-    submit: plainText('Watch', 24),
-    close: plainText('Cancel', 24),
+    title: plainText(t.t('home.watch.title'), 24),
+    submit: plainText(t.t('home.watch.submit'), 24),
+    close: plainText(t.t('common.cancel'), 24),
     blocks: [
-      mrkdwnSection(
-        `Which channel should follow ${which}? Calls (or WhatsApp progress) are posted there as they happen.`,
-      ),
+      mrkdwnSection(question),
       {
         type: 'input',
         block_id: HOME_WATCH_BLOCK,
-        label: plainText('Channel', 2000),
+        label: plainText(t.t('home.watch.channel'), 2000),
         element: {
           type: 'conversations_select',
           action_id: HOME_WATCH_ACTION,
-          placeholder: plainText('Choose a channel', 150),
+          placeholder: plainText(t.t('home.watch.placeholder'), 150),
           filter: { include: ['public', 'private'], exclude_bot_users: true },
         },
       },
-      context('I join public channels by myself; invite me to a private one first with `/invite @Outreach`.'),
+      context(t.t('home.watch.hint')),
     ],
   };
 }
 
 /** A modal that only says something (a refusal after submit). `text` is mrkdwn, already escaped. */
-export function homeNoticeModal(title: string, text: string): View {
+export function homeNoticeModal(title: string, text: string, t: Translator): View {
   return {
     type: 'modal',
     title: plainText(title, 24),
-    close: plainText('Close', 24),
+    close: plainText(t.t('common.close'), 24),
     blocks: [mrkdwnSection(text)],
   };
 }

@@ -102,28 +102,44 @@ describe('lists stay within 50 blocks for any size', () => {
       expect(m.blocks[m.blocks.length - 1]?.type).toBe('actions');
     }
   });
-  it.each(SIZES)('%i contacts', (n) => {
+  const MORE_CONTACTS = {
+    en: '…and 477 more contacts on this page not shown',
+    es: '…y 477 contactos más en esta página que no se muestran',
+  };
+  it.each(SIZES_BY_LOCALE)('%i contacts (%s)', (n, locale) => {
     const contacts = Array.from({ length: n }, (_, i) => contact(i, { name: HOSTILE }));
-    const m = contactsPageMessage({
-      campaignId: 12,
-      campaignName: HOSTILE,
-      contacts,
-      page: 1,
-      pagination: { has_next: true, has_previous: true, next_page: 2, previous_page: 0 },
-      totalCount: 50_000,
-    });
+    const m = contactsPageMessage(
+      {
+        campaignId: 12,
+        campaignName: HOSTILE,
+        contacts,
+        page: 1,
+        pagination: { has_next: true, has_previous: true, next_page: 2, previous_page: 0 },
+        totalCount: 50_000,
+        status: 'failed',
+        timezone: 'America/Mexico_City',
+      },
+      translator(locale),
+    );
     assertWithinMessageLimits(m);
     expectNoLiveMarkup(m);
-    if (n === 500) expect(JSON.stringify(m.blocks)).toContain('…and 477 more contacts on this page not shown');
+    if (n === 500) expect(JSON.stringify(m.blocks)).toContain(MORE_CONTACTS[locale]);
   });
-  it.each(SIZES)('%i calls', (n) => {
+  const MORE_CALLS = {
+    en: '…and 454 more calls on this page not shown',
+    es: '…y 454 llamadas más en esta página que no se muestran',
+  };
+  it.each(SIZES_BY_LOCALE)('%i calls (%s)', (n, locale) => {
     const calls = Array.from({ length: n }, (_, i) =>
       call(i, { contact: { id: i, name: HOSTILE, phone_number: HOSTILE }, ended_reason: HOSTILE }),
     );
-    const m = callsPageMessage({ campaignId: 12, calls, page: 0, pagination: { ...noPages, has_next: true } });
+    const m = callsPageMessage(
+      { campaignId: 12, calls, page: 0, pagination: { ...noPages, has_next: true }, status: 'no-answer' },
+      translator(locale),
+    );
     assertWithinMessageLimits(m);
     expectNoLiveMarkup(m);
-    if (n === 500) expect(JSON.stringify(m.blocks)).toContain('…and 454 more calls on this page not shown');
+    if (n === 500) expect(JSON.stringify(m.blocks)).toContain(MORE_CALLS[locale]);
   });
 });
 
@@ -141,16 +157,20 @@ describe('long text is cut with a note', () => {
       expect(t).toMatch(/shortened: the full text is longer than a Slack message holds/);
     }
   });
-  it('a 10,000-character extracted-data value, 25 fields, hostile keys and tags', () => {
+  it.each([
+    ['en', '…and 15 more fields not shown.'],
+    ['es', '…y 15 campos más que no se muestran.'],
+  ] as const)('a 10,000-character extracted-data value, 25 fields, hostile keys and tags (%s)', (locale, more) => {
     const extracted: Record<string, string> = { [HOSTILE]: 'v'.repeat(10_000) };
     for (let i = 0; i < 24; i++) extracted[`field_${i}`] = HOSTILE;
-    const m = contactDetailMessage(12, contact(0, { extracted_data: extracted, tags: [HOSTILE], context: HOSTILE }));
+    const c = contact(0, { extracted_data: extracted, tags: [HOSTILE], context: HOSTILE });
+    const m = contactDetailMessage(12, c, {}, translator(locale));
     assertWithinMessageLimits(m);
     expectNoLiveMarkup(m);
     const long = allTexts(m).find((t) => t.includes('vvvv'));
     expect(long?.length).toBeLessThanOrEqual(2000);
     expect(long).toMatch(/shortened to fit Slack/);
-    expect(JSON.stringify(m.blocks)).toContain('…and 15 more fields not shown.');
+    expect(JSON.stringify(m.blocks)).toContain(more);
     expect(allTexts(m).some((t) => t.includes('&lt;!channel&gt;'))).toBe(true);
   });
   it('analytics with many unknown keys and odd values', () => {
@@ -170,6 +190,10 @@ describe('long text is cut with a note', () => {
         campaignListMessage({ campaigns: [listItem(0, { name, status: 'cooldown' })], totalCount: 1 }, translator(l)),
         usageMessage(translator(l), { key: 'grammar.unknownSubcommand', values: { raw: name } }),
         usageMessage(translator(l), { key: 'grammar.notAListFilter', values: { raw: name } }),
+        contactsPageMessage(
+          { campaignId: 1, campaignName: name, contacts: [contact(0, { name })], page: 0, pagination: noPages },
+          translator(l),
+        ),
       ]),
       campaignDetailMessage(campaignDetail({ name, status: 'pending' })),
       errorMessage({
@@ -181,13 +205,6 @@ describe('long text is cut with a note', () => {
       }),
       successMessage(name),
       lifecycleResultMessage({ userId: 'U1', action: 'archive', campaign: { id: 1, name, status: 'active' } }),
-      contactsPageMessage({
-        campaignId: 1,
-        campaignName: name,
-        contacts: [contact(0, { name })],
-        page: 0,
-        pagination: noPages,
-      }),
     ];
     for (const m of msgs) {
       assertWithinMessageLimits(m);
@@ -238,21 +255,32 @@ describe('values', () => {
     assertWithinMessageLimits(m);
     expect(m.text.startsWith('&lt;!channel&gt; paused')).toBe(true);
   });
-  it('remove buttons only for contacts in queue or failed, with a confirm naming the contact', () => {
-    const m = contactsPageMessage({
-      campaignId: 1,
-      contacts: ['queue', 'failed', 'answered', 'sending'].map((status, i) => contact(i, { status, name: `P${i}` })),
-      page: 0,
-      pagination: noPages,
-    });
-    const rows = m.blocks.filter((b) => b.type === 'actions');
-    const removable = rows.map((b) =>
-      b.type === 'actions' ? b.elements.some((e) => e.action_id === 'contact_remove') : false,
-    );
-    expect(removable).toEqual([true, true, false, false]);
-    const remove =
-      rows[0]?.type === 'actions' ? rows[0].elements.find((e) => e.action_id === 'contact_remove') : undefined;
-    expect(remove && 'confirm' in remove ? remove.confirm?.text.text : '').toMatch(/^Remove P0\?/);
-    expect(remove && 'style' in remove ? remove.style : '').toBe('danger');
-  });
+  it.each([
+    ['en', /^Remove P0\?/],
+    ['es', /^¿Quitar a P0\?/],
+  ] as const)(
+    'remove buttons only for contacts in queue or failed, with a confirm naming the contact (%s)',
+    (l, re) => {
+      const m = contactsPageMessage(
+        {
+          campaignId: 1,
+          contacts: ['queue', 'failed', 'answered', 'sending'].map((status, i) =>
+            contact(i, { status, name: `P${i}` }),
+          ),
+          page: 0,
+          pagination: noPages,
+        },
+        translator(l),
+      );
+      const rows = m.blocks.filter((b) => b.type === 'actions');
+      const removable = rows.map((b) =>
+        b.type === 'actions' ? b.elements.some((e) => e.action_id === 'contact_remove') : false,
+      );
+      expect(removable).toEqual([true, true, false, false]);
+      const remove =
+        rows[0]?.type === 'actions' ? rows[0].elements.find((e) => e.action_id === 'contact_remove') : undefined;
+      expect(remove && 'confirm' in remove ? remove.confirm?.text.text : '').toMatch(re);
+      expect(remove && 'style' in remove ? remove.style : '').toBe('danger');
+    },
+  );
 });

@@ -3,12 +3,10 @@ import { LOCALES } from '../../src/i18n/locale.js';
 import { translator } from '../../src/i18n/translator.js';
 import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
 import { campaignListMessage } from '../../src/render/campaign-list.js';
-import { callsPageMessage } from '../../src/render/calls-page.js';
-import { contactDetailMessage, contactsPageMessage } from '../../src/render/contacts-page.js';
 import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/render/feedback.js';
 import type { SlackMessage } from '../../src/render/types.js';
 import { assertWithinMessageLimits } from '../support/messageChecks.js';
-import { call, campaignDetail, contact, listItem } from '../support/blocksFixtures.js';
+import { campaignDetail, listItem } from '../support/blocksFixtures.js';
 import { SPANISH_ALIASES, usageMessage } from '../../src/slack/grammar.js';
 
 function checked(m: SlackMessage): SlackMessage {
@@ -95,77 +93,6 @@ describe('campaignDetailMessage', () => {
         message_limit: null,
       }),
     );
-    expect(checked(m)).toMatchSnapshot();
-  });
-});
-
-describe('contacts', () => {
-  it('a middle page with previous and next', () => {
-    const m = contactsPageMessage({
-      campaignId: 12,
-      campaignName: 'Spring renewals',
-      contacts: [0, 1, 2].map((i) => contact(i)),
-      page: 2,
-      pagination: { has_next: true, has_previous: true, next_page: 3, previous_page: 1 },
-      totalCount: 1234,
-      status: undefined,
-      timezone: 'America/Mexico_City',
-    });
-    expect(checked(m)).toMatchSnapshot();
-  });
-  it('an empty first page, and an empty filtered page', () => {
-    const pagination = { has_next: false, has_previous: false };
-    expect(checked(contactsPageMessage({ campaignId: 12, contacts: [], page: 0, pagination }))).toMatchSnapshot();
-    expect(
-      checked(contactsPageMessage({ campaignId: 12, contacts: [], page: 0, pagination, status: 'failed' })),
-    ).toMatchSnapshot();
-  });
-  it('one contact in full', () => {
-    expect(checked(contactDetailMessage(12, contact(0), { timezone: 'UTC' }))).toMatchSnapshot();
-  });
-  it('a contact with no name, no calls, no extracted data', () => {
-    const m = contactDetailMessage(
-      12,
-      contact(1, {
-        name: null,
-        f_id: null,
-        context: null,
-        call_count: null,
-        last_call_at: null,
-        billed_duration: null,
-        extracted_data: null,
-        tags: null,
-      }),
-    );
-    expect(checked(m)).toMatchSnapshot();
-  });
-});
-
-describe('callsPageMessage', () => {
-  it('a first page with a next page', () => {
-    const m = callsPageMessage({
-      campaignId: 12,
-      calls: [
-        call(0),
-        call(1, { status: 'no-answer', answered_by: null, ended_by: '', ended_reason: '', duration: 0 }),
-        call(2, { contact: null, started_at: null, status: 'in-progress', ended_by: null, duration: null }),
-      ],
-      page: 0,
-      pagination: { page_index: 0, page_size: 3, has_next: true, has_previous: false, next_page: 1 },
-      totalCount: 40,
-      status: undefined,
-      timezone: 'UTC',
-    });
-    expect(checked(m)).toMatchSnapshot();
-  });
-  it('empty, filtered', () => {
-    const m = callsPageMessage({
-      campaignId: 12,
-      calls: [],
-      page: 0,
-      pagination: { has_next: false, has_previous: false },
-      status: 'busy',
-    });
     expect(checked(m)).toMatchSnapshot();
   });
 });

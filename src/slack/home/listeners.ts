@@ -8,8 +8,11 @@
  * response_url).
  */
 import type { Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { translator, type Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
 import { HOME_FILTER_PATTERN } from '../../render/ids.js';
+import { raw } from '../../render/mrkdwn.js';
+import { tmd } from '../../render/text.js';
 import {
   decodeFilterChoice,
   decodeWatchMetadata,
@@ -72,10 +75,8 @@ export function refresh({ home }: HomeDeps): ActionListener {
   };
 }
 
-/** What a stale menu says. */
-export const staleMenu = errorMessage({
-  sentence: 'That menu no longer works. Open the Home tab again to get a fresh one.',
-});
+/** What a stale menu says, in the clicker's words. */
+export const staleMenu = (t: Translator) => errorMessage({ sentence: t.t('home.staleMenu') }, t);
 
 /** A campaign's menu: one handler per choice (src/slack/routes.ts says which change something). */
 export function menu<D extends AppDeps>(
@@ -87,8 +88,8 @@ export function menu<D extends AppDeps>(
 type MenuContext<D extends AppDeps = AppDeps> = ButtonContext<{ choice: HomeMenuChoice; campaignId: number }, D>;
 
 /** "Show calls" from the menu. */
-export async function callsFromMenu({ value, deps, reply }: MenuContext): Promise<void> {
-  await reply.ephemeral(await loadCallsPage(deps, { campaignId: value.campaignId, page: 0 }));
+export async function callsFromMenu({ value, deps, reply, t, person }: MenuContext): Promise<void> {
+  await reply.ephemeral(await loadCallsPage(deps, t, { campaignId: value.campaignId, page: 0 }, person.timeZone));
 }
 
 /** "Edit" from the menu: the result goes to the person's DM (the Home tab has no channel). */
@@ -100,8 +101,8 @@ export const uploadFromMenu: ChangeHandler<MenuContext> = ({ value, body, deps, 
   openUploadModal(deps, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId, reply });
 
 /** "Watch in a channel" from the menu: the Home tab has no channel of its own, so the person picks one. */
-export async function openWatchModal({ value, body, client }: MenuContext): Promise<void> {
-  await client.views.open({ trigger_id: body.trigger_id, view: homeWatchModal({ id: value.campaignId }) });
+export async function openWatchModal({ value, body, client, t }: MenuContext): Promise<void> {
+  await client.views.open({ trigger_id: body.trigger_id, view: homeWatchModal({ id: value.campaignId }, t) });
 }
 
 /** The watch modal's checked submission: who, which campaign, which channel, answered in the person's DM. */
@@ -115,18 +116,15 @@ export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise
   return async ({ ack, body, view, client }) => {
     const campaignId = decodeWatchMetadata(view.private_metadata);
     const channelId = view.state.values[HOME_WATCH_BLOCK]?.[HOME_WATCH_ACTION]?.selected_conversation ?? undefined;
+    // The person opened this modal moments ago: their language is cached, so this rarely asks Slack before the ack.
+    const t = translator((await deps.languages.person(body.user.id, client)).locale);
+    const title = t.t('home.watch.title');
     if (campaignId === null) {
-      await ack({
-        response_action: 'update',
-        view: homeNoticeModal('Watch a campaign', '⚠️ This form is out of date. Close it and use the menu again.'),
-      });
+      await ack({ response_action: 'update', view: homeNoticeModal(title, t.t('home.watch.stale'), t) });
       return;
     }
     if (!channelId) {
-      await ack({
-        response_action: 'errors',
-        errors: { [HOME_WATCH_BLOCK]: 'Choose the channel that should watch the campaign.' },
-      });
+      await ack({ response_action: 'errors', errors: { [HOME_WATCH_BLOCK]: t.t('home.watch.noChannel') } });
       return;
     }
     const userId = body.user.id;
@@ -134,7 +132,11 @@ export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise
       deps,
       client,
       { userId, action: 'watch', what: 'watch campaigns', campaignId },
-      (text) => ack({ response_action: 'update', view: homeNoticeModal('Watch a campaign', `⚠️ ${text}`) }),
+      (text) =>
+        ack({
+          response_action: 'update',
+          view: homeNoticeModal(title, tmd(t, 'home.watch.refused', { text: raw(text) }), t),
+        }),
     );
     if (refused) return;
     await ack();

@@ -12,7 +12,7 @@
  * sees the list from before their own change.
  */
 import type { WebClient } from '@slack/web-api';
-import { humanMessage } from '../../outreach/errors.js';
+import { translator, type Translator } from '../../i18n/translator.js';
 import { onBehalfOfNoOne } from '../../outreach/onBehalf.js';
 import {
   CAMPAIGN_STATUSES,
@@ -30,6 +30,7 @@ import {
   type HomeFilters,
   type HomeModel,
 } from '../../render/home.js';
+import { serviceErrorText } from '../../render/service-error.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
 
@@ -62,8 +63,11 @@ export const DEFAULT_HOME_TUNING: HomeTuning = {
   perPage: HOME_CAMPAIGNS_PER_PAGE,
 };
 
-/** What the Home tab reads: the store (people's filters), the service, who may change, and the log. */
-export type HomeDeps = Pick<AppDeps, 'store' | 'outreach' | 'permissions' | 'logger'>;
+/**
+ * What the Home tab reads: the store (people's filters), the service, who may change, each person's language and
+ * timezone, and the log.
+ */
+export type HomeDeps = Pick<AppDeps, 'store' | 'outreach' | 'permissions' | 'logger' | 'languages'>;
 
 const HOME_PREFS_COLLECTION = 'home_prefs';
 
@@ -193,7 +197,10 @@ export class HomeService {
     const state = { again: false, done: Promise.resolve() };
     state.done = (async () => {
       try {
-        if (opts.firstOpen) await this.publish(client, userId, homeLoadingView());
+        if (opts.firstOpen) {
+          const { locale } = await this.deps.languages.person(userId, client);
+          await this.publish(client, userId, homeLoadingView(translator(locale)));
+        }
         do {
           state.again = false;
           await this.publishOnce(userId, client);
@@ -219,15 +226,20 @@ export class HomeService {
     }
   }
 
+  /** Builds and publishes the person's tab in their language (read at each publish: `/campaign lang` applies). */
   private async publishOnce(userId: string, client: WebClient): Promise<void> {
     let model: HomeModel;
+    let t: Translator;
     try {
-      model = await this.model(userId, client);
+      const person = await this.deps.languages.person(userId, client);
+      t = translator(person.locale);
+      model = await this.model(userId, client, t);
+      if (person.timeZone) model.timeZone = person.timeZone;
     } catch (err) {
       this.deps.logger.error({ err: errorSummary(err), user: userId }, 'could not build the Home tab');
       return;
     }
-    await this.publish(client, userId, homeView(model));
+    await this.publish(client, userId, homeView(model, t));
   }
 
   /**
@@ -298,8 +310,8 @@ export class HomeService {
     return detail;
   }
 
-  /** Everything the person's Home tab shows now. */
-  async model(userId: string, client: WebClient): Promise<HomeModel> {
+  /** Everything the person's Home tab shows now; what it says about failures in the words of `t`. */
+  async model(userId: string, client: WebClient, t: Translator): Promise<HomeModel> {
     const prefs = await this.prefs(userId);
     const filters: HomeFilters = {
       ...(prefs.status ? { status: prefs.status } : {}),
@@ -319,7 +331,7 @@ export class HomeService {
       snap = await this.list(filters.channel);
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err), user: userId }, 'Home tab: could not list campaigns');
-      problem = humanMessage(err);
+      problem = serviceErrorText(err, t);
       snap = this.lists.get(filters.channel ?? 'all');
     }
     const counts = Object.fromEntries(CAMPAIGN_STATUSES.map((s) => [s, 0])) as Record<CampaignStatus, number>;
@@ -335,7 +347,7 @@ export class HomeService {
         firstIndex: 0,
         campaigns: [],
         readAt: new Date(),
-        problem: problem ?? 'No campaigns could be read.',
+        problem: problem ?? t.t('home.noCampaignsRead'),
         noList: true,
       };
     }
@@ -367,12 +379,12 @@ export class HomeService {
         const known = this.details.get(item.id)?.detail;
         return known
           ? { item, watching, detail: known }
-          : { item, watching, detailProblem: 'the service cannot be read.' };
+          : { item, watching, detailProblem: t.t('home.serviceUnreadable') };
       }
       try {
         return { item, watching, detail: await this.detail(item.id) };
       } catch (err) {
-        return { item, watching, detailProblem: humanMessage(err) };
+        return { item, watching, detailProblem: serviceErrorText(err, t) };
       }
     });
 
