@@ -6,7 +6,7 @@
  *
  * Per call, what the watch keeps once the call has ended and been shown: its call record (final, its snapshot dropped
  * once shown), its post record in the channel (message ts, delivered fingerprint, conversation cursor after two
- * messages); per campaign its cursor (every poll; written hourly here), and Slack event ids (a reply or two in a
+ * messages); per campaign its cursor (every poll; written twice a day here), and Slack event ids (a reply or two in a
  * few threads). This is the upper bound retention allows: the poller's housekeeping deletes settled calls and posts
  * sooner (once out of the listing window / idle for THREAD_IDLE), which this bench does not count on.
  *
@@ -30,7 +30,9 @@ const PER_DAY = Math.max(1, Number(process.env.RETENTION_CALLS_PER_DAY ?? 50));
 const DAYS = 30;
 const RETENTION_DAYS = 7;
 const DAY = 24 * 3600_000;
-const CONCURRENCY = 64;
+const CONCURRENCY = 16;
+/** The day's calls are written in this many batches (each campaign's records of a batch together). */
+const BATCHES = 2;
 const REPORT_DAYS = new Set([1, 7, 8, 14, 30]);
 
 type Kind = 'embedded' | 'postgres';
@@ -48,6 +50,9 @@ async function duBytes(dir: string): Promise<number> {
   }
   return total;
 }
+
+const callId = (n: number) => `call_${n.toString(36).padStart(8, '0')}`;
+const threadId = (n: number) => `th_${n.toString(36).padStart(8, '0')}`;
 
 /** Runs the tasks, `CONCURRENCY` at a time. */
 async function pool(tasks: Array<() => Promise<unknown>>): Promise<void> {
@@ -76,9 +81,9 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
   let seq = 0;
   for (let day = 1; day <= DAYS; day++) {
     const dayStart = clock;
-    // Business hours: the day's calls spread over 10 hours, one hour at a time.
-    for (let hour = 0; hour < 10; hour++) {
-      clock = dayStart + (8 + hour) * 3600_000;
+    // Business hours: the day's calls written in BATCHES (a few hours' worth each, so the run stays short).
+    for (let batch = 0; batch < BATCHES; batch++) {
+      clock = dayStart + (8 + (batch * 10) / BATCHES) * 3600_000;
       const tasks: Array<() => Promise<unknown>> = [];
       for (let c = 1; c <= CAMPAIGNS; c++) {
         const channelId = `C${String(c).padStart(6, '0')}`;
@@ -90,42 +95,47 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
             failures: 0,
           }),
         );
-        const calls = Math.floor((PER_DAY * (hour + 1)) / 10) - Math.floor((PER_DAY * hour) / 10);
-        for (let k = 0; k < calls; k++) {
-          const n = ++seq;
-          const callId = `call_${n.toString(36).padStart(8, '0')}`;
-          const threadId = `th_${n.toString(36).padStart(8, '0')}`;
-          const createdAt = new Date(clock - 120_000).toISOString();
-          tasks.push(async () => {
-            await state.putCall({
-              campaignId: c,
-              callId,
-              threadId,
-              createdAt,
-              status: 'ended',
-              fp: 'Zk3mQ0a1b2c3d4e5',
-              ih: 'aGFzaGhhc2hoYXNo',
-              final: true,
-              firstSeenAt: clock - 90_000,
-              finalAt: clock,
-            });
-            await state.putPost({
-              channelId,
-              campaignId: c,
-              callId,
-              threadId,
-              createdAt: new Date(clock - 90_000).toISOString(),
-              ts: `${Math.floor(clock / 1000)}.${String(n % 1_000_000).padStart(6, '0')}`,
-              deliveredFp: 'Zk3mQ0a1b2c3d4e5',
-              conv: { count: 2, lastKey: `msg_${n}_2`, accounted: [], lastActivityAt: clock, introPosted: true },
-              agentId: 'agt_0123456789',
-              endUserId: `eu_${n}`,
-              endUserName: `Person ${c}-${n}`,
-            });
-          });
-        }
+        const calls = Math.floor((PER_DAY * (batch + 1)) / BATCHES) - Math.floor((PER_DAY * batch) / BATCHES);
+        const ids = Array.from({ length: calls }, () => ++seq);
+        // One task per campaign and batch: its records are written together (as a poll cycle writes a campaign's
+        // calls together), so the embedded store writes its file once per batch rather than once per record.
+        tasks.push(async () => {
+          await Promise.all(
+            ids.map((n) =>
+              state.putCall({
+                campaignId: c,
+                callId: callId(n),
+                threadId: threadId(n),
+                createdAt: new Date(clock - 120_000).toISOString(),
+                status: 'ended',
+                fp: 'Zk3mQ0a1b2c3d4e5',
+                ih: 'aGFzaGhhc2hoYXNo',
+                final: true,
+                firstSeenAt: clock - 90_000,
+                finalAt: clock,
+              }),
+            ),
+          );
+          await Promise.all(
+            ids.map((n) =>
+              state.putPost({
+                channelId,
+                campaignId: c,
+                callId: callId(n),
+                threadId: threadId(n),
+                createdAt: new Date(clock - 90_000).toISOString(),
+                ts: `${Math.floor(clock / 1000)}.${String(n % 1_000_000).padStart(6, '0')}`,
+                deliveredFp: 'Zk3mQ0a1b2c3d4e5',
+                conv: { count: 2, lastKey: `msg_${n}_2`, accounted: [], lastActivityAt: clock, introPosted: true },
+                agentId: 'agt_0123456789',
+                endUserId: `eu_${n}`,
+                endUserName: `Person ${c}-${n}`,
+              }),
+            ),
+          );
+        });
         // A few people answer in threads: Slack event ids, remembered for an hour.
-        if (c % 20 === 0) tasks.push(() => state.claimEvent(`Ev${day}_${hour}_${c}`));
+        if (c % 20 === 0) tasks.push(() => state.claimEvent(`Ev${day}_${batch}_${c}`));
       }
       await pool(tasks);
     }

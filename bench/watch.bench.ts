@@ -1,6 +1,6 @@
 /**
  * Watching at scale, for each store: 200 watched campaigns (one channel each), 8,000 calls already in the service,
- * then a live phase of WATCH_CYCLES (default 55) poll cycles at 330 calls a minute (165 per 30 s cycle, each with a
+ * then a live phase of WATCH_CYCLES (default 50) poll cycles at 330 calls a minute (165 per 30 s cycle, each with a
  * two-message conversation, ended by the next cycle: every live call ends within one poll interval).
  *
  * Stores: the embedded one in a temporary STATE_DIR, and PostgreSQL on a server the bench starts itself
@@ -38,7 +38,7 @@ const HISTORY = 8_000;
 const POLL_SECONDS = 30;
 /** 330 calls a minute at one cycle every 30 s. */
 const PER_CYCLE = 165;
-const LIVE_CYCLES = Math.max(10, Number(process.env.WATCH_CYCLES ?? 55));
+const LIVE_CYCLES = Math.max(10, Number(process.env.WATCH_CYCLES ?? 50));
 /** CPU flatness is judged from this cycle on (the first ones fill the app's caches and queues). */
 const FROM_CYCLE = 5;
 const MB = 1024 * 1024;
