@@ -7,10 +7,12 @@ import {
   campaignStateLabel,
   channelLabel,
   ENGLISH,
+  formatPercent,
   humanizeKey,
   isValidTimeZone,
   NONE,
   rateScale,
+  yesNo,
   type RateScale,
 } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
@@ -61,19 +63,13 @@ function isRateKey(key: string): boolean {
   return /rate$/i.test(key);
 }
 
-/** "42%", "42.5%" ("42.5 %" in Spanish): a rate read on the snapshot's scale, to one decimal. */
-function percent(rate: number, scale: RateScale, t: Translator): string {
-  const pct = scale === 'fraction' ? rate * 100 : rate;
-  return t.t('campaignDetail.percent', { value: t.number(Math.round(pct * 10) / 10) });
-}
-
 function analyticsValue(key: string, v: unknown, scale: RateScale, t: Translator): string {
   if (v === null || v === undefined) return NONE;
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return NONE;
-    return isRateKey(key) ? percent(v, scale, t) : t.number(v);
+    return isRateKey(key) ? formatPercent(v, scale, t) : t.number(v);
   }
-  if (typeof v === 'boolean') return t.t(v ? 'campaignDetail.yes' : 'campaignDetail.no');
+  if (typeof v === 'boolean') return yesNo(v, t);
   if (typeof v === 'string') return truncate(v, 200);
   return truncate(JSON.stringify(v), 200);
 }

@@ -22,27 +22,31 @@ import {
   type Schedule,
 } from '../outreach/schemas.js';
 import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../outreach/unspecified.js';
+import { isLocale, type Locale } from '../i18n/locale.js';
+import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
 import { ACTION_IDS, encodeCampaignId, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
-import { campaignStateLabel, channelLabel, contactStatusLabel, formatCount, NONE } from './format.js';
+import { campaignStateLabel, channelLabel, contactStatusLabel, ENGLISH, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
   actions,
   button,
   cleanLabel,
   confirmDialog,
+  escapeMrkdwn,
   context,
   fallback,
   fieldSections,
   header,
   LIMITS,
-  md,
   mrkdwnSection,
   plainLabel,
   plainText,
+  raw,
+  RawMrkdwn,
   truncate,
-  type RawMrkdwn,
 } from './mrkdwn.js';
-import { cyclesInWords, DAY_LABELS, scheduleInWords } from './schedule.js';
+import { cyclesInWords, scheduleInWords } from './schedule.js';
+import { tmd } from './text.js';
 import type { KnownBlock, SlackMessage, View } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -222,6 +226,8 @@ export interface FixedSettings {
 
 export interface FormMetadata {
   mode: 'create' | 'edit';
+  /** The language the form speaks (its opener's), for its rebuilds, errors and result; absent: English. */
+  lang?: Locale;
   /** Conversation to post the result in (the channel where the command was typed); none: the person's DM. */
   postTo?: string;
   campaignId?: number;
@@ -268,12 +274,34 @@ const FixedSchema = z.object({
 });
 const MetadataSchema = z.object({
   mode: z.enum(['create', 'edit']),
+  lang: z.string().refine(isLocale).optional(),
   postTo: z.string().max(50).optional(),
   campaignId: z.number().int().positive().optional(),
   fixed: FixedSchema.optional(),
   initial: z.record(z.string(), z.string()).optional(),
   stash: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 });
+
+/** The words of a form: its metadata's language (English when absent). */
+export function formWords(meta: Pick<FormMetadata, 'lang'> | undefined): Translator {
+  return meta?.lang ? translator(meta.lang) : ENGLISH;
+}
+
+/** `{ lang }` for a form opened in `t`'s language (nothing for English: the metadata stays as it always was). */
+export function formLanguage(t: Translator): Pick<FormMetadata, 'lang'> {
+  return t.locale === 'en' ? {} : { lang: t.locale };
+}
+
+/** Full day names, for the form's labels and its errors. */
+export const DAY_NAMES: Record<Day, MessageKey> = {
+  mon: 'campaignForm.day.mon',
+  tue: 'campaignForm.day.tue',
+  wed: 'campaignForm.day.wed',
+  thu: 'campaignForm.day.thu',
+  fri: 'campaignForm.day.fri',
+  sat: 'campaignForm.day.sat',
+  sun: 'campaignForm.day.sun',
+};
 
 /** The form's private_metadata, or undefined when it is not ours / malformed. */
 export function decodeMetadata(raw: string | undefined): FormMetadata | undefined {
@@ -324,6 +352,7 @@ function textInput(
   v: FormValues,
   block: string,
   label: string,
+  t: Translator,
   opts: { hint?: string; optional?: boolean; multiline?: boolean; max?: number; placeholder?: string } = {},
 ): KnownBlock {
   const max = opts.max ?? TEXT_MAX;
@@ -333,9 +362,7 @@ function textInput(
   const initial = textOf(v, block);
   if (initial.length > max) {
     // Slack refuses an initial value longer than max_length, and a cut one would be saved cut: keep it out of reach.
-    return context(
-      md`*${label}* is ${formatCount(initial.length)} characters long, more than this form can hold (${formatCount(max)}), so it can't be changed here and is kept as it is.`,
-    );
+    return context(tmd(t, 'campaignForm.tooLongToEdit', { label, length: initial.length, max }));
   }
   if (initial) element.initial_value = initial;
   return input({ block, label, element, hint: opts.hint, optional: opts.optional });
@@ -434,10 +461,13 @@ function agentLabel(a: KnownAgent): string {
   return name ? `${name} · ${short}` : a.id;
 }
 
-const CHANNEL_SHORT: Record<ChannelType, string> = { phone_call: 'phone', whatsapp: 'WhatsApp' };
+const CHANNEL_SHORT: Record<ChannelType, MessageKey> = {
+  phone_call: 'campaignForm.integrationOption.phone',
+  whatsapp: 'campaignForm.integrationOption.whatsapp',
+};
 
-function integrationLabel(i: KnownIntegration): string {
-  return truncate(`${i.id} (${CHANNEL_SHORT[i.type]})`, OPTION_TEXT_MAX);
+function integrationLabel(i: KnownIntegration, t: Translator): string {
+  return truncate(t.t(CHANNEL_SHORT[i.type], { id: i.id }), OPTION_TEXT_MAX);
 }
 
 /** Agents usable as select options (value within Slack's option limit), at most 100. */
@@ -456,6 +486,7 @@ export function integrationChoices(
   dir: FormDirectory,
   agentId: string | undefined,
   channel: ChannelType | undefined,
+  t: Translator = ENGLISH,
 ): { options?: Opt[]; option_groups?: { label: ReturnType<typeof plainText>; options: Opt[] }[] } {
   const fits = (i: KnownIntegration) => i.id.length <= OPTION_VALUE_MAX && (!channel || i.type === channel);
   if (agentId) {
@@ -463,7 +494,7 @@ export function integrationChoices(
     const opts = (agent?.integrations ?? [])
       .filter(fits)
       .slice(0, MAX_OPTIONS)
-      .map((i) => option(integrationLabel(i), i.id));
+      .map((i) => option(integrationLabel(i, t), i.id));
     return opts.length ? { options: opts } : {};
   }
   const groups = dir.agents
@@ -472,7 +503,7 @@ export function integrationChoices(
       options: a.integrations
         .filter(fits)
         .slice(0, MAX_OPTIONS)
-        .map((i) => option(integrationLabel(i), i.id)),
+        .map((i) => option(integrationLabel(i, t), i.id)),
     }))
     .filter((g) => g.options.length > 0)
     .slice(0, MAX_GROUPS);
@@ -500,42 +531,49 @@ export interface CampaignFormInput {
 }
 
 /** "Edit campaign #12", shortened to fit the 24-character title. */
-export function editTitle(id: number | undefined): string {
-  if (id === undefined) return 'Edit campaign';
-  for (const t of [`Edit campaign #${id}`, `Edit #${id}`]) if (t.length <= MODAL_TITLE_MAX) return t;
-  return 'Edit campaign';
+export function editTitle(id: number | undefined, t: Translator = ENGLISH): string {
+  if (id === undefined) return t.t('campaignForm.title.edit');
+  const tries = [
+    t.t('campaignForm.title.editId', { id: String(id) }),
+    t.t('campaignForm.title.editShort', { id: String(id) }),
+  ];
+  for (const title of tries) if (title.length <= MODAL_TITLE_MAX) return title;
+  return t.t('campaignForm.title.edit');
 }
 
-function weekBlocks(v: FormValues, prefix: WeekPrefix): KnownBlock[] {
+function weekBlocks(v: FormValues, prefix: WeekPrefix, t: Translator): KnownBlock[] {
   const blocks: KnownBlock[] = [
     checkboxes(
       v,
       daysBlock(prefix),
-      prefix === 'scheduling' ? 'Days it runs' : 'Days the cycles run',
-      DAYS.map((d) => option(DAY_LABELS[d], d)),
-      { hint: 'Each ticked day needs a start and a stop time below.' },
+      t.t(prefix === 'scheduling' ? 'campaignForm.days' : 'campaignForm.cycleDays'),
+      DAYS.map((d) => option(t.t(DAY_NAMES[d]), d)),
+      { hint: t.t('campaignForm.days.hint') },
     ),
   ];
   for (const day of DAYS) {
     for (const which of ['startTime', 'stopTime'] as const) {
       const block = timeBlock(prefix, day, which);
       const element: Record<string, unknown> = { type: 'timepicker' };
-      const t = textOf(v, block);
-      if (/^\d{2}:\d{2}$/.test(t)) element.initial_time = t;
-      blocks.push(input({ block, label: `${DAY_LABELS[day]} ${which === 'startTime' ? 'start' : 'stop'}`, element }));
+      const time = textOf(v, block);
+      if (/^\d{2}:\d{2}$/.test(time)) element.initial_time = time;
+      const label = t.t(which === 'startTime' ? 'campaignForm.dayStart' : 'campaignForm.dayStop', {
+        day: t.t(DAY_NAMES[day]),
+      });
+      blocks.push(input({ block, label, element }));
     }
   }
   return blocks;
 }
 
-function agentBlocks(v: FormValues, dir: FormDirectory): KnownBlock[] {
+function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlock[] {
   const blocks: KnownBlock[] = [];
   const agents = agentOptions(dir);
   const chosen = textOf(v, B.agent);
   if (agents.length) {
     const element: Record<string, unknown> = {
       type: 'static_select',
-      placeholder: plainText('Type to search agents', 150),
+      placeholder: plainText(t.t('campaignForm.agent.placeholder'), 150),
       options: agents,
     };
     const initial = agents.find((o) => o.value === chosen);
@@ -543,28 +581,26 @@ function agentBlocks(v: FormValues, dir: FormDirectory): KnownBlock[] {
     blocks.push(
       input({
         block: B.agent,
-        label: 'Agent',
+        label: t.t('campaignForm.agent'),
         element,
-        hint: 'Agents seen in existing campaigns. Not listed? Type its id in the next field.',
+        hint: t.t('campaignForm.agent.hint'),
         dispatch: true,
       }),
     );
   }
   blocks.push(
-    textInput(v, B.agentTyped, agents.length ? '…or agent id' : 'Agent id', {
+    textInput(v, B.agentTyped, t.t(agents.length ? 'campaignForm.agentTyped.orId' : 'campaignForm.agentTyped'), t, {
       max: 100,
-      placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
-      hint: agents.length
-        ? "Only for an agent that isn't in the list: its public id (a UUID)."
-        : "No agents seen in existing campaigns yet: type the agent's public id (a UUID).",
+      placeholder: t.t('campaignForm.agentTyped.placeholder'),
+      hint: t.t(agents.length ? 'campaignForm.agentTyped.hint' : 'campaignForm.agentTyped.hintNoAgents'),
     }),
   );
 
-  const choices = integrationChoices(dir, chosen || undefined, channelOf(v));
+  const choices = integrationChoices(dir, chosen || undefined, channelOf(v), t);
   if (choices.options || choices.option_groups) {
     const element: Record<string, unknown> = {
       type: 'static_select',
-      placeholder: plainText('Type to search integrations', 150),
+      placeholder: plainText(t.t('campaignForm.integration.placeholder'), 150),
       ...choices,
     };
     const all = choices.options ?? choices.option_groups?.flatMap((g) => g.options) ?? [];
@@ -573,11 +609,9 @@ function agentBlocks(v: FormValues, dir: FormDirectory): KnownBlock[] {
     blocks.push(
       input({
         block: B.integration,
-        label: 'Integration',
+        label: t.t('campaignForm.integration'),
         element,
-        hint: chosen
-          ? "This agent's integrations seen in existing campaigns, for the chosen channel."
-          : 'Grouped by agent: pick one that belongs to the chosen agent.',
+        hint: t.t(chosen ? 'campaignForm.integration.hintAgent' : 'campaignForm.integration.hintGrouped'),
       }),
     );
   }
@@ -585,72 +619,83 @@ function agentBlocks(v: FormValues, dir: FormDirectory): KnownBlock[] {
     textInput(
       v,
       B.integrationTyped,
-      choices.options || choices.option_groups ? '…or integration id' : 'Integration id',
-      {
-        max: 200,
-        hint: "Only for an integration that isn't in the list. It must belong to the chosen agent.",
-      },
+      t.t(
+        choices.options || choices.option_groups
+          ? 'campaignForm.integrationTyped.orId'
+          : 'campaignForm.integrationTyped',
+      ),
+      t,
+      { max: 200, hint: t.t('campaignForm.integrationTyped.hint') },
     ),
   );
   return blocks;
 }
 
-function timezoneBlock(v: FormValues): KnownBlock {
+function timezoneBlock(v: FormValues, t: Translator): KnownBlock {
   const current = textOf(v, B.timezone) || DEFAULT_TIMEZONE;
   const groups = timeZoneOptionGroups(current);
   const element: Record<string, unknown> = {
     type: 'static_select',
-    placeholder: plainText('Type to search, e.g. Mexico', 150),
+    placeholder: plainText(t.t('campaignForm.timezone.placeholder'), 150),
     option_groups: groups.map((g) => ({ label: plainText(g.label, 75), options: g.options })),
   };
   const initial = groups.flatMap((g) => g.options).find((o) => o.value === current);
   if (initial) element.initial_option = initial;
   return input({
     block: B.timezone,
-    label: 'Timezone',
+    label: t.t('campaignForm.timezone'),
     element,
     optional: false,
-    hint: `The weekly schedule is read in this zone. Default ${DEFAULT_TIMEZONE}.`,
+    hint: t.t('campaignForm.timezone.hint', { zone: DEFAULT_TIMEZONE }),
   });
 }
 
-function channelSpecificBlocks(v: FormValues, channel: ChannelType | undefined): KnownBlock[] {
+function channelSpecificBlocks(v: FormValues, channel: ChannelType | undefined, t: Translator): KnownBlock[] {
   if (channel === 'phone_call') {
     return [
-      textInput(v, B.firstMessage, 'First message', {
+      textInput(v, B.firstMessage, t.t('campaignForm.firstMessage'), t, {
         multiline: true,
-        hint: 'What the agent says first when the call is answered. Phone calls only.',
+        hint: t.t('campaignForm.firstMessage.hint'),
       }),
     ];
   }
   if (channel === 'whatsapp') {
     return [
-      textInput(v, B.template, 'Template', { max: 512, hint: 'Name of the approved WhatsApp template to send.' }),
-      textInput(v, B.templateAlt, 'Alternate template', {
+      textInput(v, B.template, t.t('campaignForm.template'), t, {
         max: 512,
-        hint: 'Name of a second template, used as the alternative. WhatsApp only.',
+        hint: t.t('campaignForm.template.hint'),
+      }),
+      textInput(v, B.templateAlt, t.t('campaignForm.templateAlt'), t, {
+        max: 512,
+        hint: t.t('campaignForm.templateAlt.hint'),
       }),
     ];
   }
   return [];
 }
 
-function cyclesSettingBlocks(v: FormValues, mode: CyclesMode): KnownBlock[] {
+function cyclesSettingBlocks(v: FormValues, mode: CyclesMode, t: Translator): KnownBlock[] {
   const blocks: KnownBlock[] = [
-    numberInput(v, B.maxIterations, 'Rounds at most', MAX_ITERATIONS_RANGE, 'How many rounds in total: 2 to 12.'),
+    numberInput(
+      v,
+      B.maxIterations,
+      t.t('campaignForm.maxIterations'),
+      MAX_ITERATIONS_RANGE,
+      t.t('campaignForm.maxIterations.hint', { min: MAX_ITERATIONS_RANGE[0], max: MAX_ITERATIONS_RANGE[1] }),
+    ),
     numberInput(
       v,
       B.cooldownMinutes,
-      'Minutes between rounds',
+      t.t('campaignForm.cooldownMinutes'),
       COOLDOWN_RANGE,
-      'Wait after a round before the next one: 0 to 1,440 (one day).',
+      t.t('campaignForm.cooldownMinutes.hint', { min: COOLDOWN_RANGE[0], max: COOLDOWN_RANGE[1] }),
     ),
   ];
   const statusOpts = PHONE_CONTACT_STATUSES.map((s) => option(contactStatusLabel(s), s));
   const chosen = new Set(listOf(v, B.filterStatuses));
   const statusEl: Record<string, unknown> = {
     type: 'multi_static_select',
-    placeholder: plainText('Statuses to skip', 150),
+    placeholder: plainText(t.t('campaignForm.filterStatuses.placeholder'), 150),
     options: statusOpts,
   };
   const initial = statusOpts.filter((o) => chosen.has(o.value));
@@ -658,22 +703,22 @@ function cyclesSettingBlocks(v: FormValues, mode: CyclesMode): KnownBlock[] {
   blocks.push(
     input({
       block: B.filterStatuses,
-      label: 'Skip contacts whose status is',
+      label: t.t('campaignForm.filterStatuses'),
       element: statusEl,
-      hint: 'Contacts in these statuses are left out of the next round.',
+      hint: t.t('campaignForm.filterStatuses.hint'),
     }),
-    textInput(v, B.filterTags, 'Skip contacts tagged with (tag ids)', {
+    textInput(v, B.filterTags, t.t('campaignForm.filterTags'), t, {
       max: 2000,
-      placeholder: 'tag ids separated by commas',
-      hint: 'Thread tag ids, separated by commas or spaces. The service does not show them back once saved.',
+      placeholder: t.t('campaignForm.filterTags.placeholder'),
+      hint: t.t('campaignForm.filterTags.hint'),
     }),
   );
   if (mode === 'scheduled') {
     blocks.push(
-      context('*Cycle schedule:* when the rounds run. Only used in scheduled mode.'),
-      ...weekBlocks(v, 'cycles.schedule'),
-      datepicker(v, B.cyclesStartDate, 'Cycles start on'),
-      datepicker(v, B.cyclesEndDate, 'Cycles end on'),
+      context(t.t('campaignForm.cycleSchedule')),
+      ...weekBlocks(v, 'cycles.schedule', t),
+      datepicker(v, B.cyclesStartDate, t.t('campaignForm.cyclesStart')),
+      datepicker(v, B.cyclesEndDate, t.t('campaignForm.cyclesEnd')),
     );
   }
   return blocks;
@@ -686,133 +731,139 @@ function datepicker(v: FormValues, block: string, label: string): KnownBlock {
   return input({ block, label, element });
 }
 
-const MODE_OPTIONS = [
-  option('Cooldown: next round after a pause', 'cooldown'),
-  option('Scheduled: rounds on a weekly schedule', 'scheduled'),
-];
+function modeOptions(t: Translator): Opt[] {
+  return [
+    option(t.t('campaignForm.mode.cooldown'), 'cooldown'),
+    option(t.t('campaignForm.mode.scheduled'), 'scheduled'),
+  ];
+}
 
-function createCyclesBlocks(v: FormValues): KnownBlock[] {
+function createCyclesBlocks(v: FormValues, t: Translator): KnownBlock[] {
   const on = cyclesOn(v);
   const blocks: KnownBlock[] = [
-    header('Cycles'),
-    checkboxes(v, B.cyclesEnabled, 'Repeat', [option('Run the campaign again in rounds (cycles)', CYCLES_ON)], {
+    header(t.t('campaignForm.cycles')),
+    checkboxes(v, B.cyclesEnabled, t.t('campaignForm.repeat'), [option(t.t('campaignForm.repeat.option'), CYCLES_ON)], {
       dispatch: true,
-      hint: 'Cycles can only be turned on now, when the campaign is created.',
+      hint: t.t('campaignForm.repeat.hint'),
     }),
   ];
   if (!on) return blocks;
   blocks.push(
-    radio(v, B.cyclesMode, 'Mode', MODE_OPTIONS, {
+    radio(v, B.cyclesMode, t.t('campaignForm.mode'), modeOptions(t), {
       fallback: DEFAULT_CYCLES_MODE,
       dispatch: true,
       optional: false,
-      hint: 'Fixed once the campaign exists.',
+      hint: t.t('campaignForm.mode.hint'),
     }),
-    ...cyclesSettingBlocks(v, cyclesModeOf(v)),
+    ...cyclesSettingBlocks(v, cyclesModeOf(v), t),
   );
   return blocks;
 }
 
-function editCyclesBlocks(v: FormValues, fixed: FixedSettings): KnownBlock[] {
+function editCyclesBlocks(v: FormValues, fixed: FixedSettings, t: Translator): KnownBlock[] {
   if (fixed.channel !== 'phone_call') return [];
-  if (!fixed.cyclesEnabled) {
-    return [
-      header('Cycles'),
-      context('Cycles are off for this campaign. They can only be turned on when a campaign is created.'),
-    ];
-  }
+  if (!fixed.cyclesEnabled) return [header(t.t('campaignForm.cycles')), context(t.t('campaignForm.cyclesOffFixed'))];
   const mode = fixed.cyclesMode ?? 'cooldown';
   return [
-    header('Cycles'),
-    context(`Cycles are on, in *${mode}* mode (fixed at creation).`),
-    ...cyclesSettingBlocks(v, mode),
+    header(t.t('campaignForm.cycles')),
+    context(t.t('campaignForm.cyclesOnFixed', { mode })),
+    ...cyclesSettingBlocks(v, mode, t),
   ];
 }
 
-function fixedSettingsBlocks(c: CampaignDetail | undefined, fixed: FixedSettings): KnownBlock[] {
+function fixedSettingsBlocks(c: CampaignDetail | undefined, fixed: FixedSettings, t: Translator): KnownBlock[] {
   const agentName = cleanLabel(c?.agent.name ?? '', 150);
-  const agent = c ? (agentName ? md`${agentName} (\`${c.agent.id}\`)` : md`\`${c.agent.id}\``) : NONE;
-  const cycles = fixed.cyclesEnabled ? `On (${fixed.cyclesMode ?? 'cooldown'})` : 'Off';
+  const agent = c
+    ? agentName
+      ? tmd(t, 'campaignForm.agentNamed', { name: agentName, id: c.agent.id })
+      : tmd(t, 'campaignDetail.agentId', { id: c.agent.id })
+    : NONE;
+  const cycles = fixed.cyclesEnabled
+    ? t.t('campaignForm.fixedCyclesOn', { mode: fixed.cyclesMode ?? 'cooldown' })
+    : t.t('cycles.off');
+  const field = (label: MessageKey, value: string | RawMrkdwn) =>
+    tmd(t, 'campaignDetail.field', { label: t.t(label), value });
   return [
     ...fieldSections([
-      md`*Channel*\n${channelLabel(fixed.channel)}`,
-      `*Agent*\n${agent}`,
-      md`*Integration*\n${c?.integration ? c.integration.id : 'none'}`,
-      md`*Cycles*\n${cycles}`,
+      field('campaignForm.channel', channelLabel(fixed.channel, t)),
+      field('campaignDetail.agent', raw(agent)),
+      field('campaignDetail.integration', c?.integration ? c.integration.id : t.t('campaignDetail.none')),
+      field('campaignDetail.cycles', cycles),
     ]),
-    context('These were fixed when the campaign was created and cannot be changed.'),
+    context(t.t('campaignForm.fixedNote')),
   ];
 }
 
-/** The campaign form, for a new campaign or an existing one. */
-export function campaignFormView(f: CampaignFormInput): View {
+/** The campaign form, for a new campaign or an existing one, in `t`'s words (`f.metadata.lang` should say which). */
+export function campaignFormView(f: CampaignFormInput, t: Translator = formWords(f.metadata)): View {
   const v = f.values;
   const blocks: KnownBlock[] = [];
   let channel: ChannelType | undefined;
   if (f.mode === 'create') {
     channel = channelOf(v);
     blocks.push(
-      radio(v, B.channel, 'Channel', [option('📞 Phone call', 'phone_call'), option('💬 WhatsApp', 'whatsapp')], {
-        dispatch: true,
-        optional: false,
-        hint: "Choose it first: the form then shows that channel's fields.",
-      }),
+      radio(
+        v,
+        B.channel,
+        t.t('campaignForm.channel'),
+        [option(t.t('channel.phone_call'), 'phone_call'), option(t.t('channel.whatsapp'), 'whatsapp')],
+        { dispatch: true, optional: false, hint: t.t('campaignForm.channel.hint') },
+      ),
     );
   } else {
     const fixed = f.metadata.fixed ?? { channel: null, cyclesEnabled: false, cyclesMode: null };
     channel = fixed.channel ?? undefined;
-    blocks.push(...fixedSettingsBlocks(f.campaign, fixed));
+    blocks.push(...fixedSettingsBlocks(f.campaign, fixed, t));
   }
   blocks.push(
-    textInput(v, B.name, 'Name', { optional: false, max: NAME_MAX }),
-    textInput(v, B.description, 'Description', { multiline: true }),
+    textInput(v, B.name, t.t('campaignForm.name'), t, { optional: false, max: NAME_MAX }),
+    textInput(v, B.description, t.t('campaignDetail.description'), t, { multiline: true }),
   );
-  if (f.mode === 'create') blocks.push(...agentBlocks(v, f.directory));
+  if (f.mode === 'create') blocks.push(...agentBlocks(v, f.directory, t));
   blocks.push(
-    timezoneBlock(v),
+    timezoneBlock(v, t),
     numberInput(
       v,
       B.retries,
-      'Retries',
+      t.t('campaignDetail.retries'),
       RETRIES_RANGE,
-      `Extra attempts per contact: 0 to 5. Default ${DEFAULT_RETRIES}.`,
+      t.t('campaignForm.retries.hint', { min: RETRIES_RANGE[0], max: RETRIES_RANGE[1], byDefault: DEFAULT_RETRIES }),
     ),
     numberInput(
       v,
       B.messageLimit,
-      'Message limit',
+      t.t('campaignDetail.messageLimit'),
       MESSAGE_LIMIT_RANGE,
-      `1 to 10,000. Default ${formatCount(DEFAULT_MESSAGE_LIMIT)}.`,
+      t.t('campaignForm.messageLimit.hint', {
+        min: MESSAGE_LIMIT_RANGE[0],
+        max: MESSAGE_LIMIT_RANGE[1],
+        byDefault: DEFAULT_MESSAGE_LIMIT,
+      }),
     ),
   );
-  if (f.mode === 'create' && !channel) {
-    blocks.push(
-      context(
-        'Choose a channel above to see its fields: first message and cycles for phone calls, templates for WhatsApp.',
-      ),
-    );
-  }
-  blocks.push(...channelSpecificBlocks(v, channel));
+  if (f.mode === 'create' && !channel) blocks.push(context(t.t('campaignForm.chooseChannelFirst')));
+  blocks.push(...channelSpecificBlocks(v, channel, t));
   blocks.push(
-    header('Weekly schedule'),
-    context(
-      "Tick the days it runs and give each a start and stop time (24-hour, in the campaign's timezone). No day ticked: it runs any time.",
-    ),
-    ...weekBlocks(v, 'scheduling'),
+    header(t.t('campaignForm.weeklySchedule')),
+    context(t.t('campaignForm.weeklySchedule.hint')),
+    ...weekBlocks(v, 'scheduling', t),
   );
   if (channel === 'phone_call') {
     blocks.push(
       ...(f.mode === 'create'
-        ? createCyclesBlocks(v)
-        : editCyclesBlocks(v, f.metadata.fixed ?? { channel, cyclesEnabled: false, cyclesMode: null })),
+        ? createCyclesBlocks(v, t)
+        : editCyclesBlocks(v, f.metadata.fixed ?? { channel, cyclesEnabled: false, cyclesMode: null }, t)),
     );
   }
   return {
     type: 'modal',
     callback_id: FORM_CALLBACK_ID,
-    title: plainText(f.mode === 'create' ? 'New campaign' : editTitle(f.metadata.campaignId), MODAL_TITLE_MAX),
-    submit: plainText(f.mode === 'create' ? 'Create' : 'Save changes', 24),
-    close: plainText('Cancel', 24),
+    title: plainText(
+      f.mode === 'create' ? t.t('campaignForm.title.create') : editTitle(f.metadata.campaignId, t),
+      MODAL_TITLE_MAX,
+    ),
+    submit: plainText(t.t(f.mode === 'create' ? 'campaignForm.submit.create' : 'campaignForm.submit.save'), 24),
+    close: plainText(t.t('common.cancel'), 24),
     private_metadata: encodeMetadata(f.metadata),
     blocks,
   } as View;
@@ -832,128 +883,166 @@ export function inputBlockIds(view: { blocks?: unknown }): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Small views around the form
 
-function infoView(title: string, blocks: KnownBlock[], opts: { close?: string; clearOnClose?: boolean } = {}): View {
+function infoView(
+  title: string,
+  blocks: KnownBlock[],
+  t: Translator,
+  opts: { close?: string; clearOnClose?: boolean } = {},
+): View {
   return {
     type: 'modal',
     callback_id: FORM_INFO_CALLBACK_ID,
     title: plainText(title, MODAL_TITLE_MAX),
-    close: plainText(opts.close ?? 'Close', 24),
+    close: plainText(opts.close ?? t.t('campaignForm.close'), 24),
     ...(opts.clearOnClose ? { clear_on_close: true } : {}),
     blocks,
   } as View;
 }
 
-/** Shown at once (within the trigger's 3 seconds) while the form's data loads. */
-export function loadingView(title: string, what: string): View {
-  return infoView(title, [mrkdwnSection(`⏳ ${what}`)]);
+/** Shown at once (within the trigger's 3 seconds) while the form's data loads. `what` is our own mrkdwn. */
+export function loadingView(title: string, what: string, t: Translator = ENGLISH): View {
+  return infoView(title, [mrkdwnSection(tmd(t, 'campaignForm.loading', { what: raw(what) }))], t);
 }
 
 /** The form could not be opened (campaign not found, service down, ...). `sentence` is plain text. */
-export function formProblemView(title: string, sentence: string): View {
-  return infoView(title, [mrkdwnSection(md`⚠️ ${sentence}`)]);
+export function formProblemView(title: string, sentence: string, t: Translator = ENGLISH): View {
+  return infoView(title, [mrkdwnSection(tmd(t, 'feedback.error', { sentence }))], t);
 }
 
 /** A finished campaign is read-only: the edit command answers with this instead of a form. */
-export function finishedReadOnlyView(c: CampaignDetail): View {
-  return infoView(editTitle(c.id), [
-    mrkdwnSection(
-      md`🏁 *${cleanLabel(c.name, 200)}* (#${c.id}) is finished. Finished campaigns are read-only, so there is nothing to edit.`,
-    ),
-    context(md`${campaignStateLabel(c.status, c.archived)} · ${channelLabel(c.integration?.type)}`),
-  ]);
+export function finishedReadOnlyView(c: CampaignDetail, t: Translator = ENGLISH): View {
+  return infoView(
+    editTitle(c.id, t),
+    [
+      mrkdwnSection(tmd(t, 'campaignForm.finishedReadOnly', { name: cleanLabel(c.name, 200), id: String(c.id) })),
+      context(
+        tmd(t, 'campaignForm.stateAndChannel', {
+          state: campaignStateLabel(c.status, c.archived, t),
+          channel: channelLabel(c.integration?.type, t),
+        }),
+      ),
+    ],
+    t,
+  );
 }
 
 /**
  * Pushed on top of the form when the service refused it for a reason no field can show (plan limit, ...). Closing
  * it goes back to the form with everything as typed. `sentence` is escaped unless it is `raw(...)` (our own text
- * with our own mentions).
+ * with our own mentions); `fieldNotes` are escaped.
  */
-export function submitProblemView(sentence: string | RawMrkdwn, fieldNotes: string[] = []): View {
-  const blocks: KnownBlock[] = [mrkdwnSection(md`⚠️ ${sentence}`)];
-  if (fieldNotes.length) blocks.push(mrkdwnSection(fieldNotes.map((n) => md`• ${n}`).join('\n')));
-  blocks.push(context('Close this to go back to the form: everything you typed is still there.'));
-  return infoView("Couldn't save", blocks, { close: 'Back to the form' });
+export function submitProblemView(
+  sentence: string | RawMrkdwn,
+  fieldNotes: string[] = [],
+  t: Translator = ENGLISH,
+): View {
+  const blocks: KnownBlock[] = [mrkdwnSection(tmd(t, 'feedback.error', { sentence }))];
+  if (fieldNotes.length) {
+    blocks.push(mrkdwnSection(fieldNotes.map((note) => tmd(t, 'campaignForm.fieldNote', { note })).join('\n')));
+  }
+  blocks.push(context(t.t('campaignForm.backToForm.note')));
+  return infoView(t.t('campaignForm.title.couldNotSave'), blocks, t, { close: t.t('campaignForm.backToForm') });
 }
 
 /** Pushed when the service is slow to answer: updated with the outcome when it arrives. */
-export function workingView(externalId: string, mode: 'create' | 'edit'): View {
+export function workingView(externalId: string, mode: 'create' | 'edit', t: Translator = ENGLISH): View {
   return {
-    ...infoView(mode === 'create' ? 'Creating…' : 'Saving…', [
-      mrkdwnSection(
-        `⏳ ${mode === 'create' ? 'Creating the campaign' : 'Saving the changes'}: the service is taking a moment.`,
-      ),
-      context('This view updates itself when it is done.'),
-    ]),
+    ...infoView(
+      t.t(mode === 'create' ? 'campaignForm.title.creating' : 'campaignForm.title.saving'),
+      [
+        mrkdwnSection(t.t(mode === 'create' ? 'campaignForm.working.create' : 'campaignForm.working.save')),
+        context(t.t('campaignForm.working.note')),
+      ],
+      t,
+    ),
     external_id: externalId,
   } as View;
 }
 
 /** The outcome, replacing the working view; closing it closes the form too. */
-export function doneView(externalId: string, text: string): View {
-  return { ...infoView('Done', [mrkdwnSection(text)], { clearOnClose: true }), external_id: externalId } as View;
+export function doneView(externalId: string, text: string, t: Translator = ENGLISH): View {
+  return {
+    ...infoView(t.t('campaignForm.title.done'), [mrkdwnSection(text)], t, { clearOnClose: true }),
+    external_id: externalId,
+  } as View;
 }
 
 /** Nothing was changed in the edit form. */
-export function noChangesView(id: number): View {
-  return infoView(editTitle(id), [mrkdwnSection(`Nothing changed, so campaign #${id} was left as it was.`)]);
+export function noChangesView(id: number, t: Translator = ENGLISH): View {
+  return infoView(editTitle(id, t), [mrkdwnSection(t.t('campaignForm.noChanges', { id: String(id) }))], t);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Messages posted after a change
 
-function summaryFields(c: CampaignDetail): string[] {
+function summaryFields(c: CampaignDetail, t: Translator): string[] {
   const agentName = cleanLabel(c.agent.name ?? '', 150);
-  const agent = agentName ? md`${agentName}` : md`\`${c.agent.id}\``;
+  const agent = agentName ? escapeMrkdwn(agentName) : tmd(t, 'campaignDetail.agentId', { id: c.agent.id });
+  const field = (label: MessageKey, value: string | RawMrkdwn) =>
+    tmd(t, 'campaignDetail.field', { label: t.t(label), value });
   const fields = [
-    md`*Status*\n${campaignStateLabel(c.status, c.archived)}`,
-    md`*Channel*\n${channelLabel(c.integration?.type)}`,
-    `*Agent*\n${agent}`,
-    md`*Integration*\n${c.integration ? c.integration.id : 'none'}`,
-    md`*Schedule*\n${scheduleInWords(c.scheduling)}`,
-    md`*Timezone*\n${c.timezone ?? DEFAULT_TIMEZONE}`,
+    field('campaignForm.status', campaignStateLabel(c.status, c.archived, t)),
+    field('campaignForm.channel', channelLabel(c.integration?.type, t)),
+    field('campaignDetail.agent', raw(agent)),
+    field('campaignDetail.integration', c.integration ? c.integration.id : t.t('campaignDetail.none')),
+    field('campaignForm.schedule', scheduleInWords(c.scheduling, t)),
+    field('campaignDetail.timezone', c.timezone ?? DEFAULT_TIMEZONE),
   ];
-  if (c.retries !== null && c.retries !== undefined) fields.push(md`*Retries*\n${formatCount(c.retries)}`);
+  if (c.retries !== null && c.retries !== undefined) fields.push(field('campaignDetail.retries', t.number(c.retries)));
   if (c.message_limit !== null && c.message_limit !== undefined) {
-    fields.push(md`*Message limit*\n${formatCount(c.message_limit)}`);
+    fields.push(field('campaignDetail.messageLimit', t.number(c.message_limit)));
   }
-  if (c.integration?.type !== 'whatsapp') fields.push(md`*Cycles*\n${cyclesInWords(c.cycles)}`);
-  else if (c.template) fields.push(md`*Template*\n${truncate(c.template, 200)}`);
+  if (c.integration?.type !== 'whatsapp') fields.push(field('campaignDetail.cycles', cyclesInWords(c.cycles, {}, t)));
+  else if (c.template) fields.push(field('campaignDetail.template', truncate(c.template, 200)));
   return fields.slice(0, 10);
 }
 
-/** Posted where the command was typed: the new campaign, and what to do next. */
-export function campaignCreatedMessage(c: CampaignDetail, userId: string): SlackMessage {
+/** Posted where the command was typed (in that conversation's language): the new campaign, and what to do next. */
+export function campaignCreatedMessage(c: CampaignDetail, userId: string, t: Translator = ENGLISH): SlackMessage {
   const name = cleanLabel(c.name, 200);
+  const id = String(c.id);
+  const value = encodeCampaignId(c.id);
   const blocks: KnownBlock[] = [
-    mrkdwnSection(md`✅ <@${userId}> created campaign *${name}* (#${c.id}).`),
-    ...fieldSections(summaryFields(c)),
+    mrkdwnSection(tmd(t, 'campaignForm.created', { who: raw(`<@${userId}>`), name, id })),
+    ...fieldSections(summaryFields(c, t)),
     actions([
-      ...lifecycleButtons(c, ['activate']),
-      button({ text: '📤 Upload contacts', actionId: ACTION_IDS.campaignUploadOpen, value: encodeCampaignId(c.id) }),
+      ...lifecycleButtons(c, ['activate'], t),
+      button({ text: t.t('campaignDetail.button.upload'), actionId: ACTION_IDS.campaignUploadOpen, value }),
       button({
-        text: '👀 Watch here',
+        text: t.t('campaignDetail.button.watchHere'),
         actionId: ACTION_IDS.campaignWatchHere,
-        value: encodeCampaignId(c.id),
+        value,
         confirm: confirmDialog({
-          title: 'Watch in this channel?',
-          text: md`Progress of *${cleanLabel(c.name, 80)}* (#${c.id}) will be posted in this channel until it finishes or someone unwatches it.`,
-          confirm: 'Watch here',
+          title: t.t('campaignForm.watchConfirm.title'),
+          text: tmd(t, 'campaignForm.watchConfirm.text', { name: cleanLabel(c.name, 80), id }),
+          confirm: t.t('campaignForm.watchConfirm.confirm'),
+          deny: t.t('common.cancel'),
         }),
       }),
     ]),
-    context('Next: upload contacts, then activate. Activating starts contacting people.'),
+    context(t.t('campaignForm.next')),
   ];
-  return { text: fallback(md`Campaign ${name} (#${c.id}) created`), blocks };
+  return { text: fallback(tmd(t, 'campaignForm.created.fallback', { name, id })), blocks };
 }
 
-/** Posted after an edit: who changed which fields. */
-export function campaignUpdatedMessage(c: CampaignDetail, userId: string, changed: string[]): SlackMessage {
+/** Posted after an edit: who changed which fields (their API names), in the conversation's language. */
+export function campaignUpdatedMessage(
+  c: CampaignDetail,
+  userId: string,
+  changed: string[],
+  t: Translator = ENGLISH,
+): SlackMessage {
   const name = cleanLabel(c.name, 200);
-  const what = changed.length ? changed.map((f) => `\`${f}\``).join(', ') : 'nothing';
+  const id = String(c.id);
+  const fields = changed.length
+    ? truncate(changed.map((f) => `\`${f}\``).join(', '), 1500)
+    : t.t('campaignForm.nothing');
   const blocks: KnownBlock[] = [
-    mrkdwnSection(md`✏️ <@${userId}> updated campaign *${name}* (#${c.id}): ` + truncate(what, 1500)),
-    ...fieldSections(summaryFields(c)),
-    actions([button({ text: 'Show', actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(c.id) })]),
+    mrkdwnSection(tmd(t, 'campaignForm.updated', { who: raw(`<@${userId}>`), name, id, fields: raw(fields) })),
+    ...fieldSections(summaryFields(c, t)),
+    actions([
+      button({ text: t.t('campaignList.show'), actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(c.id) }),
+    ]),
   ];
-  return { text: fallback(md`Campaign ${name} (#${c.id}) updated`), blocks };
+  return { text: fallback(tmd(t, 'campaignForm.updated.fallback', { name, id })), blocks };
 }

@@ -206,12 +206,11 @@ export function rateScale(rates: readonly number[]): RateScale {
   return rates.some((r) => Number.isFinite(r) && r > 1) ? 'percent' : 'fraction';
 }
 
-/** "42%", "42.5%", "0.3%". */
-export function formatPercent(rate: number | null | undefined, scale: RateScale): string {
+/** "42%", "42.5%", "0.3%" ("42.5 %" in Spanish). */
+export function formatPercent(rate: number | null | undefined, scale: RateScale, t: Translator = ENGLISH): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return NONE;
   const pct = scale === 'fraction' ? rate * 100 : rate;
-  const rounded = Math.round(pct * 10) / 10;
-  return `${rounded.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
+  return t.t('format.percent', { value: t.number(Math.round(pct * 10) / 10) });
 }
 
 /** "+52 55 1234 5678" when the number parses (E.164 expected), else the number as given. */

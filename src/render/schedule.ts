@@ -7,17 +7,6 @@ import { normalizeScheduleTime } from '../outreach/unspecified.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import { ENGLISH, formatMinutes } from './format.js';
 
-/** Full day names, for form labels and error messages. */
-export const DAY_LABELS: Record<Day, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
-
 const DAY_NAMES: Record<Day, MessageKey> = {
   mon: 'schedule.day.mon',
   tue: 'schedule.day.tue',

@@ -560,9 +560,7 @@ export const es: Record<MessageKey, string> = {
   'campaignDetail.analytics': '*Estadísticas*',
   'campaignDetail.moreMetrics':
     '…y {count, plural, one {# métrica más que no se muestra} other {# métricas más que no se muestran}}.',
-  'campaignDetail.percent': '{value} %',
-  'campaignDetail.yes': 'Sí',
-  'campaignDetail.no': 'No',
+  'format.percent': '{value} %',
   'campaignDetail.analytics.calls': 'Llamadas',
   'campaignDetail.analytics.contactsCalled': 'Contactos llamados',
   'campaignDetail.analytics.contactsAnswered': 'Contactos que contestaron',
@@ -639,7 +637,8 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.retries.hint': 'Intentos extra por contacto: de {min} a {max}. Predeterminado: {byDefault}.',
   'campaignForm.messageLimit.hint': 'De {min, number} a {max, number}. Predeterminado: {byDefault, number}.',
   'campaignForm.firstMessage': 'Primer mensaje',
-  'campaignForm.firstMessage.hint': 'Lo primero que dice el agente cuando contestan la llamada. Solo llamadas telefónicas.',
+  'campaignForm.firstMessage.hint':
+    'Lo primero que dice el agente cuando contestan la llamada. Solo llamadas telefónicas.',
   'campaignForm.template': 'Plantilla',
   'campaignForm.template.hint': 'Nombre de la plantilla de WhatsApp aprobada que se envía.',
   'campaignForm.templateAlt': 'Plantilla alternativa',
@@ -663,7 +662,8 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.maxIterations': 'Rondas como máximo',
   'campaignForm.maxIterations.hint': 'Cuántas rondas en total: de {min} a {max}.',
   'campaignForm.cooldownMinutes': 'Minutos entre rondas',
-  'campaignForm.cooldownMinutes.hint': 'Espera tras una ronda antes de la siguiente: de {min} a {max, number} (un día).',
+  'campaignForm.cooldownMinutes.hint':
+    'Espera tras una ronda antes de la siguiente: de {min} a {max, number} (un día).',
   'campaignForm.filterStatuses': 'Omitir contactos cuyo estado sea',
   'campaignForm.filterStatuses.placeholder': 'Estados que omitir',
   'campaignForm.filterStatuses.hint': 'Los contactos en estos estados quedan fuera de la siguiente ronda.',
@@ -674,8 +674,7 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.cycleSchedule': '*Horario de los ciclos:* cuándo corren las rondas. Solo se usa en modo programado.',
   'campaignForm.cyclesStart': 'Inicio de los ciclos',
   'campaignForm.cyclesEnd': 'Fin de los ciclos',
-  'campaignForm.cyclesOffFixed':
-    'Esta campaña no tiene ciclos. Solo se pueden activar al crear una campaña.',
+  'campaignForm.cyclesOffFixed': 'Esta campaña no tiene ciclos. Solo se pueden activar al crear una campaña.',
   'campaignForm.cyclesOnFixed':
     'Los ciclos están activos, en modo *{mode, select, scheduled {programado} other {reposo}}* (fijado al crearla).',
   'campaignForm.fixedCyclesOn': 'Sí ({mode, select, scheduled {programado} other {reposo}})',
@@ -693,7 +692,8 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.working.save': '⏳ Guardando los cambios: el servicio está tardando un poco.',
   'campaignForm.working.note': 'Esta vista se actualiza sola cuando termine.',
   'campaignForm.noChanges': 'No cambiaste nada, así que la campaña #{id} quedó como estaba.',
-  'campaignForm.outOfDate': 'Este formulario es de una versión anterior. Ciérralo y vuelve a abrirlo con `/campaign crear`.',
+  'campaignForm.outOfDate':
+    'Este formulario es de una versión anterior. Ciérralo y vuelve a abrirlo con `/campaign crear`.',
   'campaignForm.crashed':
     'Algo salió mal de forma inesperada; los detalles están en los registros de la app. No se perdió nada: cierra esto para volver al formulario.',
   'campaignForm.serviceRefusedFields': 'El servicio rechazó algunos campos:',
@@ -709,8 +709,154 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.watchConfirm.text':
     'El avance de *{name}* (#{id}) se publicará en este canal hasta que termine o alguien la deje de seguir.',
   'campaignForm.watchConfirm.confirm': 'Seguir aquí',
-  'campaignForm.next': 'Siguiente paso: sube los contactos y luego actívala. Al activarla empieza a contactar a las personas.',
+  'campaignForm.next':
+    'Siguiente paso: sube los contactos y luego actívala. Al activarla empieza a contactar a las personas.',
   'campaignForm.nothing': 'nada',
   'campaignForm.updated': '✏️ {who} actualizó la campaña *{name}* (#{id}): {fields}',
   'campaignForm.updated.fallback': 'Campaña {name} (#{id}) actualizada',
+
+  // The upload modal and its views
+  'uploadModal.title': 'Subir contactos',
+  'uploadModal.submit': 'Subir',
+  'uploadModal.intro': 'Agrega contactos a *{name}* (#{id}), ahora {state}.',
+  'uploadModal.file': 'Archivo de contactos',
+  'uploadModal.fileHint':
+    'CSV, TSV, TXT o Excel (.xlsx, primera hoja), de hasta {maxSize}. Una fila de encabezados y después un contacto por fila. Una columna debe tener el número de teléfono (teléfono, celular, móvil, whatsapp, phone…); nombre, contexto y f_id son opcionales, y cualquier otra columna se guarda como datos extra.',
+  'uploadModal.duplicates': 'Números que ya están en la campaña',
+  'uploadModal.policy.skip': 'Omitirlos',
+  'uploadModal.policy.skipDescription': 'Deja como está el contacto que ya está en la campaña.',
+  'uploadModal.policy.update': 'Actualizarlos',
+  'uploadModal.policy.updateDescription': 'Reemplaza nombre, contexto, datos extra y f_id con los del archivo.',
+  'uploadModal.country': 'País de los números sin código de país',
+  'uploadModal.countryHint': 'Los números escritos con + y código de país conservan su propio país.',
+  'uploadModal.rejectedNote':
+    'Las filas sin número, con un número no válido o con un número repetido en el archivo no se envían; te llega un CSV con la lista en un mensaje directo.',
+  'uploadModal.loading': '⏳ Cargando la campaña #{id}…',
+  'uploadModal.problem': '⚠️ {text}',
+  'uploadModal.problemText': '{sentence}',
+  'uploadModal.checking': '⏳ Revisando {named, select, yes {*{name}*} other {el archivo}} y la campaña…',
+  'uploadModal.checkingNote': 'Esta vista se actualiza sola en un momento.',
+  'uploadModal.started':
+    '✅ Subiendo *{name}*. Sigue su avance en el mensaje {inDm, select, yes {de tu conversación directa con la app} other {en {channel}}}.',
+  'uploadModal.staleForm':
+    'Este formulario ya no está al día. Ciérralo y empieza de nuevo con `/campaign subir &lt;id&gt;`.',
+  'uploadModal.staleButton': 'Este botón ya no está al día. Usa `/campaign subir &lt;id&gt;` en su lugar.',
+  'uploadModal.finished':
+    'La campaña "{name}" (#{id}) está finalizada y no se pueden agregar contactos a una campaña finalizada. Crea una campaña nueva para estos contactos.',
+  'uploadModal.chooseFile': 'Elige un archivo CSV, TSV, TXT o XLSX para subir.',
+  'uploadModal.oneFile': 'Elige un solo archivo a la vez.',
+  'uploadModal.whichFile': 'Slack no indicó qué archivo elegiste; elígelo de nuevo.',
+  'uploadModal.unexpected': 'Algo salió mal de forma inesperada; los detalles están en los registros de la app.',
+  'uploadModal.crashed':
+    'Algo salió mal de forma inesperada; los detalles están en los registros de la app. No se envió nada.',
+  'uploadModal.alreadyRunning':
+    'Este archivo ya se está subiendo a esta campaña: su mensaje de avance muestra cuánto lleva.',
+  'uploadModal.alreadyDone':
+    'Este archivo ya se subió a esta campaña (su resumen está en el mensaje de avance). Para subirlo otra vez, vuelve a elegir el archivo.',
+  'uploadModal.beingChecked': 'Este archivo ya se está revisando para esta campaña; espera un momento.',
+
+  'campaignForm.error.numberMissing':
+    'Escribe {field, select, retries {los reintentos} messageLimit {el límite de mensajes} rounds {el número de rondas} other {los minutos entre rondas}}: un número entero de {min} a {max}.',
+  'campaignForm.error.notANumber':
+    '"{raw}" no es un número entero: escribe {field, select, retries {los reintentos} messageLimit {el límite de mensajes} rounds {el número de rondas} other {los minutos entre rondas}} de {min} a {max}.',
+  'campaignForm.error.outOfRange':
+    '{field, select, retries {Los reintentos deben} messageLimit {El límite de mensajes debe} rounds {El número de rondas debe} other {Los minutos entre rondas deben}} estar entre {min} y {max, number} (escribiste {n}).',
+  'campaignForm.error.notATime': '"{raw}" no es una hora: elige una, p. ej. 09:00.',
+  'campaignForm.error.dayNoStart': '{day} está marcado: dale una hora de inicio o desmarca {day}.',
+  'campaignForm.error.dayNoStop': '{day} está marcado: dale una hora de fin o desmarca {day}.',
+  'campaignForm.error.stopBeforeStart':
+    '{day} termina a las {stop} pero empieza a las {start}: la hora de fin debe ser posterior a la de inicio.',
+  'campaignForm.error.notADate': '"{raw}" no es una fecha: elige una en el calendario.',
+  'campaignForm.error.tagTooLong': '"{raw}…" es demasiado largo para ser un id de etiqueta: separa los ids con comas.',
+  'campaignForm.error.notAContactStatus':
+    '{count, plural, one {{raw} no es un estado de contacto telefónico} other {{raw} no son estados de contacto telefónico}}: elige entre {statuses}.',
+  'campaignForm.error.endBeforeStart':
+    'Los ciclos terminan el {end}, antes de empezar el {start}: elige una fecha de fin igual o posterior a la de inicio.',
+  'campaignForm.error.nameMissing': 'Ponle un nombre a la campaña.',
+  'campaignForm.error.nameTooLong': 'El nombre tiene {length} caracteres: acórtalo a {max} como máximo.',
+  'campaignForm.error.timezoneMissing': 'Elige una zona horaria.',
+  'campaignForm.error.unknownTimezone': '"{raw}" no es una zona horaria que esta app conozca: elige una de la lista.',
+  'campaignForm.error.pickedAndTyped':
+    'Elegiste {what, select, agent {el agente} other {la integración}} {picked} en la lista y escribiste {typed} aquí: deja solo uno.',
+  'campaignForm.error.channelMissing': 'Elige el canal: llamada telefónica o WhatsApp.',
+  'campaignForm.error.agentMissing': 'Elige el agente o escribe su id.',
+  'campaignForm.error.notAnAgentId':
+    '"{raw}" no es un id de agente: los ids de agente son UUID como 7c9e6679-7425-40de-944b-e07fc1f90ae7.',
+  'campaignForm.error.integrationMissing': 'Elige la integración o escribe su id.',
+  'campaignForm.error.otherAgentsIntegration':
+    'La integración {integration} pertenece al agente {agent}, no al agente elegido: elige una de las integraciones del agente elegido.',
+  'campaignForm.error.integrationChannel':
+    'La integración {integration} es de {type, select, whatsapp {WhatsApp} other {teléfono}}: elige una de {channel, select, whatsapp {WhatsApp} other {teléfono}} o cambia el canal.',
+
+  // Upload progress, summary, the failed-rows CSV
+  'uploadProgress.percent': '{p} %',
+  'uploadProgress.policy.skip': 'los números que ya están en la campaña se omiten',
+  'uploadProgress.policy.update': 'los números que ya están en la campaña se actualizan',
+  'uploadProgress.what': '*{file}* a *{campaign}* (#{id})',
+  'uploadProgress.field.rowsRead': '*Filas leídas*\n{n, number}',
+  'uploadProgress.field.sent': '*Enviados*\n{n, number}',
+  'uploadProgress.field.created': '*Creados*\n{n, number}',
+  'uploadProgress.field.updated': '*Actualizados*\n{n, number}',
+  'uploadProgress.field.skipped': '*Omitidos (ya estaban en la campaña)*\n{n, number}',
+  'uploadProgress.field.failed': '*Fallidos*\n{n, number}',
+  'uploadProgress.resumed':
+    '{row, plural, =0 {↩️ La app se reinició durante esta subida; empezó de nuevo desde la primera fila (todavía no se había enviado nada).} other {↩️ La app se reinició durante esta subida; siguió después de la fila # (las filas anteriores ya se habían enviado).}}',
+  'uploadProgress.waitingCampaign':
+    '⏳ En espera: primero tiene que terminar la subida de *{file}* a esta campaña (una subida por campaña a la vez). Esta empieza sola.',
+  'uploadProgress.waitingBusy':
+    '⏳ Esperando su turno: {running, plural, one {hay # subida en curso} other {hay # subidas en curso}}{ahead, plural, =0 {} one { y # antes que esta} other { y # antes que esta}}. Esta empieza sola.',
+  'uploadProgress.head': '📤 {who} está subiendo {what}',
+  'uploadProgress.reading': '⏳ Leyendo el archivo…',
+  'uploadProgress.bar': '`{bar}` {percent}',
+  'uploadProgress.note': '⏸ {note}',
+  'uploadProgress.footer': 'Duplicados: {policy}. Este mensaje se actualiza solo hasta que termine la subida.',
+  'uploadProgress.fallback': '📤 Subiendo {what}{hasPercent, select, yes { ({percent})} other {}}',
+  'uploadProgress.summaryTitle':
+    '{stopped, select, yes {⚠️ Subida detenida: {what} (de {who})} other {✅ Subida terminada: {what} (de {who})}}',
+  'uploadProgress.result':
+    '`{bar}` {stopped, select, yes {detenida} other {100 %}}\n{created, plural, one {# agregado} other {# agregados}}, {updated, plural, one {# actualizado} other {# actualizados}}, {skipped, number} ya en la campaña, {failed, plural, one {# no agregado} other {# no agregados}}.',
+  'uploadProgress.whyStopped': '*Por qué se detuvo:* {reason}',
+  'uploadProgress.notAdded': '*No agregados:* {groups}',
+  'uploadProgress.group.invalid': '{count, plural, one {# número no válido} other {# números no válidos}}',
+  'uploadProgress.group.empty': '{count, plural, one {# fila sin número} other {# filas sin número}}',
+  'uploadProgress.group.repeated': '{count, plural, one {# repetido en el archivo} other {# repetidos en el archivo}}',
+  'uploadProgress.group.broken':
+    '{count, plural, one {# fila con más valores que columnas} other {# filas con más valores que columnas}}',
+  'uploadProgress.group.tooLong':
+    '{count, plural, one {# fila con un valor demasiado largo} other {# filas con un valor demasiado largo}}',
+  'uploadProgress.group.service':
+    '{count, plural, one {# rechazado por el servicio de outreach} other {# rechazados por el servicio de outreach}}',
+  'uploadProgress.reportInThread': '📎 Cada fila que no se agregó aparece en el CSV de este hilo.',
+  'uploadProgress.reportInDm':
+    '📎 Las filas que no se agregaron (con sus números de teléfono) se enviaron a {who} en un mensaje directo.',
+  'uploadProgress.reportFailed': 'No se pudo enviar a {who} la lista de filas no agregadas.',
+  'uploadProgress.duplicates': 'Duplicados: {policy}.',
+  'uploadProgress.took': 'Tardó {duration}.',
+  'uploadProgress.summaryFallback':
+    '{stopped, select, yes {⚠️ Subida detenida: {what}. {reason}} other {✅ Subida terminada: {what}: {created, plural, one {# agregado} other {# agregados}}, {failed, plural, one {# no agregado} other {# no agregados}}.}}',
+  'uploadProgress.reportComment':
+    '{rows, plural, one {# fila} other {# filas}} de *{file}*{into, select, yes { para *{campaign}*{hasId, select, yes { (#{id})} other {}}} other {}} no se {rows, plural, one {agregó} other {agregaron}}: número de fila, el teléfono tal como está escrito y el motivo. Corrígelas y sube solo esas filas de nuevo.{capped, select, yes { El CSV lista las primeras {listed, number}; las otras {rest, number} no aparecen (corrige las filas de la lista y vuelve a subir el archivo para ver las siguientes).} other {}}',
+  'uploadProgress.stoppedDm': '⚠️ Tu subida {what} se detuvo. {reason}',
+  'uploadProgress.reportFileName': 'filas-no-agregadas-{name}.csv',
+  'uploadProgress.csvHeader': 'fila,valor,motivo',
+
+  // An upload's run: retries, why it stopped, the service's refusals in the failed-rows CSV
+  'uploadRun.retrying':
+    'El servicio de outreach no está recibiendo contactos en este momento ({problem}); se vuelve a intentar en {seconds} s. No se pierde nada.',
+  'uploadRun.kept':
+    '{sent, plural, =0 {No se agregó nada.} one {El contacto que el servicio confirmó antes está en la campaña.} other {Los # contactos que el servicio confirmó antes están en la campaña.}}',
+  'uploadRun.withKept': '{sentence} {kept}',
+  'uploadRun.stalled':
+    'La app se detuvo {stops, number} veces mientras esta subida estaba en curso, cada vez antes de que se agregara otro lote de contactos{lastRow, plural, =0 {} other { (el último terminó en la fila #)}}, así que no se vuelve a intentar: puede que algo del archivo sea lo que detiene la app. Revisa el archivo, o divídelo, y súbelo de nuevo; los contactos que ya se agregaron se reconocen y no se agregan dos veces. {kept}',
+  'uploadRun.service':
+    '{sentence} {kept}{again, select, yes { Vuelve a subir el archivo más tarde para agregar el resto; los contactos que ya se agregaron se reconocen y no se agregan dos veces.} other {}}',
+  'uploadRun.unexpected': 'Algo salió mal de forma inesperada; los detalles están en los registros de la app. {kept}',
+  'uploadRun.truncated':
+    'El archivo tiene más filas que las {maxRows, number} que lee una subida: se leyeron las filas hasta la {lastRow, number}, y la fila {nextRow, number} y las siguientes no. Pon esas filas en otro archivo (con la fila de encabezados) y súbelo.',
+  'uploadRun.service.invalidPhone': 'el servicio de outreach rechazó el número por no ser válido',
+  'uploadRun.service.missingContact': 'el servicio de outreach no recibió ningún número para esta fila',
+  'uploadRun.service.serverError':
+    'el servicio de outreach no pudo agregarlo (error interno); vuelve a subir esta fila',
+  'uploadRun.service.noReason': 'el servicio de outreach no lo agregó (sin motivo)',
+  'uploadRun.service.other': 'el servicio de outreach no lo agregó ({error})',
 };

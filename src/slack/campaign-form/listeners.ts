@@ -3,7 +3,7 @@
  * (each opens the form), the choices that reshape the open form (channel, agent, cycles on/off, cycles mode) through
  * views.update with the same block and action ids so what was typed stays, and the form's submission.
  */
-import { submitProblemView } from '../../render/campaign-form.js';
+import { decodeMetadata, formWords, submitProblemView } from '../../render/campaign-form.js';
 import type { CommandContext } from '../deps.js';
 import type { ChangeHandler } from '../middleware/change.js';
 import { errorSummary } from '../middleware/errors.js';
@@ -18,7 +18,8 @@ export const create: ChangeHandler<CommandContext<'create', OpenDeps>> = ({
   userId,
   channelId,
   triggerId,
-}) => openCreateForm(deps, client, { triggerId, userId, postTo: channelId });
+  t,
+}) => openCreateForm(deps, client, { triggerId, userId, postTo: channelId, t });
 
 /** `/campaign edit <id>`: the campaign form prefilled; a finished campaign answers that it is read-only. */
 export const edit: ChangeHandler<CommandContext<'edit', OpenDeps>> = ({
@@ -28,11 +29,12 @@ export const edit: ChangeHandler<CommandContext<'edit', OpenDeps>> = ({
   userId,
   channelId,
   triggerId,
-}) => openEditForm(deps, client, { triggerId, userId, postTo: channelId, campaignId: command.id });
+  t,
+}) => openEditForm(deps, client, { triggerId, userId, postTo: channelId, campaignId: command.id, t });
 
 /** The "New campaign" button (campaign lists, the Home tab): the result is posted where it was clicked. */
-export const createButton: ChangeHandler<ButtonContext<true, OpenDeps>> = ({ body, deps, client, userId }) =>
-  openCreateForm(deps, client, { triggerId: body.trigger_id, userId, postTo: body.channel?.id });
+export const createButton: ChangeHandler<ButtonContext<true, OpenDeps>> = ({ body, deps, client, userId, t }) =>
+  openCreateForm(deps, client, { triggerId: body.trigger_id, userId, postTo: body.channel?.id, t });
 
 /** A choice that reshapes the open form: the view rebuilt for it (dropped quietly when a newer choice won). */
 export function reshape(deps: OpenDeps): ActionListener {
@@ -62,11 +64,10 @@ export function submitted(deps: FormDeps & { formTiming: SubmitTiming }): ViewLi
     'campaign form submission',
     ({ view, userId, client, ack }) =>
       submitCampaignForm(deps, { view: view as SubmittedView, userId, client, ack, timing: deps.formTiming }),
-    () => ({
-      response_action: 'push',
-      view: submitProblemView(
-        "Something unexpected went wrong; the details are in the app's logs. Nothing was lost: close this to go back to the form.",
-      ),
-    }),
+    // The form's own language is in its metadata; a crash may come before it was read, so it is read again here.
+    (view) => {
+      const t = formWords(decodeMetadata(view.private_metadata));
+      return { response_action: 'push', view: submitProblemView(t.t('campaignForm.crashed'), [], t) };
+    },
   );
 }

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { humanMessage, OutreachError } from '../../outreach/errors.js';
+import type { Translator } from '../../i18n/translator.js';
+import { OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail } from '../../outreach/schemas.js';
 import {
   B,
@@ -9,7 +10,9 @@ import {
   encodeMetadata,
   finishedReadOnlyView,
   formProblemView,
+  formLanguage,
   formValuesFromCampaign,
+  formWords,
   inputBlockIds,
   loadingView,
   type FixedSettings,
@@ -18,6 +21,8 @@ import {
   type FormValues,
   decodeMetadata,
 } from '../../render/campaign-form.js';
+import { ENGLISH } from '../../render/format.js';
+import { serviceErrorText } from '../../render/service-error.js';
 import type { View } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
@@ -36,6 +41,8 @@ export interface OpenFormRequest {
   userId: string;
   /** Conversation to post the result in; undefined: the person's DM. */
   postTo?: string;
+  /** The words of the person opening it: the form speaks their language (kept in its metadata). Default English. */
+  t?: Translator;
 }
 
 async function updateQuietly(deps: AppDeps, client: WebClient, viewId: string | undefined, view: View): Promise<void> {
@@ -49,7 +56,7 @@ async function updateQuietly(deps: AppDeps, client: WebClient, viewId: string | 
 }
 
 function createFormView(values: FormValues, directory: FormDirectory, meta: FormMetadata): View {
-  return campaignFormView({ mode: 'create', values, directory, metadata: meta });
+  return campaignFormView({ mode: 'create', values, directory, metadata: meta }, formWords(meta));
 }
 
 /**
@@ -57,7 +64,8 @@ function createFormView(values: FormValues, directory: FormDirectory, meta: Form
  * within the trigger's 3 seconds and replaced by the form once the agents are read.
  */
 export async function openCreateForm(deps: OpenDeps, client: WebClient, req: OpenFormRequest): Promise<void> {
-  const meta: FormMetadata = { mode: 'create', ...(req.postTo ? { postTo: req.postTo } : {}) };
+  const t = req.t ?? ENGLISH;
+  const meta: FormMetadata = { mode: 'create', ...formLanguage(t), ...(req.postTo ? { postTo: req.postTo } : {}) };
   const cached = deps.directory.cached();
   if (cached) {
     await client.views.open({ trigger_id: req.triggerId, view: createFormView(defaultFormValues(), cached, meta) });
@@ -65,7 +73,7 @@ export async function openCreateForm(deps: OpenDeps, client: WebClient, req: Ope
   }
   const opened = await client.views.open({
     trigger_id: req.triggerId,
-    view: loadingView('New campaign', 'Loading the agents seen in existing campaigns…'),
+    view: loadingView(t.t('campaignForm.title.create'), t.t('campaignForm.loading.agents'), t),
   });
   const directory = await deps.directory.load();
   await updateQuietly(deps, client, opened.view?.id, createFormView(defaultFormValues(), directory, meta));
@@ -79,8 +87,8 @@ export function fixedSettingsOf(c: CampaignDetail): FixedSettings {
   };
 }
 
-/** The edit form of a campaign (prefilled; fingerprints of every editable field in the metadata). */
-export function editFormView(c: CampaignDetail, postTo?: string): View {
+/** The edit form of a campaign (prefilled; fingerprints of every editable field in the metadata), in `t`'s words. */
+export function editFormView(c: CampaignDetail, postTo?: string, t: Translator = ENGLISH): View {
   const values = formValuesFromCampaign(c);
   const fixed = fixedSettingsOf(c);
   const meta: FormMetadata = {
@@ -88,9 +96,10 @@ export function editFormView(c: CampaignDetail, postTo?: string): View {
     campaignId: c.id,
     fixed,
     initial: fieldFingerprints(values, fixed),
+    ...formLanguage(t),
     ...(postTo ? { postTo } : {}),
   };
-  return campaignFormView({ mode: 'edit', values, directory: { agents: [] }, metadata: meta, campaign: c });
+  return campaignFormView({ mode: 'edit', values, directory: { agents: [] }, metadata: meta, campaign: c }, t);
 }
 
 /**
@@ -102,19 +111,20 @@ export async function openEditForm(
   client: WebClient,
   req: OpenFormRequest & { campaignId: number },
 ): Promise<void> {
-  const title = editTitle(req.campaignId);
+  const t = req.t ?? ENGLISH;
+  const title = editTitle(req.campaignId, t);
   const opened = await client.views.open({
     trigger_id: req.triggerId,
-    view: loadingView(title, `Loading campaign #${req.campaignId}…`),
+    view: loadingView(title, t.t('campaignForm.loading.campaign', { id: String(req.campaignId) }), t),
   });
   let view: View;
   try {
     const c = await deps.outreach.getCampaign(req.campaignId);
     deps.directory.remember(c);
-    view = c.status === 'finished' ? finishedReadOnlyView(c) : editFormView(c, req.postTo);
+    view = c.status === 'finished' ? finishedReadOnlyView(c, t) : editFormView(c, req.postTo, t);
   } catch (err) {
     if (!(err instanceof OutreachError)) deps.logger.error({ err: errorSummary(err) }, 'opening the edit form failed');
-    view = formProblemView(title, humanMessage(err));
+    view = formProblemView(title, serviceErrorText(err, t), t);
   }
   await updateQuietly(deps, client, opened.view?.id, view);
 }

@@ -7,9 +7,9 @@
  * checked and sent (a campaign made elsewhere may hold values the form would refuse; editing another field must not
  * be blocked by them).
  */
-import { DAY_LABELS } from '../../render/schedule.js';
 import { z } from 'zod';
-import { fieldErrorsOf, humanMessage, OutreachError } from '../../outreach/errors.js';
+import type { Translator } from '../../i18n/translator.js';
+import { fieldErrorsOf, OutreachError } from '../../outreach/errors.js';
 import {
   DAYS,
   PHONE_CONTACT_STATUSES,
@@ -28,6 +28,7 @@ import {
 import {
   B,
   COOLDOWN_RANGE,
+  DAY_NAMES,
   channelOf,
   cyclesModeOf,
   cyclesOn,
@@ -45,7 +46,8 @@ import {
   type FormValues,
   type WeekPrefix,
 } from '../../render/campaign-form.js';
-import { isValidTimeZone } from '../../render/format.js';
+import { ENGLISH, isValidTimeZone } from '../../render/format.js';
+import { serviceErrorText } from '../../render/service-error.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Slack state -> FormValues
@@ -112,8 +114,10 @@ export interface FormContext {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The form's errors, each worded in `t` (the form's language): plain text, shown by Slack under its block. */
 class Collector {
   readonly errors: FormErrors = {};
+  constructor(readonly t: Translator) {}
   add(block: string, message: string): void {
     if (!(block in this.errors)) this.errors[block] = message;
   }
@@ -130,29 +134,30 @@ function integrationBlockOf(values: FormValues, visible: ReadonlySet<string>): s
   return textOf(values, B.integrationTyped).trim() || !visible.has(B.integration) ? B.integrationTyped : B.integration;
 }
 
+/** Which number a field holds (the catalog's `field` select names it). */
+type NumberField = 'retries' | 'messageLimit' | 'rounds' | 'cooldown';
+
 function intField(
   c: Collector,
   values: FormValues,
   block: string,
   [min, max]: readonly [number, number],
-  what: string,
+  field: NumberField,
   required: boolean,
 ): number | undefined {
   const raw = textOf(values, block).trim();
+  const range = { field, min: String(min), max: String(max) };
   if (raw === '') {
-    if (required) c.add(block, `Enter ${what}: a whole number from ${min} to ${max}.`);
+    if (required) c.add(block, c.t.t('campaignForm.error.numberMissing', range));
     return undefined;
   }
   if (!/^-?\d+$/.test(raw)) {
-    c.add(block, `"${raw.slice(0, 20)}" is not a whole number: enter ${what} from ${min} to ${max}.`);
+    c.add(block, c.t.t('campaignForm.error.notANumber', { ...range, raw: raw.slice(0, 20) }));
     return undefined;
   }
   const n = Number(raw);
   if (n < min || n > max) {
-    c.add(
-      block,
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} must be from ${min} to ${max.toLocaleString('en-US')} (you entered ${n}).`,
-    );
+    c.add(block, c.t.t('campaignForm.error.outOfRange', { field, min, max, n: String(n) }));
     return undefined;
   }
   return n;
@@ -167,25 +172,24 @@ function weekField(c: Collector, values: FormValues, prefix: WeekPrefix): Schedu
     const stopBlock = timeBlock(prefix, day, 'stopTime');
     let start = textOf(values, startBlock).trim();
     let stop = textOf(values, stopBlock).trim();
-    const name = DAY_LABELS[day];
-    for (const [t, block] of [
+    const name = c.t.t(DAY_NAMES[day]);
+    for (const [time, block] of [
       [start, startBlock],
       [stop, stopBlock],
     ] as const) {
-      if (t && !SCHEDULE_TIME_PATTERN.test(t)) c.add(block, `"${t.slice(0, 10)}" is not a time: pick one, e.g. 09:00.`);
+      if (time && !SCHEDULE_TIME_PATTERN.test(time)) {
+        c.add(block, c.t.t('campaignForm.error.notATime', { raw: time.slice(0, 10) }));
+      }
     }
     start = SCHEDULE_TIME_PATTERN.test(start) ? normalizeScheduleTime(start) : '';
     stop = SCHEDULE_TIME_PATTERN.test(stop) ? normalizeScheduleTime(stop) : '';
     if (on.has(day)) {
-      if (!start) c.add(startBlock, `${name} is ticked: give it a start time, or untick ${name}.`);
-      if (!stop) c.add(stopBlock, `${name} is ticked: give it a stop time, or untick ${name}.`);
+      if (!start) c.add(startBlock, c.t.t('campaignForm.error.dayNoStart', { day: name }));
+      if (!stop) c.add(stopBlock, c.t.t('campaignForm.error.dayNoStop', { day: name }));
     }
     if (start && stop) {
       if (start >= stop) {
-        c.add(
-          stopBlock,
-          `${name} stops at ${stop} but starts at ${start}: the stop time must be later than the start time.`,
-        );
+        c.add(stopBlock, c.t.t('campaignForm.error.stopBeforeStart', { day: name, start, stop }));
         continue;
       }
       // A day that is off but has times is sent as off, so an edit can turn a day off and keep its hours.
@@ -199,7 +203,7 @@ function dateField(c: Collector, values: FormValues, block: string): string | un
   const d = textOf(values, block).trim();
   if (!d) return undefined;
   if (!CYCLE_DATE_PATTERN.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`))) {
-    c.add(block, `"${d.slice(0, 20)}" is not a date: pick one from the calendar.`);
+    c.add(block, c.t.t('campaignForm.error.notADate', { raw: d.slice(0, 20) }));
     return undefined;
   }
   return d;
@@ -223,7 +227,7 @@ function tagsField(c: Collector, values: FormValues): string[] | undefined {
   const tags = parseTagIds(raw);
   const bad = tags.find((t) => t.length > 100);
   if (bad) {
-    c.add(B.filterTags, `"${bad.slice(0, 30)}…" is too long to be a tag id: separate tag ids with commas.`);
+    c.add(B.filterTags, c.t.t('campaignForm.error.tagTooLong', { raw: bad.slice(0, 30) }));
     return undefined;
   }
   return tags;
@@ -235,7 +239,11 @@ function statusesField(c: Collector, values: FormValues): string[] {
   if (bad.length) {
     c.add(
       B.filterStatuses,
-      `${bad.join(', ')} is not a phone contact status: pick from ${PHONE_CONTACT_STATUSES.join(', ')}.`,
+      c.t.t('campaignForm.error.notAContactStatus', {
+        count: bad.length,
+        raw: bad.join(', '),
+        statuses: PHONE_CONTACT_STATUSES.join(', '),
+      }),
     );
   }
   return chosen.filter((s) => !bad.includes(s));
@@ -244,9 +252,9 @@ function statusesField(c: Collector, values: FormValues): string[] {
 /** Cycles fields other than enabled/mode. `scheduled` decides whether the schedule and dates are read at all. */
 function cyclesSettings(c: Collector, values: FormValues, scheduled: boolean): Omit<CyclesInput, 'enabled' | 'mode'> {
   const out: Omit<CyclesInput, 'enabled' | 'mode'> = {};
-  const max = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'the number of rounds', false);
+  const max = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', false);
   if (max !== undefined) out.max_iterations = max;
-  const cool = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'the minutes between rounds', false);
+  const cool = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', false);
   if (cool !== undefined) out.cooldown_minutes = cool;
   const statuses = statusesField(c, values);
   if (statuses.length) out.filter_statuses = statuses;
@@ -260,10 +268,7 @@ function cyclesSettings(c: Collector, values: FormValues, scheduled: boolean): O
     if (start) out.schedule_start_date = start;
     if (end) out.schedule_end_date = end;
     if (start && end && start > end) {
-      c.add(
-        B.cyclesEndDate,
-        `The cycles end on ${end}, before they start on ${start}: pick an end date on or after the start.`,
-      );
+      c.add(B.cyclesEndDate, c.t.t('campaignForm.error.endBeforeStart', { start, end }));
     }
   }
   return out;
@@ -272,11 +277,11 @@ function cyclesSettings(c: Collector, values: FormValues, scheduled: boolean): O
 function nameField(c: Collector, values: FormValues): string | undefined {
   const name = textOf(values, B.name).trim();
   if (!name) {
-    c.add(B.name, 'Give the campaign a name.');
+    c.add(B.name, c.t.t('campaignForm.error.nameMissing'));
     return undefined;
   }
   if (name.length > NAME_MAX) {
-    c.add(B.name, `The name is ${name.length} characters long: shorten it to ${NAME_MAX} at most.`);
+    c.add(B.name, c.t.t('campaignForm.error.nameTooLong', { length: name.length, max: NAME_MAX }));
     return undefined;
   }
   return name;
@@ -285,21 +290,27 @@ function nameField(c: Collector, values: FormValues): string | undefined {
 function timezoneField(c: Collector, values: FormValues, required: boolean): string | undefined {
   const tz = textOf(values, B.timezone).trim();
   if (!tz) {
-    if (required) c.add(B.timezone, 'Choose a timezone.');
+    if (required) c.add(B.timezone, c.t.t('campaignForm.error.timezoneMissing'));
     return undefined;
   }
   if (!isValidTimeZone(tz)) {
-    c.add(B.timezone, `"${tz.slice(0, 60)}" is not a timezone this app knows: pick one from the list.`);
+    c.add(B.timezone, c.t.t('campaignForm.error.unknownTimezone', { raw: tz.slice(0, 60) }));
     return undefined;
   }
   return tz;
 }
 
-function chosenId(c: Collector, values: FormValues, selectBlock: string, typedBlock: string, what: string): string {
+function chosenId(
+  c: Collector,
+  values: FormValues,
+  selectBlock: string,
+  typedBlock: string,
+  what: 'agent' | 'integration',
+): string {
   const picked = textOf(values, selectBlock).trim();
   const typed = textOf(values, typedBlock).trim();
   if (picked && typed && picked !== typed) {
-    c.add(typedBlock, `You picked ${what} ${picked} in the list and typed ${typed.slice(0, 60)} here: keep only one.`);
+    c.add(typedBlock, c.t.t('campaignForm.error.pickedAndTyped', { what, picked, typed: typed.slice(0, 60) }));
   }
   return typed || picked;
 }
@@ -308,24 +319,22 @@ function chosenId(c: Collector, values: FormValues, selectBlock: string, typedBl
 export function validateCreate(
   values: FormValues,
   ctx: FormContext,
+  t: Translator = ENGLISH,
 ): { ok: true; input: CreateCampaignInput } | { ok: false; errors: FormErrors } {
-  const c = new Collector();
+  const c = new Collector(t);
   const channel = channelOf(values);
-  if (!channel) c.add(B.channel, 'Choose the channel: phone call or WhatsApp.');
+  if (!channel) c.add(B.channel, t.t('campaignForm.error.channelMissing'));
   const name = nameField(c, values);
 
   const agentBlock = agentBlockOf(values, ctx.visible);
   const integrationBlock = integrationBlockOf(values, ctx.visible);
   const agentId = chosenId(c, values, B.agent, B.agentTyped, 'agent');
   const integrationId = chosenId(c, values, B.integration, B.integrationTyped, 'integration');
-  if (!agentId) c.add(agentBlock, 'Choose the agent, or type its id.');
+  if (!agentId) c.add(agentBlock, t.t('campaignForm.error.agentMissing'));
   else if (!UUID.test(agentId)) {
-    c.add(
-      agentBlock,
-      `"${agentId.slice(0, 60)}" is not an agent id: agent ids are UUIDs like 7c9e6679-7425-40de-944b-e07fc1f90ae7.`,
-    );
+    c.add(agentBlock, t.t('campaignForm.error.notAnAgentId', { raw: agentId.slice(0, 60) }));
   }
-  if (!integrationId) c.add(integrationBlock, 'Choose the integration, or type its id.');
+  if (!integrationId) c.add(integrationBlock, t.t('campaignForm.error.integrationMissing'));
   else {
     const owner = ctx.directory.agents.find((a) => a.integrations.some((i) => i.id === integrationId));
     const known = owner?.integrations.find((i) => i.id === integrationId);
@@ -333,19 +342,19 @@ export function validateCreate(
     if (owner && agentId && owner.id !== agentId && agentKnown?.integrations.every((i) => i.id !== integrationId)) {
       c.add(
         integrationBlock,
-        `Integration ${integrationId} belongs to agent ${owner.name ?? owner.id}, not to the chosen agent: pick one of the chosen agent's integrations.`,
+        t.t('campaignForm.error.otherAgentsIntegration', { integration: integrationId, agent: owner.name ?? owner.id }),
       );
     } else if (known && channel && known.type !== channel) {
       c.add(
         integrationBlock,
-        `Integration ${integrationId} is a ${known.type === 'whatsapp' ? 'WhatsApp' : 'phone'} integration: pick a ${channel === 'whatsapp' ? 'WhatsApp' : 'phone'} one, or change the channel.`,
+        t.t('campaignForm.error.integrationChannel', { integration: integrationId, type: known.type, channel }),
       );
     }
   }
 
   const timezone = timezoneField(c, values, false);
-  const retries = intField(c, values, B.retries, RETRIES_RANGE, 'the retries', false);
-  const messageLimit = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'the message limit', false);
+  const retries = intField(c, values, B.retries, RETRIES_RANGE, 'retries', false);
+  const messageLimit = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', false);
   const description = textOf(values, B.description).trim();
   const scheduling = weekField(c, values, 'scheduling');
 
@@ -444,6 +453,7 @@ export function validateEdit(
   fixed: FixedSettings,
   initial: Record<string, string>,
   visible: ReadonlySet<string>,
+  t: Translator = ENGLISH,
 ): { ok: true; patch: UpdateCampaignInput; changed: string[] } | { ok: false; errors: FormErrors } {
   const now = fieldFingerprints(values, fixed);
   const fields = editableFields(fixed);
@@ -451,7 +461,7 @@ export function validateEdit(
   const changed = Object.keys(now).filter(
     (f) => now[f] !== initial[f] && (fields[f] ?? []).every((b) => visible.has(b)),
   );
-  const c = new Collector();
+  const c = new Collector(t);
   const patch: UpdateCampaignInput = {};
   const cycles: NonNullable<UpdateCampaignInput['cycles']> = {};
   const has = (f: string) => changed.includes(f);
@@ -466,11 +476,11 @@ export function validateEdit(
     if (tz) patch.timezone = tz;
   }
   if (has('retries')) {
-    const n = intField(c, values, B.retries, RETRIES_RANGE, 'the retries', true);
+    const n = intField(c, values, B.retries, RETRIES_RANGE, 'retries', true);
     if (n !== undefined) patch.retries = n;
   }
   if (has('message_limit')) {
-    const n = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'the message limit', true);
+    const n = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', true);
     if (n !== undefined) patch.message_limit = n;
   }
   if (has('first_message')) patch.first_message = textOf(values, B.firstMessage).trim();
@@ -481,11 +491,11 @@ export function validateEdit(
 
   if (fixed.cyclesEnabled && fixed.channel === 'phone_call') {
     if (has('cycles.max_iterations')) {
-      const n = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'the number of rounds', true);
+      const n = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', true);
       if (n !== undefined) cycles.max_iterations = n;
     }
     if (has('cycles.cooldown_minutes')) {
-      const n = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'the minutes between rounds', true);
+      const n = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', true);
       if (n !== undefined) cycles.cooldown_minutes = n;
     }
     if (has('cycles.filter_statuses')) cycles.filter_statuses = statusesField(c, values);
@@ -500,13 +510,10 @@ export function validateEdit(
       const end = has('cycles.schedule_end_date') ? (dateField(c, values, B.cyclesEndDate) ?? null) : undefined;
       if (start !== undefined) cycles.schedule_start_date = start;
       if (end !== undefined) cycles.schedule_end_date = end;
-      const s = dateField(new Collector(), values, B.cyclesStartDate);
-      const e = dateField(new Collector(), values, B.cyclesEndDate);
+      const s = dateField(new Collector(t), values, B.cyclesStartDate);
+      const e = dateField(new Collector(t), values, B.cyclesEndDate);
       if ((start !== undefined || end !== undefined) && s && e && s > e) {
-        c.add(
-          B.cyclesEndDate,
-          `The cycles end on ${e}, before they start on ${s}: pick an end date on or after the start.`,
-        );
+        c.add(B.cyclesEndDate, t.t('campaignForm.error.endBeforeStart', { start: s, end: e }));
       }
     }
   }
@@ -571,7 +578,12 @@ export interface MappedServiceError {
 }
 
 /** Where each part of a service refusal goes: under its block when the form shows one, else in an error view. */
-export function mapServiceError(err: unknown, values: FormValues, visible: ReadonlySet<string>): MappedServiceError {
+export function mapServiceError(
+  err: unknown,
+  values: FormValues,
+  visible: ReadonlySet<string>,
+  t: Translator = ENGLISH,
+): MappedServiceError {
   const errors: FormErrors = {};
   const general: string[] = [];
   const place = (field: string | undefined, message: string) => {
@@ -583,9 +595,9 @@ export function mapServiceError(err: unknown, values: FormValues, visible: Reado
     }
   };
   if (!(err instanceof OutreachError) || err.kind !== 'service') {
-    return { errors, general: [humanMessage(err)] };
+    return { errors, general: [serviceErrorText(err, t)] };
   }
-  const sentence = humanMessage(err);
+  const sentence = serviceErrorText(err, t);
   switch (err.key) {
     case 'AGENT_NOT_FOUND':
       place(err.field ?? 'agent_id', sentence);

@@ -5,6 +5,7 @@
 import { slowAfter } from '../middleware/listener.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import type { Translator } from '../../i18n/translator.js';
 import { humanMessage, OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, CreateCampaignInput, UpdateCampaignInput } from '../../outreach/schemas.js';
 import {
@@ -18,8 +19,11 @@ import {
   type FixedSettings,
   type FormValues,
   decodeMetadata,
+  formWords,
 } from '../../render/campaign-form.js';
-import { cleanLabel, context, md, raw } from '../../render/mrkdwn.js';
+import { cleanLabel, context, raw } from '../../render/mrkdwn.js';
+import { tmd } from '../../render/text.js';
+import { conversationWords } from '../conversation-words.js';
 import type { View } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
@@ -52,18 +56,22 @@ export interface SubmitTiming {
  */
 export const DEFAULT_FORM_TIMING: SubmitTiming = { ackBudgetMs: 2200 };
 
+/**
+ * Posts the result where the form was opened, in that conversation's language (a channel's own, else the person's);
+ * when that fails, in the person's DM, in their words, saying why.
+ */
 async function postResult(
   deps: AppDeps,
   client: WebClient,
-  postTo: string | undefined,
-  userId: string,
-  msg: SlackMessage,
+  req: { postTo: string | undefined; userId: string; t: Translator },
+  build: (t: Translator) => SlackMessage,
 ) {
+  const { postTo, userId, t } = req;
   const post = (channel: string, m: SlackMessage) =>
     client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, unfurl_links: false, unfurl_media: false });
   if (postTo) {
     try {
-      await post(postTo, msg);
+      await post(postTo, build(await conversationWords(deps, t, postTo)));
       return;
     } catch (err) {
       deps.logger.warn(
@@ -73,9 +81,8 @@ async function postResult(
     }
   }
   try {
-    const note = postTo
-      ? md`(I couldn't post this in <#${postTo}>: invite me there to see results in the channel.)`
-      : '';
+    const msg = build(t);
+    const note = postTo ? tmd(t, 'campaignForm.postFailedNote', { channel: raw(`<#${postTo}>`) }) : '';
     await post(userId, note ? { text: msg.text, blocks: [...msg.blocks, context(note)] } : msg);
   } catch (err) {
     deps.logger.error({ err: errorSummary(err) }, 'could not post the campaign form result');
@@ -83,8 +90,8 @@ async function postResult(
 }
 
 /** The ack for a service refusal: errors under their blocks, or a pushed view for what no block can show. */
-function refusalAck(err: unknown, values: FormValues, visible: ReadonlySet<string>): SubmitAck {
-  const mapped = mapServiceError(err, values, visible);
+function refusalAck(err: unknown, values: FormValues, visible: ReadonlySet<string>, t: Translator): SubmitAck {
+  const mapped = mapServiceError(err, values, visible, t);
   const placed = Object.keys(mapped.errors);
   if (placed.length && mapped.general.length === 0) return { response_action: 'errors', errors: mapped.errors };
   if (placed.length) {
@@ -94,7 +101,7 @@ function refusalAck(err: unknown, values: FormValues, visible: ReadonlySet<strin
       errors: { ...mapped.errors, [first]: `${mapped.errors[first]} ${mapped.general.join(' ')}`.slice(0, 300) },
     };
   }
-  return { response_action: 'push', view: submitProblemView(mapped.general.join(' ')) };
+  return { response_action: 'push', view: submitProblemView(mapped.general.join(' '), [], t) };
 }
 
 /** What a submission works with: the app's base, the agent directory and the submission records. */
@@ -118,18 +125,18 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
   const { view, userId, client } = req;
   const meta = decodeMetadata(view.private_metadata);
   if (!meta) {
-    await req.ack({
-      response_action: 'push',
-      view: submitProblemView('This form is out of date. Close it and open it again with `/campaign create`.'),
-    });
+    const t = formWords(undefined);
+    await req.ack({ response_action: 'push', view: submitProblemView(raw(t.t('campaignForm.outOfDate')), [], t) });
     return;
   }
+  // The form speaks its opener's language (kept in its metadata): its errors and views too.
+  const t = formWords(meta);
   const action = meta.mode === 'create' ? 'create' : 'edit';
   const refused = await refuseSubmissionIfReadOnly(
     deps,
     client,
-    { userId, action, what: `${action} campaigns`, campaignId: meta.campaignId },
-    (text) => req.ack({ response_action: 'push', view: submitProblemView(raw(text)) }),
+    { userId, action, what: `${action} campaigns`, campaignId: meta.campaignId, t },
+    (text) => req.ack({ response_action: 'push', view: submitProblemView(raw(text), [], t) }),
   );
   if (refused) return;
   const values = formValuesFromState(view.state?.values);
@@ -139,7 +146,7 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
   let call: (key: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>;
   let changed: string[] = [];
   if (meta.mode === 'create') {
-    const r = validateCreate(values, { directory: deps.directory.cached() ?? { agents: [] }, visible });
+    const r = validateCreate(values, { directory: deps.directory.cached() ?? { agents: [] }, visible }, t);
     if (!r.ok) {
       await req.ack({ response_action: 'errors', errors: r.errors });
       return;
@@ -150,13 +157,13 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
   } else {
     const id = meta.campaignId as number;
     const fixed = meta.fixed as FixedSettings;
-    const r = validateEdit(values, fixed, meta.initial ?? {}, visible);
+    const r = validateEdit(values, fixed, meta.initial ?? {}, visible, t);
     if (!r.ok) {
       await req.ack({ response_action: 'errors', errors: r.errors });
       return;
     }
     if (r.changed.length === 0) {
-      await req.ack({ response_action: 'update', view: noChangesView(id) });
+      await req.ack({ response_action: 'update', view: noChangesView(id, t) });
       return;
     }
     const patch = r.patch;
@@ -182,11 +189,11 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
       { userId, action, campaignId: o.campaign.id, result: 'ok', detail: changed.join(', ') || undefined },
       client,
     );
-    const msg =
+    const build = (words: Translator) =>
       meta.mode === 'create'
-        ? campaignCreatedMessage(o.campaign, userId)
-        : campaignUpdatedMessage(o.campaign, userId, o.changed ?? changed);
-    await postResult(deps, client, meta.postTo, userId, msg);
+        ? campaignCreatedMessage(o.campaign, userId, words)
+        : campaignUpdatedMessage(o.campaign, userId, o.changed ?? changed, words);
+    await postResult(deps, client, { postTo: meta.postTo, userId, t }, build);
   };
   const failed = async (err: unknown) => {
     if (!(err instanceof OutreachError))
@@ -203,7 +210,7 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
       await req.ack(undefined);
       await finish(first.ok);
     } else {
-      await req.ack(refusalAck(first.err, values, visible));
+      await req.ack(refusalAck(first.err, values, visible, t));
       await failed(first.err);
     }
     return;
@@ -211,21 +218,21 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
 
   // The service is slow: answer Slack now with a view that is replaced by the outcome.
   const externalId = `campaign-form-${randomBytes(12).toString('hex')}`;
-  await req.ack({ response_action: 'push', view: workingView(externalId, meta.mode) });
+  await req.ack({ response_action: 'push', view: workingView(externalId, meta.mode, t) });
   try {
     const o = await work;
-    const text =
-      meta.mode === 'create'
-        ? md`✅ Campaign *${cleanLabel(o.campaign.name, 200)}* (#${o.campaign.id}) was created.`
-        : md`✅ Campaign *${cleanLabel(o.campaign.name, 200)}* (#${o.campaign.id}) was saved.`;
-    await updateByExternalId(deps, client, externalId, doneView(externalId, text));
+    const text = tmd(t, meta.mode === 'create' ? 'campaignForm.doneCreated' : 'campaignForm.doneSaved', {
+      name: cleanLabel(o.campaign.name, 200),
+      id: String(o.campaign.id),
+    });
+    await updateByExternalId(deps, client, externalId, doneView(externalId, text, t));
     await finish(o);
   } catch (err) {
-    const mapped = mapServiceError(err, values, visible);
+    const mapped = mapServiceError(err, values, visible, t);
     const notes = Object.entries(mapped.errors).map(([block, message]) => `${block}: ${message}`);
-    const sentence = mapped.general.length ? mapped.general.join(' ') : 'The service refused some fields:';
+    const sentence = mapped.general.length ? mapped.general.join(' ') : t.t('campaignForm.serviceRefusedFields');
     await updateByExternalId(deps, client, externalId, {
-      ...submitProblemView(sentence, notes),
+      ...submitProblemView(sentence, notes, t),
       external_id: externalId,
     } as View);
     await failed(err);

@@ -143,7 +143,7 @@ export function submission<A>(
   deps: AppDeps,
   what: string,
   handler: (ctx: SubmissionContext<A>) => Promise<void>,
-  crashed: () => A,
+  crashed: (view: ViewSubmitAction['view']) => A,
 ): ViewListener {
   return async ({ ack, body, view, client }) => {
     let acked = false;
@@ -156,7 +156,7 @@ export function submission<A>(
       await handler({ view, userId: body.user.id, client, ack: once });
     } catch (err) {
       deps.logger.error({ err: errorSummary(err) }, `${what} crashed`);
-      await once(crashed());
+      await once(crashed(view));
     }
   };
 }
