@@ -34,7 +34,6 @@ import { validateView } from '../support/blockKitLimits.js';
 import { campaignDetail, HOSTILE } from '../support/blocksFixtures.js';
 import { allTexts, assertWithinMessageLimits } from '../support/messageChecks.js';
 
-type Json = Record<string, unknown>;
 const es = translator('es');
 const en = translator('en');
 const AGENT = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
