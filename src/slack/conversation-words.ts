@@ -7,7 +7,7 @@ import { translator, type Translator } from '../i18n/translator.js';
 import type { AppDeps } from './deps.js';
 
 /** Channels and private channels; a DM with the app is `D…`. */
-export function isChannelId(id: string | undefined): id is string {
+function isChannelId(id: string | undefined): id is string {
   return id !== undefined && /^[CG]/.test(id);
 }
 
