@@ -1,5 +1,7 @@
 /**
- * The CSV a person downloads to see which rows were not added and why: `row,value,reason`.
+ * The CSV a person downloads to see which rows were not added and why: `row,value,reason` (the header in the
+ * uploader's language is the caller's: src/render/upload-progress.ts `failureReportHeader`; this layer knows no
+ * languages).
  *
  * RFC 4180: CRLF line ends; a field with a comma, quote, CR or LF is quoted and its quotes doubled. A cell that a
  * spreadsheet would run as a formula (starting with = + - @, or tab / CR as OWASP adds) gets a leading `'`, which
@@ -28,8 +30,11 @@ function csvCell(value: string): string {
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function failureReportCsv(rows: Iterable<FailureReportRow>, opts: { bom?: boolean } = {}): string {
-  const lines = [FAILURE_REPORT_HEADER];
+export function failureReportCsv(
+  rows: Iterable<FailureReportRow>,
+  opts: { bom?: boolean; header?: string } = {},
+): string {
+  const lines = [opts.header ?? FAILURE_REPORT_HEADER];
   for (const r of rows) lines.push(`${r.rowNumber},${csvCell(r.original)},${csvCell(r.reason)}`);
   // The BOM makes Excel read the file as UTF-8 (accents in values); off by default for other consumers.
   return (opts.bom ? '\uFEFF' : '') + lines.join('\r\n') + '\r\n';
@@ -114,11 +119,11 @@ export async function* readRejectedSpool(path: string): AsyncGenerator<FailureRe
 export async function writeFailureReport(
   out: Writable,
   sources: AsyncIterable<FailureReportRow>[],
-  opts: { maxRows: number; bom?: boolean },
+  opts: { maxRows: number; bom?: boolean; header?: string },
 ): Promise<number> {
   const its = sources.map((s) => s[Symbol.asyncIterator]());
   const heads: (FailureReportRow | undefined)[] = await Promise.all(its.map(async (it) => (await it.next()).value));
-  let chunk = (opts.bom ? '\uFEFF' : '') + FAILURE_REPORT_HEADER + '\r\n';
+  let chunk = (opts.bom ? '\uFEFF' : '') + (opts.header ?? FAILURE_REPORT_HEADER) + '\r\n';
   let written = 0;
   try {
     while (written < opts.maxRows) {

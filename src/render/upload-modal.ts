@@ -1,14 +1,17 @@
 /**
  * The "Upload contacts" modal and the small views shown around it (loading, a refusal, "checking the file", "upload
- * started"). Pure: data in, views out.
+ * started"), in the words of the person uploading. Pure: data in, views out.
  *
  * The campaign id and where to post the progress travel in `private_metadata` (JSON, well under 3,000 characters);
  * the submission handler trusts nothing else in it and checks the campaign and the person again.
  */
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from '../contacts/libphonenumber.js';
+import type { Locale } from '../i18n/locale.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import type { DuplicatePolicy } from '../outreach/schemas.js';
 import { campaignStateLabel } from './format.js';
-import { cleanLabel, context, md, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import { cleanLabel, context, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import { tmd } from './text.js';
 import type { KnownBlock, View } from './types.js';
 import { UPLOAD_CALLBACK_ID, UPLOAD_INFO_CALLBACK_ID } from './ids.js';
 
@@ -22,7 +25,6 @@ export const UPLOAD_BLOCKS = {
 /** What the file input offers (Slack's client filters by these; the server reads the content to decide). */
 const UPLOAD_FILETYPES = ['csv', 'tsv', 'txt', 'xlsx'] as const;
 
-const TITLE = 'Upload contacts';
 const MODAL_TITLE_MAX = 24;
 
 export interface UploadMetadata {
@@ -82,15 +84,19 @@ const UPLOAD_COUNTRIES: readonly CountryCode[] = [
   'IT',
 ];
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** Country names as each language writes them ("Mexico" / "México"). */
+const REGION_NAMES: Record<Locale, Intl.DisplayNames> = {
+  en: new Intl.DisplayNames(['en'], { type: 'region' }),
+  es: new Intl.DisplayNames(['es-419'], { type: 'region' }),
+};
 
 function flag(code: string): string {
   return [...code.toUpperCase()].map((c) => String.fromCodePoint(0x1f1e6 + c.charCodeAt(0) - 65)).join('');
 }
 
-/** "🇲🇽 Mexico (+52)". */
-export function countryLabel(code: CountryCode): string {
-  const name = regionNames.of(code) ?? code;
+/** "🇲🇽 Mexico (+52)" / "🇲🇽 México (+52)". */
+export function countryLabel(code: CountryCode, t: Translator): string {
+  const name = REGION_NAMES[t.locale].of(code) ?? code;
   return truncate(`${flag(code)} ${name} (+${getCountryCallingCode(code)})`, 75);
 }
 
@@ -103,27 +109,21 @@ export function isUploadCountry(code: unknown): code is CountryCode {
   return typeof code === 'string' && /^[A-Z]{2}$/.test(code) && isSupportedCountry(code);
 }
 
-const POLICY_OPTIONS: Record<DuplicatePolicy, { text: string; description: string }> = {
-  skip: {
-    text: 'Skip them',
-    description: 'Keep the contact already in the campaign as it is.',
-  },
-  update: {
-    text: 'Update them',
-    description: "Overwrite name, context, extra data and f_id with the file's.",
-  },
+const POLICY_OPTIONS: Record<DuplicatePolicy, { text: MessageKey; description: MessageKey }> = {
+  skip: { text: 'uploadModal.policy.skip', description: 'uploadModal.policy.skipDescription' },
+  update: { text: 'uploadModal.policy.update', description: 'uploadModal.policy.updateDescription' },
 };
 
-function policyOption(p: DuplicatePolicy) {
+function policyOption(p: DuplicatePolicy, t: Translator) {
   return {
-    text: plainText(POLICY_OPTIONS[p].text, 75),
-    description: plainText(POLICY_OPTIONS[p].description, 75),
+    text: plainText(t.t(POLICY_OPTIONS[p].text), 75),
+    description: plainText(t.t(POLICY_OPTIONS[p].description), 75),
     value: p,
   };
 }
 
-function countryOption(c: CountryCode) {
-  return { text: plainText(countryLabel(c), 75), value: c };
+function countryOption(c: CountryCode, t: Translator) {
+  return { text: plainText(countryLabel(c, t), 75), value: c };
 }
 
 export interface UploadModalInput {
@@ -136,22 +136,21 @@ export interface UploadModalInput {
 }
 
 /** The modal: file (block `file`), duplicate policy (`if_duplicate`, skip by default), default country. */
-export function uploadModalView(input: UploadModalInput): View {
+export function uploadModalView(input: UploadModalInput, t: Translator): View {
   const { campaign } = input;
   const blocks: KnownBlock[] = [
     mrkdwnSection(
-      md`Add contacts to *${cleanLabel(campaign.name, 200)}* (#${campaign.id}), now ${campaignStateLabel(campaign.status, campaign.archived)}.`,
+      tmd(t, 'uploadModal.intro', {
+        name: cleanLabel(campaign.name, 200),
+        id: String(campaign.id),
+        state: campaignStateLabel(campaign.status, campaign.archived, t),
+      }),
     ),
     {
       type: 'input',
       block_id: UPLOAD_BLOCKS.file,
-      label: plainText('Contacts file', 2000),
-      hint: plainText(
-        `CSV, TSV, TXT or Excel (.xlsx, first sheet), up to ${input.maxSizeText}. A header row, then one contact ` +
-          'per row. One column must hold the phone number (phone, teléfono, celular, móvil, whatsapp…); name, ' +
-          'context and f_id are optional, every other column is kept as extra data.',
-        2000,
-      ),
+      label: plainText(t.t('uploadModal.file'), 2000),
+      hint: plainText(t.t('uploadModal.fileHint', { maxSize: input.maxSizeText }), 2000),
       element: {
         type: 'file_input',
         action_id: UPLOAD_BLOCKS.file,
@@ -162,48 +161,45 @@ export function uploadModalView(input: UploadModalInput): View {
     {
       type: 'input',
       block_id: UPLOAD_BLOCKS.ifDuplicate,
-      label: plainText('Numbers already in the campaign', 2000),
+      label: plainText(t.t('uploadModal.duplicates'), 2000),
       element: {
         type: 'radio_buttons',
         action_id: UPLOAD_BLOCKS.ifDuplicate,
-        options: [policyOption('skip'), policyOption('update')],
-        initial_option: policyOption('skip'),
+        options: [policyOption('skip', t), policyOption('update', t)],
+        initial_option: policyOption('skip', t),
       },
     } as KnownBlock,
     {
       type: 'input',
       block_id: UPLOAD_BLOCKS.country,
-      label: plainText('Country of numbers without a country code', 2000),
-      hint: plainText('Numbers written with + and a country code keep their own country.', 2000),
+      label: plainText(t.t('uploadModal.country'), 2000),
+      hint: plainText(t.t('uploadModal.countryHint'), 2000),
       element: {
         type: 'static_select',
         action_id: UPLOAD_BLOCKS.country,
-        options: uploadCountries(input.defaultCountry).map(countryOption),
-        initial_option: countryOption(input.defaultCountry),
+        options: uploadCountries(input.defaultCountry).map((c) => countryOption(c, t)),
+        initial_option: countryOption(input.defaultCountry, t),
       },
     } as KnownBlock,
-    context(
-      'Rows with a missing or invalid number, or a number repeated in the file, are not sent; a CSV listing them ' +
-        'comes in the thread of the progress message.',
-    ),
+    context(t.t('uploadModal.rejectedNote')),
   ];
   return {
     type: 'modal',
     callback_id: UPLOAD_CALLBACK_ID,
-    title: plainText(TITLE, MODAL_TITLE_MAX),
-    submit: plainText('Upload', 24),
-    close: plainText('Cancel', 24),
+    title: plainText(t.t('uploadModal.title'), MODAL_TITLE_MAX),
+    submit: plainText(t.t('uploadModal.submit'), 24),
+    close: plainText(t.t('common.cancel'), 24),
     private_metadata: encodeUploadMetadata({ campaignId: campaign.id, postTo: input.postTo }),
     blocks,
   } as View;
 }
 
-function infoView(blocks: KnownBlock[], opts: { externalId?: string; clearOnClose?: boolean } = {}): View {
+function infoView(blocks: KnownBlock[], opts: { externalId?: string; clearOnClose?: boolean }, t: Translator): View {
   return {
     type: 'modal',
     callback_id: UPLOAD_INFO_CALLBACK_ID,
-    title: plainText(TITLE, MODAL_TITLE_MAX),
-    close: plainText('Close', 24),
+    title: plainText(t.t('uploadModal.title'), MODAL_TITLE_MAX),
+    close: plainText(t.t('common.close'), 24),
     ...(opts.clearOnClose ? { clear_on_close: true } : {}),
     ...(opts.externalId ? { external_id: opts.externalId } : {}),
     blocks,
@@ -211,39 +207,53 @@ function infoView(blocks: KnownBlock[], opts: { externalId?: string; clearOnClos
 }
 
 /** Opened at once while the campaign is read. */
-export function uploadLoadingView(campaignId: number): View {
-  return infoView([mrkdwnSection(md`⏳ Loading campaign #${campaignId}…`)]);
+export function uploadLoadingView(campaignId: number, t: Translator): View {
+  return infoView([mrkdwnSection(t.t('uploadModal.loading', { id: String(campaignId) }))], {}, t);
 }
 
 /** Why the upload can't go on (plain text sentence, escaped here). */
-export function uploadProblemView(sentence: string, opts: { externalId?: string } = {}): View {
-  return infoView([mrkdwnSection(md`⚠️ ${sentence}`)], { clearOnClose: true, ...opts });
+export function uploadProblemView(sentence: string, opts: { externalId?: string }, t: Translator): View {
+  return uploadProblemViewMrkdwn(tmd(t, 'uploadModal.problemText', { sentence }), opts, t);
 }
 
 /** Like uploadProblemView, for a sentence that is already mrkdwn we built (it may mention people). */
-export function uploadProblemViewMrkdwn(mrkdwn: string): View {
-  return infoView([mrkdwnSection(`⚠️ ${mrkdwn}`)], { clearOnClose: true });
+export function uploadProblemViewMrkdwn(mrkdwn: string, opts: { externalId?: string }, t: Translator): View {
+  return infoView(
+    [mrkdwnSection(tmd(t, 'uploadModal.problem', { text: raw(mrkdwn) }))],
+    { clearOnClose: true, ...opts },
+    t,
+  );
 }
 
 /** Pushed when reading the campaign or the file's start takes longer than Slack waits for an answer. */
-export function uploadCheckingView(externalId: string, fileName: string): View {
+export function uploadCheckingView(externalId: string, fileName: string | undefined, t: Translator): View {
+  const named = fileName ? 'yes' : 'no';
   return infoView(
     [
-      mrkdwnSection(md`⏳ Checking *${cleanLabel(fileName, 200)}* and the campaign…`),
-      context('This view updates itself in a moment.'),
+      mrkdwnSection(tmd(t, 'uploadModal.checking', { named, name: cleanLabel(fileName ?? '', 200) })),
+      context(t.t('uploadModal.checkingNote')),
     ],
     { externalId, clearOnClose: true },
+    t,
   );
 }
 
-/** The upload has started; the progress is in a message. `where` is mrkdwn we built (a channel mention). */
-export function uploadStartedView(externalId: string | undefined, fileName: string, where: string): View {
-  return infoView(
-    [
-      mrkdwnSection(
-        md`✅ Uploading *${cleanLabel(fileName, 200)}*. Follow its progress in the message in ${raw(where)}.`,
-      ),
-    ],
-    { clearOnClose: true, ...(externalId ? { externalId } : {}) },
-  );
+/** Where the progress message is: a channel, or the person's DM with the app. */
+export type UploadProgressPlace = { channelId: string } | 'dm';
+
+/** The upload has started; the progress is in a message. */
+export function uploadStartedView(
+  externalId: string | undefined,
+  fileName: string,
+  where: UploadProgressPlace,
+  t: Translator,
+): View {
+  // A channel id from our own job record (C…/G…): a channel mention, ours.
+  const channel = where === 'dm' ? '' : `<#${where.channelId}>`;
+  const text = tmd(t, 'uploadModal.started', {
+    name: cleanLabel(fileName, 200),
+    inDm: where === 'dm' ? 'yes' : 'no',
+    channel: raw(channel),
+  });
+  return infoView([mrkdwnSection(text)], { clearOnClose: true, ...(externalId ? { externalId } : {}) }, t);
 }

@@ -1,12 +1,15 @@
 /**
  * The one message an upload keeps up to date: "waiting for its turn", a progress bar and counts while it runs, then
  * its summary; plus the comment that comes with the failed-rows CSV (sent to the uploader by DM) and the DM telling
- * the uploader that a crash-looping upload was stopped. Pure: data in, `{ text, blocks }` out.
+ * the uploader that a crash-looping upload was stopped. Pure: data in, `{ text, blocks }` out, in the words of `t`:
+ * the progress and summary in the language of the conversation they are in, the CSV and DMs in the uploader's.
  */
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import type { DuplicatePolicy } from '../outreach/schemas.js';
-import { formatCount, formatDuration, plural } from './format.js';
+import { formatDuration } from './format.js';
 import { mentionUser } from './feedback.js';
-import { cleanLabel, context, fallback, fieldSections, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
+import { cleanLabel, context, fallback, fieldSections, mrkdwnSection, raw, truncate } from './mrkdwn.js';
+import { tmd } from './text.js';
 import type { KnownBlock, SlackMessage } from './types.js';
 
 export interface UploadStats {
@@ -49,11 +52,22 @@ export interface UploadProgressInput extends UploadHeading {
 export type UploadWaiting =
   { reason: 'campaign'; fileName: string } | { reason: 'busy'; running: number; ahead: number };
 
+/** Why rows were not added, by kind (the summary's "Not added" line). */
+export type UploadFailureKind = 'invalid' | 'empty' | 'repeated' | 'broken' | 'tooLong' | 'service';
+
 export interface UploadFailureGroup {
-  /** Plain text, e.g. "not a valid phone number". */
-  label: string;
+  kind: UploadFailureKind;
   count: number;
 }
+
+const FAILURE_GROUP_KEYS: Record<UploadFailureKind, MessageKey> = {
+  invalid: 'uploadProgress.group.invalid',
+  empty: 'uploadProgress.group.empty',
+  repeated: 'uploadProgress.group.repeated',
+  broken: 'uploadProgress.group.broken',
+  tooLong: 'uploadProgress.group.tooLong',
+  service: 'uploadProgress.group.service',
+};
 
 export interface UploadSummaryInput extends UploadHeading {
   stats: UploadStats;
@@ -77,155 +91,164 @@ export function progressBar(fraction: number, width = BAR_WIDTH): string {
   return '▓'.repeat(full) + '░'.repeat(width - full);
 }
 
-/** "42%", never 100% before the end: a rounded-up 99.6% would read as finished. */
-export function percent(fraction: number, finished = false): string {
-  if (finished) return '100%';
+/** "42%" / "42 %", never 100% before the end: a rounded-up 99.6% would read as finished. */
+export function percent(fraction: number, finished: boolean, t: Translator): string {
+  if (finished) return t.t('uploadProgress.percent', { p: 100 });
   const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
-  return `${Math.min(99, Math.floor(f * 100))}%`;
+  return t.t('uploadProgress.percent', { p: Math.min(99, Math.floor(f * 100)) });
 }
 
-const POLICY_LABEL: Record<DuplicatePolicy, string> = {
-  skip: 'numbers already in the campaign are skipped',
-  update: 'numbers already in the campaign are updated',
+const POLICY_LABEL: Record<DuplicatePolicy, MessageKey> = {
+  skip: 'uploadProgress.policy.skip',
+  update: 'uploadProgress.policy.update',
 };
 
-function what(h: UploadHeading): string {
-  return md`*${cleanLabel(h.fileName, 120)}* into *${cleanLabel(h.campaignName, 120)}* (#${h.campaignId})`;
+/** "*contacts.csv* into *Renewals* (#12)" (mrkdwn, the names escaped). */
+function what(h: UploadHeading, t: Translator): string {
+  return tmd(t, 'uploadProgress.what', {
+    file: cleanLabel(h.fileName, 120),
+    campaign: cleanLabel(h.campaignName, 120),
+    id: String(h.campaignId),
+  });
 }
 
 function failed(s: UploadStats): number {
   return s.rejected + s.serviceFailed;
 }
 
-function countFields(s: UploadStats): string[] {
+function countFields(s: UploadStats, t: Translator): string[] {
   return [
-    `*Rows read*\n${formatCount(s.rowsRead)}`,
-    `*Sent*\n${formatCount(s.sent)}`,
-    `*Created*\n${formatCount(s.created)}`,
-    `*Updated*\n${formatCount(s.updated)}`,
-    `*Skipped (already in the campaign)*\n${formatCount(s.skipped)}`,
-    `*Failed*\n${formatCount(failed(s))}`,
+    t.t('uploadProgress.field.rowsRead', { n: s.rowsRead }),
+    t.t('uploadProgress.field.sent', { n: s.sent }),
+    t.t('uploadProgress.field.created', { n: s.created }),
+    t.t('uploadProgress.field.updated', { n: s.updated }),
+    t.t('uploadProgress.field.skipped', { n: s.skipped }),
+    t.t('uploadProgress.field.failed', { n: failed(s) }),
   ];
 }
 
-function resumedNote(row: number | undefined): string | undefined {
+function resumedNote(row: number | undefined, t: Translator): string | undefined {
   if (row === undefined) return undefined;
-  return row > 0
-    ? `↩️ The app restarted during this upload; it resumed after row ${formatCount(row)} (the rows before were already sent).`
-    : '↩️ The app restarted during this upload; it started again from the first row (nothing had been sent yet).';
+  return t.t('uploadProgress.resumed', { row });
 }
 
-function waitingLine(w: UploadWaiting): string {
-  if (w.reason === 'campaign') {
-    return md`⏳ Waiting: the upload of *${cleanLabel(w.fileName, 120)}* into this campaign has to finish first (one upload per campaign at a time). This one starts by itself.`;
-  }
-  const ahead =
-    w.ahead > 0 ? ` and ${plural(w.ahead, 'upload')} ${w.ahead === 1 ? 'is' : 'are'} ahead of this one` : '';
-  return (
-    `⏳ Waiting for its turn: ${plural(w.running, 'upload')} ${w.running === 1 ? 'is' : 'are'} running${ahead}. ` +
-    'This one starts by itself.'
-  );
+function waitingLine(w: UploadWaiting, t: Translator): string {
+  if (w.reason === 'campaign') return tmd(t, 'uploadProgress.waitingCampaign', { file: cleanLabel(w.fileName, 120) });
+  return t.t('uploadProgress.waitingBusy', { running: w.running, ahead: w.ahead });
 }
 
 /** The message while the upload runs. */
-export function uploadProgressMessage(input: UploadProgressInput): SlackMessage {
-  const head = md`📤 ${raw(mentionUser(input.userId))} is uploading ${raw(what(input))}`;
+export function uploadProgressMessage(input: UploadProgressInput, t: Translator): SlackMessage {
+  const head = tmd(t, 'uploadProgress.head', { who: raw(mentionUser(input.userId)), what: raw(what(input, t)) });
   const bar =
     input.fraction === undefined
-      ? '⏳ Reading the file…'
-      : `\`${progressBar(input.fraction)}\` ${percent(input.fraction)}`;
-  const resumed = resumedNote(input.resumedAfterRow);
+      ? t.t('uploadProgress.reading')
+      : t.t('uploadProgress.bar', { bar: progressBar(input.fraction), percent: percent(input.fraction, false, t) });
+  const resumed = resumedNote(input.resumedAfterRow, t);
   const blocks: KnownBlock[] = [
-    mrkdwnSection(`${head}\n${input.waiting ? waitingLine(input.waiting) : bar}`),
-    ...fieldSections(countFields(input.stats)),
+    mrkdwnSection(`${head}\n${input.waiting ? waitingLine(input.waiting, t) : bar}`),
+    ...fieldSections(countFields(input.stats, t)),
   ];
-  if (input.note) blocks.push(context(md`⏸ ${input.note}`));
+  if (input.note) blocks.push(context(tmd(t, 'uploadProgress.note', { note: input.note })));
   if (resumed) blocks.push(context(resumed));
-  blocks.push(
-    context(`Duplicates: ${POLICY_LABEL[input.ifDuplicate]}. This message updates itself until the upload is done.`),
-  );
-  const pct = input.fraction === undefined ? '' : ` (${percent(input.fraction)})`;
-  return { text: fallback(md`📤 Uploading ${raw(what(input))}${pct}`), blocks };
+  blocks.push(context(t.t('uploadProgress.footer', { policy: t.t(POLICY_LABEL[input.ifDuplicate]) })));
+  const text = tmd(t, 'uploadProgress.fallback', {
+    what: raw(what(input, t)),
+    hasPercent: input.fraction === undefined ? 'no' : 'yes',
+    percent: input.fraction === undefined ? '' : percent(input.fraction, false, t),
+  });
+  return { text: fallback(text), blocks };
 }
 
 /** The message once the upload is over (finished or stopped). */
-export function uploadSummaryMessage(input: UploadSummaryInput): SlackMessage {
+export function uploadSummaryMessage(input: UploadSummaryInput, t: Translator): SlackMessage {
   const s = input.stats;
   const who = raw(mentionUser(input.userId));
-  const title = input.stopReason
-    ? md`⚠️ Upload stopped: ${raw(what(input))} (by ${who})`
-    : md`✅ Upload finished: ${raw(what(input))} (by ${who})`;
-  const result =
-    `\`${progressBar(input.stopReason ? 0 : 1)}\` ` +
-    (input.stopReason ? 'stopped' : '100%') +
-    `\n${formatCount(s.created)} added, ${formatCount(s.updated)} updated, ` +
-    `${formatCount(s.skipped)} already in the campaign, ${formatCount(failed(s))} not added.`;
+  const stopped = input.stopReason ? 'yes' : 'no';
+  const title = tmd(t, 'uploadProgress.summaryTitle', { stopped, what: raw(what(input, t)), who });
+  const result = t.t('uploadProgress.result', {
+    bar: progressBar(input.stopReason ? 0 : 1),
+    stopped,
+    created: s.created,
+    updated: s.updated,
+    skipped: s.skipped,
+    failed: failed(s),
+  });
   const blocks: KnownBlock[] = [mrkdwnSection(`${title}\n${result}`)];
-  if (input.stopReason) blocks.push(mrkdwnSection(md`*Why it stopped:* ${input.stopReason}`));
-  blocks.push(...fieldSections(countFields(s)));
+  if (input.stopReason) blocks.push(mrkdwnSection(tmd(t, 'uploadProgress.whyStopped', { reason: input.stopReason })));
+  blocks.push(...fieldSections(countFields(s, t)));
   const groups = input.failureGroups.filter((g) => g.count > 0);
   if (groups.length) {
-    blocks.push(mrkdwnSection(`*Not added:* ${groups.map((g) => md`${formatCount(g.count)} ${g.label}`).join(' · ')}`));
+    const list = groups.map((g) => t.t(FAILURE_GROUP_KEYS[g.kind], { count: g.count })).join(' · ');
+    blocks.push(mrkdwnSection(t.t('uploadProgress.notAdded', { groups: list })));
   }
   const notes: string[] = [];
   if (failed(s) > 0) {
-    const who = mentionUser(input.userId);
+    const uploader = raw(mentionUser(input.userId));
     if (input.report === 'attached') {
       notes.push(
         input.reportTo === 'thread'
-          ? '📎 Every row that was not added is listed in the CSV in this thread.'
-          : `📎 The rows that were not added (with their phone numbers) were sent to ${who} in a direct message.`,
+          ? t.t('uploadProgress.reportInThread')
+          : tmd(t, 'uploadProgress.reportInDm', { who: uploader }),
       );
     } else if (input.report === 'failed') {
-      notes.push(`The list of rows not added could not be sent to ${who}.`);
+      notes.push(tmd(t, 'uploadProgress.reportFailed', { who: uploader }));
     }
   }
-  const resumed = resumedNote(input.resumedAfterRow);
+  const resumed = resumedNote(input.resumedAfterRow, t);
   if (resumed) notes.push(resumed);
-  notes.push(`Duplicates: ${POLICY_LABEL[input.ifDuplicate]}.`);
-  if (input.elapsedMs !== undefined) notes.push(`Took ${formatDuration(Math.round(input.elapsedMs / 1000))}.`);
+  notes.push(t.t('uploadProgress.duplicates', { policy: t.t(POLICY_LABEL[input.ifDuplicate]) }));
+  if (input.elapsedMs !== undefined) {
+    notes.push(t.t('uploadProgress.took', { duration: formatDuration(Math.round(input.elapsedMs / 1000), t) }));
+  }
   blocks.push(context(...notes));
-  const text = input.stopReason
-    ? md`⚠️ Upload stopped: ${raw(what(input))}. ${input.stopReason}`
-    : md`✅ Upload finished: ${raw(what(input))}: ${formatCount(s.created)} added, ${formatCount(failed(s))} not added.`;
+  const text = tmd(t, 'uploadProgress.summaryFallback', {
+    stopped,
+    what: raw(what(input, t)),
+    reason: input.stopReason ?? '',
+    created: s.created,
+    failed: failed(s),
+  });
   return { text: fallback(text), blocks };
 }
 
 /**
- * The comment posted with the failed-rows CSV. mrkdwn: Slack shows initial_comment as a message, so the file's name
- * (chosen by whoever made the file) is cleaned and escaped like any outside text.
+ * The comment posted with the failed-rows CSV, in the uploader's words. mrkdwn: Slack shows initial_comment as a
+ * message, so the file's name (chosen by whoever made the file) is cleaned and escaped like any outside text.
  */
 export function failureReportComment(
   fileName: string,
   rows: number,
-  opts: { listed?: number; campaignName?: string; campaignId?: number } = {},
+  opts: { listed?: number; campaignName?: string; campaignId?: number },
+  t: Translator,
 ): string {
-  const into =
-    opts.campaignName !== undefined
-      ? md` into *${cleanLabel(opts.campaignName, 120)}*${opts.campaignId !== undefined ? ` (#${opts.campaignId})` : ''}`
-      : '';
-  const capped =
-    opts.listed !== undefined && opts.listed < rows
-      ? ` The CSV lists the first ${formatCount(opts.listed)} of them; the other ${formatCount(rows - opts.listed)} ` +
-        'are not listed (fix the rows listed, then upload the file again to see the next ones).'
-      : '';
-  return (
-    md`${plural(rows, 'row')} of *${cleanLabel(fileName, 120)}*` +
-    into +
-    ` ${rows === 1 ? 'was' : 'were'} not added: row number, the phone value as written, and why. ` +
-    'Fix them and upload just those rows again.' +
-    capped
-  );
+  const capped = opts.listed !== undefined && opts.listed < rows;
+  return tmd(t, 'uploadProgress.reportComment', {
+    rows,
+    file: cleanLabel(fileName, 120),
+    into: opts.campaignName !== undefined ? 'yes' : 'no',
+    campaign: cleanLabel(opts.campaignName ?? '', 120),
+    hasId: opts.campaignId !== undefined ? 'yes' : 'no',
+    id: String(opts.campaignId ?? ''),
+    capped: capped ? 'yes' : 'no',
+    listed: opts.listed ?? rows,
+    rest: capped ? rows - (opts.listed ?? rows) : 0,
+  });
 }
 
 /** The DM to the uploader when an upload was stopped for good without their doing (plain text in, mrkdwn out). */
-export function uploadStoppedDm(input: UploadHeading & { stopReason: string }): SlackMessage {
-  const text = md`⚠️ Your upload ${raw(what(input))} was stopped. ${input.stopReason}`;
+export function uploadStoppedDm(input: UploadHeading & { stopReason: string }, t: Translator): SlackMessage {
+  const text = tmd(t, 'uploadProgress.stoppedDm', { what: raw(what(input, t)), reason: input.stopReason });
   return { text: fallback(text), blocks: [mrkdwnSection(text)] };
 }
 
-/** `failed-rows-<name>.csv` (the name without its extension, cut to a sane length). */
-export function failureReportFileName(fileName: string): string {
+/** `failed-rows-<name>.csv` / `filas-no-agregadas-<name>.csv` (the name without its extension, cut). */
+export function failureReportFileName(fileName: string, t: Translator): string {
   const base = fileName.replace(/\.[^./\\]{1,8}$/, '').replace(/[^\p{L}\p{N}._ -]+/gu, '_') || 'contacts';
-  return `failed-rows-${truncate(base, 80, '')}.csv`;
+  return t.t('uploadProgress.reportFileName', { name: truncate(base, 80, '') });
+}
+
+/** The failed-rows CSV's header line (`row,value,reason` / `fila,valor,motivo`): the uploader's language. */
+export function failureReportHeader(t: Translator): string {
+  return t.t('uploadProgress.csvHeader');
 }

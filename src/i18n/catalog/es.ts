@@ -835,7 +835,7 @@ export const es: Record<MessageKey, string> = {
   'uploadProgress.summaryFallback':
     '{stopped, select, yes {⚠️ Subida detenida: {what}. {reason}} other {✅ Subida terminada: {what}: {created, plural, one {# agregado} other {# agregados}}, {failed, plural, one {# no agregado} other {# no agregados}}.}}',
   'uploadProgress.reportComment':
-    '{rows, plural, one {# fila} other {# filas}} de *{file}*{into, select, yes { para *{campaign}*{hasId, select, yes { (#{id})} other {}}} other {}} no se {rows, plural, one {agregó} other {agregaron}}: número de fila, el teléfono tal como está escrito y el motivo. Corrígelas y sube solo esas filas de nuevo.{capped, select, yes { El CSV lista las primeras {listed, number}; las otras {rest, number} no aparecen (corrige las filas de la lista y vuelve a subir el archivo para ver las siguientes).} other {}}',
+    '{rows, plural, one {# fila} other {# filas}} de *{file}*{into, select, yes { para *{campaign}*{hasId, select, yes { (#{id})} other {}}} other {}} no se {rows, plural, one {agregó} other {agregaron}}: número de fila, el teléfono tal como está escrito y el motivo. {rows, plural, one {Corrígela y súbela de nuevo.} other {Corrígelas y sube solo esas filas de nuevo.}}{capped, select, yes { El CSV lista las primeras {listed, number}; las otras {rest, number} no aparecen (corrige las filas de la lista y vuelve a subir el archivo para ver las siguientes).} other {}}',
   'uploadProgress.stoppedDm': '⚠️ Tu subida {what} se detuvo. {reason}',
   'uploadProgress.reportFileName': 'filas-no-agregadas-{name}.csv',
   'uploadProgress.csvHeader': 'fila,valor,motivo',

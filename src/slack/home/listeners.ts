@@ -97,8 +97,8 @@ export const editFromMenu: ChangeHandler<MenuContext<OpenDeps>> = ({ value, body
   openEditForm(deps, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId });
 
 /** "Upload contacts" from the menu: progress goes to the person's DM (the Home tab has no channel). */
-export const uploadFromMenu: ChangeHandler<MenuContext> = ({ value, body, deps, client, reply, userId }) =>
-  openUploadModal(deps, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId, reply });
+export const uploadFromMenu: ChangeHandler<MenuContext> = ({ value, body, deps, client, reply, userId, t }) =>
+  openUploadModal(deps, t, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId, reply });
 
 /** "Watch in a channel" from the menu: the Home tab has no channel of its own, so the person picks one. */
 export async function openWatchModal({ value, body, client, t }: MenuContext): Promise<void> {

@@ -3,7 +3,9 @@
  * (each opens the upload modal), and the modal's submission, whose ack carries the answer (errors under the file
  * input, a view with the refusal, or nothing to close the modal) while the upload itself runs after it.
  */
+import type { Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
+import { ENGLISH } from '../../render/format.js';
 import { uploadProblemView } from '../../render/upload-modal.js';
 import type { AppDeps, CommandContext } from '../deps.js';
 import type { ChangeHandler } from '../middleware/change.js';
@@ -23,16 +25,15 @@ export const upload: ChangeHandler<CommandContext<'upload'>> = ({
   userId,
   channelId,
   triggerId,
-}) => openUploadModal(deps, client, { triggerId, userId, campaignId: command.id, reply, postTo: channelId });
+  t,
+}) => openUploadModal(deps, t, client, { triggerId, userId, campaignId: command.id, reply, postTo: channelId });
 
-/** What the "Upload contacts" button says when its value cannot be read. */
-export const staleUploadButton = errorMessage({
-  sentence: 'This button is out of date. Use `/campaign upload <id>` instead.',
-});
+/** What the "Upload contacts" button says when its value cannot be read, in the clicker's words. */
+export const staleUploadButton = (t: Translator) => errorMessage({ sentence: t.t('uploadModal.staleButton') }, t);
 
 /** The "Upload contacts" button (value: the campaign id): progress goes to the channel it was clicked in. */
-export const uploadButton: ChangeHandler<ButtonContext<number>> = ({ value, body, deps, client, reply, userId }) =>
-  openUploadModal(deps, client, {
+export const uploadButton: ChangeHandler<ButtonContext<number>> = ({ value, body, deps, client, reply, userId, t }) =>
+  openUploadModal(deps, t, client, {
     triggerId: body.trigger_id,
     userId,
     campaignId: value,
@@ -47,9 +48,7 @@ export function submitted(deps: AppDeps & { uploads: UploadService }): ViewListe
     'upload submission',
     ({ view, userId, client, ack }) =>
       submitUpload(deps, { view: view as SubmittedUploadView, userId, client, ack }, deps.uploads.tuning.ackBudgetMs),
-    () => ({
-      response_action: 'update',
-      view: uploadProblemView("Something unexpected went wrong; the details are in the app's logs. Nothing was sent."),
-    }),
+    // Crashed before the ack: no time to ask who the person is, so the app's default language.
+    () => ({ response_action: 'update', view: uploadProblemView(ENGLISH.t('uploadModal.crashed'), {}, ENGLISH) }),
   );
 }

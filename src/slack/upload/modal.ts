@@ -12,10 +12,12 @@ import { slowAfter } from '../middleware/listener.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { FileFormatError } from '../../contacts/errors.js';
-import { humanMessage, OutreachError } from '../../outreach/errors.js';
+import { translator, type Translator } from '../../i18n/translator.js';
+import { OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, DuplicatePolicy } from '../../outreach/schemas.js';
 import { errorMessage } from '../../render/feedback.js';
 import { cleanLabel, escapeMrkdwn, truncateMrkdwn } from '../../render/mrkdwn.js';
+import { serviceErrorText } from '../../render/service-error.js';
 import type { View } from '../../render/types.js';
 import {
   decodeUploadMetadata,
@@ -41,11 +43,8 @@ import { refuseSubmissionIfReadOnly } from '../middleware/change.js';
 /** How long opening the modal waits for the campaign before showing a loading view (trigger ids last 3 s). */
 const OPEN_BUDGET_MS = 1500;
 
-function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>): string {
-  return (
-    `Campaign "${cleanLabel(c.name, 120)}" (#${c.id}) is finished, and contacts can't be added to a finished ` +
-    'campaign. Create a new campaign for these contacts.'
-  );
+function finishedSentence(c: Pick<CampaignDetail, 'id' | 'name'>, t: Translator): string {
+  return t.t('uploadModal.finished', { name: cleanLabel(c.name, 120), id: String(c.id) });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -60,14 +59,17 @@ export interface OpenUploadRequest {
   reply: Reply;
 }
 
-function modalFor(deps: AppDeps, c: CampaignDetail, postTo: string | undefined): View {
-  return uploadModalView({
-    campaign: c,
-    defaultCountry: deps.config.defaultPhoneRegion,
-    maxBytes: deps.config.uploadMaxBytes,
-    maxSizeText: formatBytes(deps.config.uploadMaxBytes),
-    ...(postTo ? { postTo } : {}),
-  });
+function modalFor(deps: AppDeps, c: CampaignDetail, postTo: string | undefined, t: Translator): View {
+  return uploadModalView(
+    {
+      campaign: c,
+      defaultCountry: deps.config.defaultPhoneRegion,
+      maxBytes: deps.config.uploadMaxBytes,
+      maxSizeText: formatBytes(deps.config.uploadMaxBytes),
+      ...(postTo ? { postTo } : {}),
+    },
+    t,
+  );
 }
 
 /**
@@ -75,7 +77,12 @@ function modalFor(deps: AppDeps, c: CampaignDetail, postTo: string | undefined):
  * answered without a modal when the service answers quickly; otherwise a loading view opens within the trigger's
  * life and is replaced by the modal or the refusal.
  */
-export async function openUploadModal(deps: AppDeps, client: WebClient, req: OpenUploadRequest): Promise<void> {
+export async function openUploadModal(
+  deps: AppDeps,
+  t: Translator,
+  client: WebClient,
+  req: OpenUploadRequest,
+): Promise<void> {
   const campaign = deps.outreach.getCampaign(req.campaignId).then(
     (c) => ({ c }) as const,
     (err: unknown) => ({ err }) as const,
@@ -83,24 +90,24 @@ export async function openUploadModal(deps: AppDeps, client: WebClient, req: Ope
   const first = await Promise.race([campaign, slowAfter(OPEN_BUDGET_MS)]);
   if (first !== 'slow') {
     if ('err' in first) {
-      await req.reply.ephemeral(serviceErrorMessage(first.err, { campaignId: req.campaignId }));
+      await req.reply.ephemeral(serviceErrorMessage(first.err, { campaignId: req.campaignId }, t));
       return;
     }
     if (first.c.status === 'finished') {
-      await req.reply.ephemeral(errorMessage({ sentence: finishedSentence(first.c) }));
+      await req.reply.ephemeral(errorMessage({ sentence: finishedSentence(first.c, t) }, t));
       return;
     }
-    await client.views.open({ trigger_id: req.triggerId, view: modalFor(deps, first.c, req.postTo) });
+    await client.views.open({ trigger_id: req.triggerId, view: modalFor(deps, first.c, req.postTo, t) });
     return;
   }
-  const opened = await client.views.open({ trigger_id: req.triggerId, view: uploadLoadingView(req.campaignId) });
+  const opened = await client.views.open({ trigger_id: req.triggerId, view: uploadLoadingView(req.campaignId, t) });
   const r = await campaign;
   const view =
     'err' in r
-      ? uploadProblemView(humanMessage(r.err))
+      ? uploadProblemView(serviceErrorText(r.err, t), {}, t)
       : r.c.status === 'finished'
-        ? uploadProblemView(finishedSentence(r.c))
-        : modalFor(deps, r.c, req.postTo);
+        ? uploadProblemView(finishedSentence(r.c, t), {}, t)
+        : modalFor(deps, r.c, req.postTo, t);
   if (!opened.view?.id) return;
   try {
     await client.views.update({ view_id: opened.view.id, view });
@@ -144,14 +151,15 @@ type Prepared = { campaign: CampaignDetail; opened: OpenedFile };
 function uploadChoices(
   values: Record<string, Record<string, unknown>> | undefined,
   defaultCountry: string,
+  t: Translator,
 ): UploadChoices | Refusal {
   const fileState = values?.[UPLOAD_BLOCKS.file]?.[UPLOAD_BLOCKS.file] as { files?: unknown } | undefined;
   const files = Array.isArray(fileState?.files) ? (fileState.files as Array<{ id?: unknown; name?: unknown }>) : [];
-  if (files.length === 0) return { on: 'file', sentence: 'Choose a CSV, TSV, TXT or XLSX file to upload.' };
-  if (files.length > 1) return { on: 'file', sentence: 'Choose one file at a time.' };
+  if (files.length === 0) return { on: 'file', sentence: t.t('uploadModal.chooseFile') };
+  if (files.length > 1) return { on: 'file', sentence: t.t('uploadModal.oneFile') };
   const fileId = files[0]?.id;
   if (typeof fileId !== 'string' || !FILE_ID.test(fileId)) {
-    return { on: 'file', sentence: 'Slack did not say which file was chosen; choose it again.' };
+    return { on: 'file', sentence: t.t('uploadModal.whichFile') };
   }
   const fileName = files[0]?.name;
   const selected = (block: string) =>
@@ -166,11 +174,11 @@ function uploadChoices(
   };
 }
 
-function refusalOf(err: unknown, deps: AppDeps): Refusal {
+function refusalOf(err: unknown, deps: AppDeps, t: Translator): Refusal {
   if (err instanceof SlackFileError || err instanceof FileFormatError) return { on: 'file', sentence: err.message };
-  if (err instanceof OutreachError) return { on: 'modal', sentence: humanMessage(err) };
+  if (err instanceof OutreachError) return { on: 'modal', sentence: serviceErrorText(err, t) };
   deps.logger.error({ err: errorSummary(err) }, 'checking an upload failed');
-  return { on: 'modal', sentence: "Something unexpected went wrong; the details are in the app's logs." };
+  return { on: 'modal', sentence: t.t('uploadModal.unexpected') };
 }
 
 /** Error texts under an input are short in Slack's client: keep them readable. */
@@ -194,11 +202,13 @@ export async function submitUpload(
   budgetMs: number,
 ): Promise<void> {
   const { client, userId } = req;
+  // The person opened this modal moments ago: their language is cached, so this rarely asks Slack before the ack.
+  const t = translator((await deps.languages.person(userId, client)).locale);
   const meta = decodeUploadMetadata(req.view.private_metadata);
   if (!meta) {
     await req.ack({
       response_action: 'update',
-      view: uploadProblemView('This form is out of date. Close it and start again with `/campaign upload <id>`.'),
+      view: uploadProblemViewMrkdwn(t.t('uploadModal.staleForm'), {}, t),
     });
     return;
   }
@@ -207,10 +217,10 @@ export async function submitUpload(
     deps,
     client,
     { userId, action: 'upload', what: 'upload contacts', campaignId },
-    (text) => req.ack({ response_action: 'update', view: uploadProblemViewMrkdwn(text) }),
+    (text) => req.ack({ response_action: 'update', view: uploadProblemViewMrkdwn(text, {}, t) }),
   );
   if (refused) return;
-  const choices = uploadChoices(req.view.state?.values, deps.config.defaultPhoneRegion);
+  const choices = uploadChoices(req.view.state?.values, deps.config.defaultPhoneRegion, t);
   if ('sentence' in choices) {
     await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: choices.sentence } });
     return;
@@ -219,10 +229,7 @@ export async function submitUpload(
   const alreadySentence = async (): Promise<string | undefined> => {
     const existing = await svc.job(campaignId, choices.fileId);
     if (!existing || existing.status === 'stopped') return undefined;
-    return existing.status === 'running'
-      ? 'This file is already being uploaded into this campaign: its progress message shows how far it got.'
-      : 'This file was already uploaded into this campaign (its summary is in the progress message). To upload ' +
-          'it again, choose the file again.';
+    return t.t(existing.status === 'running' ? 'uploadModal.alreadyRunning' : 'uploadModal.alreadyDone');
   };
   let already = await alreadySentence();
   if (!already) {
@@ -231,7 +238,7 @@ export async function submitUpload(
     if (!(await svc.reserve(campaignId, choices.fileId))) {
       await req.ack({
         response_action: 'errors',
-        errors: { [UPLOAD_BLOCKS.file]: 'This file is already being checked for this campaign; wait a moment.' },
+        errors: { [UPLOAD_BLOCKS.file]: t.t('uploadModal.beingChecked') },
       });
       return;
     }
@@ -256,7 +263,7 @@ export async function submitUpload(
       const campaign = await deps.outreach.getCampaign(campaignId);
       if (campaign.status === 'finished') {
         await spawned.close();
-        return { on: 'modal', sentence: finishedSentence(campaign) };
+        return { on: 'modal', sentence: finishedSentence(campaign, t) };
       }
       const opened = await openSlackContactsFile(client, choices.fileId, {
         botToken: config.slackBotToken,
@@ -268,7 +275,7 @@ export async function submitUpload(
       return { campaign, opened };
     } catch (err) {
       await spawned.close();
-      return refusalOf(err, deps);
+      return refusalOf(err, deps, t);
     }
   })();
 
@@ -303,7 +310,7 @@ export async function submitUpload(
       await req.ack(
         first.on === 'file'
           ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: fileErrorText(first.sentence) } }
-          : { response_action: 'update', view: uploadProblemView(first.sentence) },
+          : { response_action: 'update', view: uploadProblemView(first.sentence, {}, t) },
       );
       await audited(first);
       return;
@@ -315,19 +322,16 @@ export async function submitUpload(
 
   // Slow: answer Slack now with a view that is replaced by the outcome.
   const externalId = `campaign-upload-${randomBytes(12).toString('hex')}`;
-  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, choices.fileName ?? 'the file') });
+  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, choices.fileName, t) });
   const r = await prepare;
   let view: View;
   if ('sentence' in r) {
     await audited(r);
-    view = uploadProblemView(r.sentence, { externalId });
+    view = uploadProblemView(r.sentence, { externalId }, t);
   } else {
     const job = await launch(r);
-    view = uploadStartedView(
-      externalId,
-      r.opened.info.name,
-      job.channelId === userId ? 'your DM with the app' : `<#${job.channelId}>`,
-    );
+    const inDm = job.channelId === userId || job.channelId.startsWith('D');
+    view = uploadStartedView(externalId, r.opened.info.name, inDm ? 'dm' : { channelId: job.channelId }, t);
   }
   try {
     await client.views.update({ external_id: externalId, view });

@@ -28,12 +28,16 @@ import type { RejectedRow } from '../../contacts/normalize.js';
 import { noRejections, rejectionKind, totalRejected, type RejectionCounts } from '../../contacts/rejections.js';
 import type { ReadBatch, ReadProgress } from '../../contacts/isolated-reader.js';
 import type { Logger } from '../../log.js';
-import { humanMessage, OutreachError } from '../../outreach/errors.js';
+import { translator, type MessageKey, type Translator } from '../../i18n/translator.js';
+import { OutreachError } from '../../outreach/errors.js';
 import type { BatchResult } from '../../outreach/schemas.js';
 import { MAX_CONTACTS_PER_BATCH } from '../../outreach/unspecified.js';
+import { ENGLISH } from '../../render/format.js';
+import { serviceErrorText } from '../../render/service-error.js';
 import {
   failureReportComment,
   failureReportFileName,
+  failureReportHeader,
   uploadProgressMessage,
   uploadStoppedDm,
   uploadSummaryMessage,
@@ -45,7 +49,7 @@ import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 
 /** What an upload works with: settings, the store (its job), the service, the log, the audit trail, metrics. */
-export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics'>;
+export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics' | 'languages'>;
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
 import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
@@ -125,16 +129,21 @@ function isTransient(err: unknown): boolean {
   return err.kind === 'service' && err.status !== undefined && [429, 500, 502, 503, 504].includes(err.status);
 }
 
-const SERVICE_REASONS: Record<string, string> = {
-  INVALID_PHONE_NUMBER: 'the outreach service refused the number as invalid',
-  MISSING_CONTACT: 'the outreach service received no number for this row',
-  SERVER_ERROR: 'the outreach service failed to add it (internal error); upload this row again',
+const SERVICE_REASONS: Record<string, MessageKey> = {
+  INVALID_PHONE_NUMBER: 'uploadRun.service.invalidPhone',
+  MISSING_CONTACT: 'uploadRun.service.missingContact',
+  SERVER_ERROR: 'uploadRun.service.serverError',
 };
 
-function serviceReason(error: string | null | undefined): string {
-  if (!error) return 'the outreach service did not add it (no reason given)';
-  return SERVICE_REASONS[error] ?? `the outreach service did not add it (${error})`;
+/** The failed-rows CSV's reason for a row the service refused, in the uploader's words. */
+function serviceReason(error: string | null | undefined, t: Translator): string {
+  if (!error) return t.t('uploadRun.service.noReason');
+  const key = SERVICE_REASONS[error];
+  return key ? t.t(key) : t.t('uploadRun.service.other', { error });
 }
+
+/** Why an upload stopped, in the words of whoever reads it (the summary, the uploader's DM, the English record). */
+type StopReason = (t: Translator) => string;
 
 /** Groups failed rows for the summary line ("12 not valid numbers · 3 repeated in the file"). */
 export function failureGroups(rejected: readonly RejectedRow[], serviceFailed: number): UploadFailureGroup[] {
@@ -145,15 +154,12 @@ export function failureGroups(rejected: readonly RejectedRow[], serviceFailed: n
 
 function failureGroupsOf(c: RejectionCounts, serviceFailed: number): UploadFailureGroup[] {
   return [
-    { label: c.invalid === 1 ? 'number not valid' : 'numbers not valid', count: c.invalid },
-    { label: c.empty === 1 ? 'row without a number' : 'rows without a number', count: c.empty },
-    { label: 'repeated in the file', count: c.repeated },
-    {
-      label: c.broken === 1 ? 'row with more values than columns' : 'rows with more values than columns',
-      count: c.broken,
-    },
-    { label: c.tooLong === 1 ? 'row with a value too long' : 'rows with a value too long', count: c.tooLong },
-    { label: 'refused by the outreach service', count: serviceFailed },
+    { kind: 'invalid', count: c.invalid },
+    { kind: 'empty', count: c.empty },
+    { kind: 'repeated', count: c.repeated },
+    { kind: 'broken', count: c.broken },
+    { kind: 'tooLong', count: c.tooLong },
+    { kind: 'service', count: serviceFailed },
   ];
 }
 
@@ -201,8 +207,15 @@ interface PassState {
   truncated?: { maxRows: number; lastRow: number; nextRow: number };
 }
 
-/** The crash-loop stop: a sentence for people. */
-class StalledError extends Error {}
+/** The crash-loop stop: how often the app stopped, and the row the last batch added ended at. */
+class StalledError extends Error {
+  constructor(
+    readonly stops: number,
+    readonly lastRow: number,
+  ) {
+    super(`the app stopped ${stops} times while this upload was running`);
+  }
+}
 
 export class UploadRun {
   private readonly deps: UploadDeps;
@@ -213,8 +226,14 @@ export class UploadRun {
   private job: UploadJob;
   private progress: ProgressMessage | undefined;
   private pass: PassState | undefined;
-  private note: string | undefined;
+  /** Why sending is slow right now, in the progress message's words. */
+  private note: ((t: Translator) => string) | undefined;
   private waiting: UploadWaiting | undefined;
+  /**
+   * The progress message's words (its conversation's language: a channel's, or the uploader's in their DM) and the
+   * uploader's (the CSV, direct messages). Read when the run starts.
+   */
+  private words: { message: Translator; uploader: Translator } = { message: ENGLISH, uploader: ENGLISH };
   /** The file of the pass under way (and its temp directory), let go on every way out. */
   private file: OpenedFile | undefined;
   private readonly startedAt = Date.now();
@@ -280,24 +299,43 @@ export class UploadRun {
 
   private progressMessage(): SlackMessage {
     const fraction = this.fraction();
-    return uploadProgressMessage({
-      ...this.heading(),
-      stats: this.stats(),
-      ...(fraction !== undefined ? { fraction } : {}),
-      ...(this.job.resumedAfterRow !== undefined ? { resumedAfterRow: this.job.resumedAfterRow } : {}),
-      ...(this.note ? { note: this.note } : {}),
-      ...(this.waiting ? { waiting: this.waiting } : {}),
-    });
+    const t = this.words.message;
+    return uploadProgressMessage(
+      {
+        ...this.heading(),
+        stats: this.stats(),
+        ...(fraction !== undefined ? { fraction } : {}),
+        ...(this.job.resumedAfterRow !== undefined ? { resumedAfterRow: this.job.resumedAfterRow } : {}),
+        ...(this.note ? { note: this.note(t) } : {}),
+        ...(this.waiting ? { waiting: this.waiting } : {}),
+      },
+      t,
+    );
+  }
+
+  /** The languages of the progress message's conversation and of the uploader (English when they can't be read). */
+  private async readWords(): Promise<void> {
+    const j = this.job;
+    const languages = this.deps.languages;
+    try {
+      const uploader = translator((await languages.person(j.userId, this.client)).locale);
+      const inDm = j.channelId === j.userId || j.channelId.startsWith('D');
+      const message = inDm ? uploader : translator((await languages.channel(j.channelId)).locale);
+      this.words = { message, uploader };
+    } catch (err) {
+      this.logger.warn({ err: errorSummary(err) }, 'could not read the languages of an upload; English it is');
+    }
   }
 
   /** Runs the job to its end (done or stopped), or until the signal aborts (the job then stays to be resumed). */
   async run(): Promise<void> {
-    let stopReason: string | undefined;
+    let stopReason: StopReason | undefined;
     let cause: unknown;
     let release: (() => void) | undefined;
     this.file = this.opts.opened;
     try {
       try {
+        await this.readWords();
         await this.begin();
         release = await this.turn();
         await this.countResume();
@@ -356,14 +394,7 @@ export class UploadRun {
     if (!this.opts.resumed) return;
     const j = this.job;
     const stalled = j.stalledResumes ?? 0;
-    if (stalled >= MAX_STALLED_RESUMES) {
-      throw new StalledError(
-        `The app stopped ${stalled + 1} times while this upload was running, each time before another batch of ` +
-          `contacts was added${j.lastRow > 0 ? ` (the last one ended at row ${j.lastRow.toLocaleString('en-US')})` : ''}, ` +
-          'so it is not tried again: something in the file may be what stops the app. Check the file, or split it, ' +
-          'and upload it again; contacts already added are recognised and not added twice.',
-      );
-    }
+    if (stalled >= MAX_STALLED_RESUMES) throw new StalledError(stalled + 1, j.lastRow);
     j.stalledResumes = stalled + 1;
     await this.save();
   }
@@ -528,7 +559,7 @@ export class UploadRun {
       this.job.serviceFailures.push({
         rowNumber,
         original: b.originals[item.index] || b.contacts[item.index]?.contact || item.contact || '',
-        reason: serviceReason(item.error),
+        reason: serviceReason(item.error, this.words.uploader),
       });
     }
   }
@@ -556,9 +587,8 @@ export class UploadRun {
           retryAfterMs,
           Math.min(this.tuning.retryMaxMs, this.tuning.retryBaseMs * 2 ** (attempt - 1)),
         );
-        this.note =
-          `The outreach service is not taking contacts right now (${humanMessage(err)}); ` +
-          `trying again in ${Math.max(1, Math.round(delay / 1000))} s. Nothing is lost.`;
+        const seconds = Math.max(1, Math.round(delay / 1000));
+        this.note = (t) => t.t('uploadRun.retrying', { problem: serviceErrorText(err, t), seconds });
         this.logger.warn(
           { err: errorSummary(err), batch: b.index, attempt, delayMs: delay },
           'batch failed; will retry',
@@ -569,35 +599,28 @@ export class UploadRun {
     }
   }
 
-  private stopReason(err: unknown): string {
+  private stopReason(err: unknown): StopReason {
     const sent = this.job.counts.sent;
-    const kept =
-      sent > 0
-        ? ` The ${sent === 1 ? 'contact' : `${sent.toLocaleString('en-US')} contacts`} the service confirmed before ` +
-          `${sent === 1 ? 'is' : 'are'} in the campaign.`
-        : ' Nothing was added.';
-    if (err instanceof StalledError) return `${err.message}${kept}`;
+    const kept = (t: Translator) => t.t('uploadRun.kept', { sent });
+    if (err instanceof StalledError) {
+      const { stops, lastRow } = err;
+      return (t) => t.t('uploadRun.stalled', { stops, lastRow, kept: kept(t) });
+    }
     if (err instanceof FileFormatError || err instanceof SlackFileError) {
-      return `${err.message}${kept}`;
+      // (The contacts pipeline and the download say what is wrong with the file in English.)
+      return (t) => t.t('uploadRun.withKept', { sentence: err.message, kept: kept(t) });
     }
     if (err instanceof OutreachError) {
-      const again = isTransient(err)
-        ? ' Upload the file again later to add the rest; contacts already added are recognised and not added twice.'
-        : '';
-      return `${humanMessage(err)}${kept}${again}`;
+      const again = isTransient(err) ? 'yes' : 'no';
+      return (t) => t.t('uploadRun.service', { sentence: serviceErrorText(err, t), kept: kept(t), again });
     }
     this.logger.error({ err: errorSummary(err) }, 'upload failed');
-    return `Something unexpected went wrong; the details are in the app's logs.${kept}`;
+    return (t) => t.t('uploadRun.unexpected', { kept: kept(t) });
   }
 
   /** Why reading stopped at the row cap, and where the rest of the file starts. */
-  private truncatedReason(t: NonNullable<PassState['truncated']>): string {
-    const n = (x: number) => x.toLocaleString('en-US');
-    return (
-      `The file has more rows than the ${n(t.maxRows)} one upload reads: the rows up to row ${n(t.lastRow)} were ` +
-      `read, and row ${n(t.nextRow)} and the rows after it were not. Put those rows in another file (with the header ` +
-      'row) and upload it.'
-    );
+  private truncatedReason(cut: NonNullable<PassState['truncated']>): StopReason {
+    return (t) => t.t('uploadRun.truncated', { maxRows: cut.maxRows, lastRow: cut.lastRow, nextRow: cut.nextRow });
   }
 
   /**
@@ -625,9 +648,12 @@ export class UploadRun {
     );
     const path = file.workspace.path('failed-rows.csv');
     const out = createWriteStream(path);
-    const listed = await writeFailureReport(out, sources, { maxRows: this.tuning.reportMaxRows, bom: true }).finally(
-      () => out.end(),
-    );
+    const header = failureReportHeader(this.words.uploader);
+    const listed = await writeFailureReport(out, sources, {
+      maxRows: this.tuning.reportMaxRows,
+      bom: true,
+      header,
+    }).finally(() => out.end());
     await finished(out);
     return { bytes: await readFile(path), listed };
   }
@@ -646,7 +672,7 @@ export class UploadRun {
       const dm = await this.client.conversations.open({ users: j.userId });
       const dmId = dm.channel?.id;
       if (!dmId) throw new Error('conversations.open answered without a channel');
-      const name = failureReportFileName(j.fileName);
+      const name = failureReportFileName(j.fileName, this.words.uploader);
       const inThread = j.channelId === dmId && j.messageTs !== undefined;
       // (The type of filesUploadV2 wants thread_ts as a string when the key is there at all.)
       const thread = inThread && j.messageTs ? { thread_ts: j.messageTs } : {};
@@ -656,11 +682,12 @@ export class UploadRun {
         file: report.bytes,
         filename: name,
         title: name,
-        initial_comment: failureReportComment(j.fileName, total, {
-          listed: report.listed,
-          campaignName: j.campaignName,
-          campaignId: j.campaignId,
-        }),
+        initial_comment: failureReportComment(
+          j.fileName,
+          total,
+          { listed: report.listed, campaignName: j.campaignName, campaignId: j.campaignId },
+          this.words.uploader,
+        ),
       });
       const uploaded = (res.files as Array<{ files?: Array<{ id?: string }> }> | undefined)?.[0]?.files?.[0]?.id;
       j.reportFileId = uploaded ?? 'uploaded';
@@ -674,10 +701,11 @@ export class UploadRun {
   }
 
   /** A job stopped for crash-looping: its uploader is told by DM (a summary in a channel notifies no one). */
-  private async tellUploader(stopReason: string): Promise<void> {
+  private async tellUploader(stopReason: StopReason): Promise<void> {
     const j = this.job;
     try {
-      const msg = uploadStoppedDm({ ...this.heading(), stopReason });
+      const t = this.words.uploader;
+      const msg = uploadStoppedDm({ ...this.heading(), stopReason: stopReason(t) }, t);
       await this.client.chat.postMessage({
         channel: j.userId,
         text: msg.text,
@@ -691,7 +719,7 @@ export class UploadRun {
   }
 
   /** The summary in place of the progress, the CSV of failed rows to the uploader; then the job is closed. */
-  private async finish(stopReason?: string, cause?: unknown): Promise<void> {
+  private async finish(stopReason?: StopReason, cause?: unknown): Promise<void> {
     const j = this.job;
     if (cause !== undefined) this.logger.warn({ err: errorSummary(cause) }, 'upload stopped');
     if (!stopReason && this.pass?.truncated) stopReason = this.truncatedReason(this.pass.truncated);
@@ -705,16 +733,20 @@ export class UploadRun {
     // The file and the report are no longer needed: gone before the job is marked ended.
     await closeOpenedFile(this.file);
     this.file = undefined;
-    const summary = uploadSummaryMessage({
-      ...this.heading(),
-      stats: this.stats(),
-      ...(stopReason ? { stopReason } : {}),
-      failureGroups: failureGroupsOf(rejected, j.counts.failed),
-      report,
-      reportTo: to,
-      ...(j.resumedAfterRow !== undefined ? { resumedAfterRow: j.resumedAfterRow } : {}),
-      elapsedMs: Date.now() - Date.parse(j.createdAt),
-    });
+    const t = this.words.message;
+    const summary = uploadSummaryMessage(
+      {
+        ...this.heading(),
+        stats: this.stats(),
+        ...(stopReason ? { stopReason: stopReason(t) } : {}),
+        failureGroups: failureGroupsOf(rejected, j.counts.failed),
+        report,
+        reportTo: to,
+        ...(j.resumedAfterRow !== undefined ? { resumedAfterRow: j.resumedAfterRow } : {}),
+        elapsedMs: Date.now() - Date.parse(j.createdAt),
+      },
+      t,
+    );
     if (this.progress) await this.progress.final(summary);
     else {
       // The progress message could not even be posted: try once more with the summary.
@@ -727,7 +759,9 @@ export class UploadRun {
       }
     }
     j.status = stopReason ? 'stopped' : 'done';
-    if (stopReason) j.stopReason = stopReason;
+    // The record keeps the reason in English (for whoever reads the store, and the audit trail below).
+    const recorded = stopReason?.(ENGLISH);
+    if (recorded) j.stopReason = recorded;
     j.finishedAt = new Date().toISOString();
     await this.save();
     if (cause instanceof StalledError && stopReason) await this.tellUploader(stopReason);
@@ -741,7 +775,7 @@ export class UploadRun {
         result: stopReason ? 'failed' : 'ok',
         detail: `${j.fileName}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${
           c.failed + j.rejected
-        } not added${stopReason ? `; stopped: ${stopReason}` : ''}`,
+        } not added${recorded ? `; stopped: ${recorded}` : ''}`,
       },
       this.client,
     );
