@@ -14,14 +14,13 @@ import type {
   Message as ServiceMessage,
   PolicyResult,
 } from '../outreach/schemas.js';
+import type { Locale } from '../i18n/locale.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   answeredByLabel,
   callStatusLabel,
   contactStatusLabel,
   endedByLabel,
-  ENGLISH,
-  formatCount,
   formatDateTime,
   formatDuration,
   formatPhone,
@@ -381,80 +380,97 @@ function policyLine(p: PolicyResult): string {
   return md`${policyIcon(p.result)} *${name}* — ${cleanLabel(p.result, 60)}${raw(why)}`;
 }
 
-/** The full call (GET /call/{id}), with each policy's result and explanation: an ephemeral answer to "Details". */
-export function callDetailsMessage(call: Call, opts: { timezone?: string | null } = {}): SlackMessage {
+/**
+ * The full call (GET /call/{id}), with each policy's result and explanation: an ephemeral answer to "Details", in the
+ * clicker's words, its times in `opts.timezone` (theirs).
+ */
+export function callDetailsMessage(call: Call, opts: { timezone?: string | null }, t: Translator): SlackMessage {
   const endUser = call.thread?.end_user;
-  const who = cleanLabel(endUser?.display_name ?? '') || 'Call';
-  const blocks: KnownBlock[] = [header(`Call details`)];
-  blocks.push(
-    mrkdwnSection(md`*${cleanLabel(who, 200)}* · ${callStatusLabel(call.status)}\ncall \`${truncate(call.id, 80)}\``),
-  );
+  const who = cleanLabel(endUser?.display_name ?? '') || t.t('callDetails.untitled');
+  const status = callStatusLabel(call.status, t);
+  const callId = truncate(call.id, 80);
+  const blocks: KnownBlock[] = [header(t.t('callDetails.header'))];
+  blocks.push(mrkdwnSection(tmd(t, 'callDetails.summary', { who: cleanLabel(who, 200), status, callId })));
+  const at = (v: string | null | undefined) => formatDateTime(v, opts.timezone, t);
   const fields = [
-    md`*Type*\n${call.type ?? NONE}`,
-    md`*Answered by*\n${answeredByLabel(call.answered_by)}`,
-    md`*Created*\n${formatDateTime(call.created_at, opts.timezone)}`,
-    md`*Started*\n${formatDateTime(call.started_at, opts.timezone)}`,
-    md`*Ended*\n${formatDateTime(call.ended_at, opts.timezone)}`,
-    md`*Duration*\n${formatDuration(call.duration)}`,
-    md`*Billed*\n${formatDuration(call.billed_duration)}`,
-    md`*Ended by*\n${truncate(endedByLabel(call.ended_by, call.ended_reason), 500)}`,
+    tmd(t, 'callDetails.field.type', { value: call.type ?? NONE }),
+    tmd(t, 'callMessage.field.answeredBy', { value: answeredByLabel(call.answered_by, t) }),
+    tmd(t, 'callDetails.field.created', { value: at(call.created_at) }),
+    tmd(t, 'callMessage.field.started', { value: at(call.started_at) }),
+    tmd(t, 'callDetails.field.ended', { value: at(call.ended_at) }),
+    tmd(t, 'callMessage.field.duration', { value: formatDuration(call.duration, t) }),
+    tmd(t, 'callDetails.field.billed', { value: formatDuration(call.billed_duration, t) }),
+    tmd(t, 'callMessage.field.endedBy', { value: truncate(endedByLabel(call.ended_by, call.ended_reason, t), 500) }),
   ];
-  const score = policyScore(call, ENGLISH);
-  if (score) fields.push(md`*Policy score*\n${score}`);
-  if (call.thread?.agent) fields.push(md`*Agent*\n${cleanLabel(call.thread.agent.name ?? call.thread.agent.id, 150)}`);
+  const score = policyScore(call, t);
+  if (score) fields.push(tmd(t, 'callMessage.field.policyScore', { value: score }));
+  if (call.thread?.agent) {
+    const agent = cleanLabel(call.thread.agent.name ?? call.thread.agent.id, 150);
+    fields.push(tmd(t, 'callDetails.field.agent', { value: agent }));
+  }
   blocks.push(...fieldSections(fields));
   const policies = call.policy_evaluation?.policies ?? [];
   if (policies.length) {
     const pe = call.policy_evaluation!;
-    const summary = md`*Policies* · ${formatCount(pe.policies_met_count ?? 0)} met of ${formatCount(pe.policies_evaluated_count ?? policies.length)} evaluated${raw(pe.policies_not_applicable_count ? md`, ${formatCount(pe.policies_not_applicable_count)} not applicable` : '')}`;
+    const summary = tmd(t, 'callDetails.policies', {
+      met: pe.policies_met_count ?? 0,
+      evaluated: pe.policies_evaluated_count ?? policies.length,
+      notApplicable: pe.policies_not_applicable_count ?? 0,
+    });
     blocks.push(mrkdwnSection(summary));
     // One section per policy (explanations can be long); keep the message within 50 blocks.
     const room = LIMITS.messageBlocks - blocks.length - 1;
     const shownPolicies = policies.slice(0, room);
     for (const p of shownPolicies) blocks.push(mrkdwnSection(policyLine(p)));
     if (policies.length > shownPolicies.length) {
-      blocks.push(context(`…and ${policies.length - shownPolicies.length} more policies not shown.`));
+      blocks.push(context(t.t('callDetails.morePolicies', { count: policies.length - shownPolicies.length })));
     }
   } else {
-    blocks.push(context(call.policy_evaluation ? 'No policy results yet.' : 'No policy evaluation for this call.'));
+    blocks.push(context(t.t(call.policy_evaluation ? 'callDetails.noResults' : 'callDetails.noEvaluation')));
   }
-  return { text: fallback(md`Call ${truncate(call.id, 80)}: ${callStatusLabel(call.status)}`), blocks };
+  return { text: fallback(tmd(t, 'callDetails.fallback', { callId, status })), blocks };
 }
 
-export function endUserSummary(endUser: EndUser, opts: { note?: string } = {}): SlackMessage {
+/** The end user's name, notes and id, with an optional `note` (our own mrkdwn), in the reader's words. */
+export function endUserSummary(endUser: EndUser, opts: { note?: string }, t: Translator): SlackMessage {
+  const name = cleanLabel(endUser.display_name ?? '', 200) || t.t('endUser.untitled');
   const blocks: KnownBlock[] = [
-    mrkdwnSection(
-      md`*👤 ${cleanLabel(endUser.display_name ?? '', 200) || 'End user'}*\n${truncate(endUser.info?.trim() || NONE, 2000)}`,
-    ),
-    context(
-      md`End user \`${truncate(endUser.id, 80)}\`${raw(endUser.integration_type ? md` · ${endUser.integration_type}` : '')}`,
-    ),
+    mrkdwnSection(tmd(t, 'endUser.summary', { name, info: truncate(endUser.info?.trim() || NONE, 2000) })),
+    context(endUserIdLine(endUser, t)),
   ];
   if (opts.note) blocks.push(context(opts.note));
-  return { text: fallback(md`End user ${cleanLabel(endUser.display_name ?? '') || endUser.id}`), blocks };
+  const named = cleanLabel(endUser.display_name ?? '') || endUser.id;
+  return { text: fallback(tmd(t, 'endUser.fallback', { name: named })), blocks };
+}
+
+/** "End user `id` · whatsapp" (mrkdwn). */
+function endUserIdLine(endUser: Pick<EndUser, 'id' | 'integration_type'>, t: Translator): string {
+  return tmd(t, 'endUser.idLine', { id: truncate(endUser.id, 80), type: endUser.integration_type || 'none' });
 }
 
 export interface EndUserModalMeta {
   endUserId: string;
   /** Where to confirm the change. */
   channelId?: string;
+  /** The language of whoever opened it: its errors and the confirmation speak it. */
+  lang?: Locale;
 }
 
 /** The modal in which a permitted person corrects an end user's display name and info (PUT /enduser/{id}). */
-export function endUserModal(endUser: EndUser, meta: EndUserModalMeta): View {
+export function endUserModal(endUser: EndUser, meta: EndUserModalMeta, t: Translator): View {
   return {
     type: 'modal',
     callback_id: END_USER_VIEW_ID,
-    private_metadata: JSON.stringify(meta).slice(0, 3000),
-    title: plainText('End user', 24),
-    submit: plainText('Save', 24),
-    close: plainText('Cancel', 24),
+    private_metadata: JSON.stringify({ ...meta, lang: t.locale }).slice(0, 3000),
+    title: plainText(t.t('endUser.title'), 24),
+    submit: plainText(t.t('endUser.save'), 24),
+    close: plainText(t.t('common.cancel'), 24),
     blocks: [
-      context(md`End user \`${truncate(endUser.id, 80)}\``),
+      context(endUserIdLine({ id: endUser.id }, t)),
       {
         type: 'input',
         block_id: END_USER_BLOCKS.name,
-        label: plainText('Display name', 2000),
+        label: plainText(t.t('endUser.nameLabel'), 2000),
         element: {
           type: 'plain_text_input',
           action_id: 'value',
@@ -466,8 +482,8 @@ export function endUserModal(endUser: EndUser, meta: EndUserModalMeta): View {
         type: 'input',
         block_id: END_USER_BLOCKS.info,
         optional: true,
-        label: plainText('Info', 2000),
-        hint: plainText('What the agent knows about this person.', 2000),
+        label: plainText(t.t('endUser.infoLabel'), 2000),
+        hint: plainText(t.t('endUser.infoHint'), 2000),
         element: {
           type: 'plain_text_input',
           action_id: 'value',
@@ -481,6 +497,11 @@ export function endUserModal(endUser: EndUser, meta: EndUserModalMeta): View {
 }
 
 /** The end-user modal before (or instead of) its form: a loading note, or what went wrong. */
-export function endUserNotice(blocks: KnownBlock[]): View {
-  return { type: 'modal', title: plainText('End user', 24), close: plainText('Close', 24), blocks };
+export function endUserNotice(blocks: KnownBlock[], t: Translator): View {
+  return {
+    type: 'modal',
+    title: plainText(t.t('endUser.title'), 24),
+    close: plainText(t.t('common.close'), 24),
+    blocks,
+  };
 }

@@ -213,7 +213,8 @@ export function routes(app: App, s: Services): void {
     readButton(
       s,
       (callId) => callId || null,
-      async (callId) => callDetailsMessage(await s.outreach.getCall(callId)),
+      async (callId, { t, person }) =>
+        callDetailsMessage(await s.outreach.getCall(callId), { timezone: person.timeZone ?? null }, t),
     ),
   );
   app.action(WATCH_ACTION_IDS.callContact, button(s, watch.decodeContactValue, watch.showEndUser));

@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { humanMessage } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
+import { serviceErrorText } from '../render/service-error.js';
 import { relayFailedSentence, tryHintText } from '../render/watch.js';
 import type { Translator } from '../i18n/translator.js';
 import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
@@ -287,11 +288,11 @@ export class Relay {
   }
 
   private async fail(channel: string, user: string, ts: string, threadTs: string | undefined, err: unknown) {
-    const reason = humanMessage(err);
     this.d.logger.warn({ channel, err: err instanceof Error ? err.message : String(err) }, 'relaying a reply failed');
     await this.d.poster.react(channel, ts, REACTION_FAILED).catch(() => undefined);
+    const t = await this.d.words(user);
     await this.d.poster
-      .ephemeral(channel, user, relayFailedSentence(reason, await this.d.words(user)), threadTs)
+      .ephemeral(channel, user, relayFailedSentence(serviceErrorText(err, t), t), threadTs)
       .catch(() => undefined);
   }
 

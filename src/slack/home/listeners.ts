@@ -93,8 +93,8 @@ export async function callsFromMenu({ value, deps, reply, t, person }: MenuConte
 }
 
 /** "Edit" from the menu: the result goes to the person's DM (the Home tab has no channel). */
-export const editFromMenu: ChangeHandler<MenuContext<OpenDeps>> = ({ value, body, deps, client, userId }) =>
-  openEditForm(deps, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId });
+export const editFromMenu: ChangeHandler<MenuContext<OpenDeps>> = ({ value, body, deps, client, userId, t }) =>
+  openEditForm(deps, client, { triggerId: body.trigger_id, userId, campaignId: value.campaignId, t });
 
 /** "Upload contacts" from the menu: progress goes to the person's DM (the Home tab has no channel). */
 export const uploadFromMenu: ChangeHandler<MenuContext> = ({ value, body, deps, client, reply, userId, t }) =>
@@ -106,7 +106,7 @@ export async function openWatchModal({ value, body, client, t }: MenuContext): P
 }
 
 /** The watch modal's checked submission: who, which campaign, which channel, answered in the person's DM. */
-export type HomeWatch = ChangeContext & { campaignId: number; channelId: string };
+export type HomeWatch = ChangeContext & { campaignId: number; channelId: string; t: Translator };
 
 /**
  * The watch modal's submission: a stale form or a missing channel answered inside the ack, and so is a read-only
@@ -131,7 +131,7 @@ export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise
     const refused = await refuseSubmissionIfReadOnly(
       deps,
       client,
-      { userId, action: 'watch', what: 'watch campaigns', campaignId },
+      { userId, action: 'watch', what: 'watch campaigns', campaignId, t },
       (text) =>
         ack({
           response_action: 'update',
@@ -140,6 +140,6 @@ export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise
     );
     if (refused) return;
     await ack();
-    await watch({ deps, client, reply: dmReply(client, userId), userId, campaignId, channelId });
+    await watch({ deps, client, reply: dmReply(client, userId), userId, campaignId, channelId, t });
   };
 }

@@ -12,7 +12,8 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { z } from 'zod';
-import { humanMessage } from '../../outreach/errors.js';
+import { LOCALES } from '../../i18n/locale.js';
+import { translator, type Translator } from '../../i18n/translator.js';
 import type { EndUser } from '../../outreach/schemas.js';
 import {
   END_USER_BLOCKS,
@@ -22,7 +23,9 @@ import {
   endUserSummary,
 } from '../../render/call-message.js';
 import { decodeCampaignId, parseJson, type ConfirmValue } from '../../render/ids.js';
-import { cleanLabel, context, md, mrkdwnSection } from '../../render/mrkdwn.js';
+import { cleanLabel, context, mrkdwnSection } from '../../render/mrkdwn.js';
+import { serviceErrorText } from '../../render/service-error.js';
+import { tmd } from '../../render/text.js';
 import type { SlackMessageEvent } from '../../watch/relay.js';
 import type { CommandContext, CommandHandler } from '../deps.js';
 import type { ChangeContext, ChangeHandler } from '../middleware/change.js';
@@ -78,7 +81,12 @@ export const watchConfirmed: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps
 }) => watchChange(deps.watch, t, client, { userId, ...value, externalConfirmed: true });
 
 const ContactValue = z.object({ callId: z.string().min(1).max(200), threadId: z.string().min(1).max(200) });
-const ModalMeta = z.object({ endUserId: z.string().min(1), channelId: z.string().optional() });
+const ModalMeta = z.object({
+  endUserId: z.string().min(1),
+  channelId: z.string().optional(),
+  // Absent in a modal opened before languages: English.
+  lang: z.enum(LOCALES).optional(),
+});
 
 export function decodeContactValue(value: string | undefined): z.infer<typeof ContactValue> | null {
   const v = ContactValue.safeParse(parseJson(value));
@@ -96,6 +104,7 @@ export async function showEndUser({
   client,
   reply,
   userId,
+  t,
 }: ButtonContext<z.infer<typeof ContactValue>>): Promise<void> {
   const loadEndUser = async (): Promise<EndUser> => {
     const thread = await deps.outreach.getThread(value.threadId);
@@ -103,13 +112,13 @@ export async function showEndUser({
   };
   const canEdit = await deps.permissions.canChange(userId, client);
   if (!canEdit) {
-    await reply.ephemeral(endUserSummary(await loadEndUser(), { note: deps.permissions.whoCan() }));
+    await reply.ephemeral(endUserSummary(await loadEndUser(), { note: deps.permissions.whoCan(t) }, t));
     return;
   }
   // The trigger id expires in 3 s: open the modal at once, fill it in when the service has answered.
   const opened = await client.views.open({
     trigger_id: body.trigger_id,
-    view: endUserNotice([context('Loading the end user…')]),
+    view: endUserNotice([context(t.t('endUser.loading'))], t),
   });
   const viewId = opened.view?.id;
   try {
@@ -118,34 +127,40 @@ export async function showEndUser({
     if (viewId) {
       await client.views.update({
         view_id: viewId,
-        view: endUserModal(endUser, { endUserId: endUser.id, ...(channelId ? { channelId } : {}) }),
+        view: endUserModal(endUser, { endUserId: endUser.id, ...(channelId ? { channelId } : {}) }, t),
       });
     }
   } catch (err) {
     if (viewId) {
       await client.views
-        .update({ view_id: viewId, view: endUserNotice([mrkdwnSection(md`⚠️ ${humanMessage(err)}`)]) })
+        .update({
+          view_id: viewId,
+          view: endUserNotice([mrkdwnSection(tmd(t, 'feedback.error', { sentence: serviceErrorText(err, t) }))], t),
+        })
         .catch(() => undefined);
     }
     throw err;
   }
 }
 
-/** A checked submission of the end-user modal, answered in the person's DM. */
+/** A checked submission of the end-user modal, answered in the person's DM, in the words the modal spoke. */
 export interface EndUserEdit extends ChangeContext {
+  t: Translator;
   endUserId: string;
   name: string;
   info: string;
 }
 
 /** PUT /enduser/{id} with the new name and notes. */
-export const saveEndUser: ChangeHandler<EndUserEdit> = async ({ deps, endUserId, name, info }) => {
+export const saveEndUser: ChangeHandler<EndUserEdit> = async ({ deps, endUserId, name, info, t }) => {
   const updated = await deps.outreach.updateEndUser(endUserId, { display_name: name, info });
   return {
     audit: { action: `update end user ${endUserId}`, result: 'ok' },
-    ephemeral: endUserSummary(updated, {
-      note: md`✅ Saved by you. Name now *${cleanLabel(updated.display_name ?? name, 200)}*.`,
-    }),
+    ephemeral: endUserSummary(
+      updated,
+      { note: tmd(t, 'endUser.saved', { name: cleanLabel(updated.display_name ?? name, 200) }) },
+      t,
+    ),
   };
 };
 
@@ -156,20 +171,24 @@ export function endUserSubmitted(
 ): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
   return async ({ ack, body, view, client }) => {
     const meta = ModalMeta.safeParse(parseJson(view.private_metadata));
+    // The modal's language is in its metadata; a stale one is answered in the person's (cached since they clicked).
+    const t = translator(
+      meta.success ? (meta.data.lang ?? 'en') : (await deps.languages.person(body.user.id, client)).locale,
+    );
     const values = view.state.values;
     const name = (values[END_USER_BLOCKS.name]?.value?.value ?? '').trim();
     const info = values[END_USER_BLOCKS.info]?.value?.value ?? '';
     if (!meta.success) {
       await ack({
         response_action: 'errors',
-        errors: { [END_USER_BLOCKS.name]: 'This form is out of date: close it and click Contact again.' },
+        errors: { [END_USER_BLOCKS.name]: t.t('endUser.stale') },
       });
       return;
     }
     if (name === '') {
       await ack({
         response_action: 'errors',
-        errors: { [END_USER_BLOCKS.name]: 'Enter a display name (it may not be blank).' },
+        errors: { [END_USER_BLOCKS.name]: t.t('endUser.nameBlank') },
       });
       return;
     }
@@ -177,14 +196,23 @@ export function endUserSubmitted(
       await ack({
         response_action: 'errors',
         errors: {
-          [name.length > END_USER_LIMITS.name ? END_USER_BLOCKS.name : END_USER_BLOCKS.info]: 'Too long: shorten it.',
+          [name.length > END_USER_LIMITS.name ? END_USER_BLOCKS.name : END_USER_BLOCKS.info]: t.t('endUser.tooLong'),
         },
       });
       return;
     }
     await ack();
     const userId = body.user.id;
-    await save({ deps, client, reply: dmReply(client, userId), userId, endUserId: meta.data.endUserId, name, info });
+    await save({
+      deps,
+      client,
+      reply: dmReply(client, userId),
+      userId,
+      t,
+      endUserId: meta.data.endUserId,
+      name,
+      info,
+    });
   };
 }
 

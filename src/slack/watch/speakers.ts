@@ -107,7 +107,7 @@ export class Speakers implements SpeakerCheck {
       case 'unknown':
         return t.t(what === 'reply' ? 'relay.refused.unknownReply' : 'relay.refused.unknownTry');
       case 'not-responder':
-        return t.t('relay.refused.notResponder', { kept, whoCan: this.permissions.whoCanReply(), what });
+        return t.t('relay.refused.notResponder', { kept, whoCan: this.permissions.whoCanReply(t), what });
     }
   }
 }
