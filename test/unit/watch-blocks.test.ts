@@ -7,10 +7,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { LOCALES } from '../../src/i18n/locale.js';
 import { translator } from '../../src/i18n/translator.js';
-import type { Message } from '../../src/outreach/schemas.js';
+import { Call, type EndUser, type Message } from '../../src/outreach/schemas.js';
 import {
+  callDetailsMessage,
   callDigestMessage,
   callMessage,
+  endUserModal,
+  endUserNotice,
+  endUserSummary,
   conversationIntro,
   conversationReply,
   DIGEST_CAPACITY,
@@ -37,7 +41,9 @@ import {
   watchStartedMessage,
   type WatchingLine,
 } from '../../src/render/watch.js';
+import { context } from '../../src/render/mrkdwn.js';
 import { call, contact, HOSTILE } from '../support/blocksFixtures.js';
+import { validateView } from '../support/blockKitLimits.js';
 import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
 
 const ZONE = 'America/Mexico_City';
@@ -67,6 +73,34 @@ const msg = (sent_by: 'AI' | 'EU' | 'SYS', content: string, over: Partial<Messag
   content,
   ...over,
 });
+
+/** A full call (GET /call/{id}) with its end user, agent and policies; `policies` of them, hostile when asked. */
+function fullCall(policies: number, hostile = false): Call {
+  const x = (s: string) => (hostile ? `${HOSTILE} ${s} ${'x'.repeat(5000)}` : s);
+  return Call.parse({
+    ...call(9),
+    thread: {
+      id: 'thread-9',
+      agent: { id: 'agent-1', name: x('Renewals') },
+      end_user: { id: 'eu-9', display_name: x('Ana'), integration_type: 'phone_call', info: x('Likes mornings') },
+    },
+    policy_evaluation: {
+      score: 87,
+      policies_evaluated_count: policies,
+      policies_met_count: Math.min(3, policies),
+      policies_not_applicable_count: 1,
+      completed: true,
+      policies: Array.from({ length: policies }, (_, i) => ({
+        policy_id: `p${i}`,
+        policy_name: x(`Policy ${i}`),
+        result: i % 2 ? 'not_met' : 'met',
+        explanation: x('Said hello'),
+      })),
+    },
+  });
+}
+
+const endUser: EndUser = { id: 'eu-9', display_name: 'Ana', integration_type: 'whatsapp', info: 'Likes mornings' };
 
 const watchingLines: WatchingLine[] = [
   {
@@ -225,6 +259,34 @@ describe.each(LOCALES)('watch messages (%s)', (locale) => {
     ]).toMatchSnapshot();
   });
 
+  it('call Details: fields, times in the reader’s zone, policies; within limits with 200 hostile policies', () => {
+    const m = callDetailsMessage(fullCall(2), { timezone: ZONE }, t);
+    expect(m).toMatchSnapshot();
+    expectWithinLimits(m);
+    const noEvaluation = callDetailsMessage(Call.parse({ ...call(9), thread: null }), {}, t);
+    expect(noEvaluation).toMatchSnapshot();
+    const big = callDetailsMessage(fullCall(200, true), { timezone: ZONE }, t);
+    expectWithinLimits(big);
+    expect(big.blocks).toHaveLength(50);
+    expect(JSON.stringify(big.blocks.at(-1))).toContain(locale === 'en' ? 'more policies not shown' : 'políticas más');
+  });
+
+  it('the end user: summary, modal (keeping the language), notices; within limits with hostile fields', () => {
+    const summary = endUserSummary(endUser, { note: t.t('endUser.loading') }, t);
+    const modal = endUserModal(endUser, { endUserId: 'eu-9', channelId: 'C0WATCH' }, t);
+    const notice = endUserNotice([context(t.t('endUser.loading'))], t);
+    expect({ summary, modal, notice }).toMatchSnapshot();
+    expect(JSON.parse(modal.private_metadata!)).toEqual({ endUserId: 'eu-9', channelId: 'C0WATCH', lang: locale });
+    const hostile = {
+      id: `eu-${'9'.repeat(500)}`,
+      display_name: `${HOSTILE} ${'x'.repeat(5000)}`,
+      info: HOSTILE.repeat(500),
+    };
+    expectWithinLimits(endUserSummary(hostile, {}, t));
+    expect(validateView(endUserModal(hostile, { endUserId: hostile.id }, t), 'modal')).toEqual([]);
+    expect(validateView(notice, 'modal')).toEqual([]);
+  });
+
   it('/campaign try and the relay’s sentences', () => {
     const agents = new Map(Array.from({ length: 25 }, (_, i) => [`agent-${i}`, `${HOSTILE} Agent ${i}`]));
     const messages = [
@@ -249,5 +311,19 @@ describe('English stays as it read before the catalogs', () => {
     expect(JSON.stringify(m.blocks)).toContain('*Duration*\\n1m 05s');
     const d = callDigestMessage([digestLine(call(1), 12)], {}, en);
     expect(d.text).toBe('1 call of campaign #12');
+  });
+
+  it('call Details and the end user', () => {
+    const m = callDetailsMessage(fullCall(2), { timezone: ZONE }, en);
+    expect(m.text).toBe('Call call-9: ☑️ Ended');
+    const all = JSON.stringify(m.blocks);
+    expect(all).toContain('"text":"Call details"');
+    expect(all).toContain('*Created*\\n2026-03-06 09:29 CST');
+    expect(all).toContain('*Billed*\\n2m 00s');
+    expect(all).toContain('*Policies* · 2 met of 2 evaluated, 1 not applicable');
+    expect(endUserSummary(endUser, {}, en).blocks).toEqual([
+      { type: 'section', text: { type: 'mrkdwn', text: '*👤 Ana*\nLikes mornings' } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: 'End user `eu-9` · whatsapp' }] },
+    ]);
   });
 });
