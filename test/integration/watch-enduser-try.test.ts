@@ -107,6 +107,56 @@ describe('call buttons and the end-user modal', () => {
     expect(JSON.stringify(bad.json)).toContain('display name');
   });
 
+  it('an es-MX person gets Details, the end-user modal, its errors and the confirmation in Spanish', async () => {
+    const { msg, endUserId } = await setup();
+    h.fake.addUser({ id: 'U0MARIA', locale: 'es-MX', tz: 'America/Bogota' });
+    const r = await h.driver.blockAction({
+      actionId: 'watch_call_details',
+      messageTs: msg.ts,
+      channelId: CH,
+      userId: 'U0MARIA',
+    });
+    const use = await eventually(
+      () => h.fake.responseUrlUses().find((u) => u.url === r.responseUrl),
+      (u) => !!u,
+    );
+    const details = JSON.stringify(use?.body);
+    expect(details).toContain('Detalles de la llamada');
+    expect(details).toContain('1 cumplidas de 2 evaluadas');
+    expect(details).toContain('GMT-5'); // Her Slack timezone (Bogotá), not the service's default.
+
+    await h.driver.blockAction({ actionId: 'watch_call_contact', messageTs: msg.ts, channelId: CH, userId: 'U0MARIA' });
+    const view = await eventually(
+      () => h.fake.openViews('U0MARIA').find((v) => v.callback_id === 'watch_enduser_edit'),
+      (v) => v !== undefined,
+    );
+    expect(JSON.stringify(view)).toContain('Nombre visible');
+    const bad = await h.driver.viewSubmission({
+      viewId: view!.id as string,
+      userId: 'U0MARIA',
+      values: { enduser_name: { value: stateValue.text('  ') } },
+      allowEmptyRequired: true,
+    });
+    expect(JSON.stringify(bad.json)).toContain('Escribe un nombre visible');
+    await h.driver.viewSubmission({
+      viewId: view!.id as string,
+      userId: 'U0MARIA',
+      values: {
+        enduser_name: { value: stateValue.text('Ana María') },
+        enduser_info: { value: stateValue.text('') },
+      },
+    });
+    await eventually(
+      () => h.app.deps.outreach.getEndUser(endUserId),
+      (u) => u.display_name === 'Ana María',
+    );
+    const confirmation = await eventually(
+      () => JSON.stringify(h.fake.messages(h.fake.dmChannel('U0MARIA') ?? 'none')),
+      (m) => m.includes('Lo guardaste'),
+    );
+    expect(confirmation).toContain('Ahora se llama *Ana María*');
+  });
+
   it('a read-only person sees the end user but gets no form, and cannot save one', async () => {
     const { msg, endUserId } = await setup(['U0ADMIN']);
     const r = await h.driver.blockAction({
