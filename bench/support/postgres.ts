@@ -16,6 +16,10 @@ export interface BenchPostgres {
   transactions(name: string): Promise<number>;
   /** pg_total_relation_size of the records table (heap, indexes, TOAST) in a database. */
   recordsSize(url: string): Promise<number>;
+  /** What the records table's size is made of: the table itself (heap and TOAST) and each index, in bytes. */
+  recordsParts(url: string): Promise<Array<[string, number]>>;
+  /** A plain VACUUM of the records table (what autovacuum does on its own within a real day). */
+  vacuum(url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,32 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
       await c.connect();
       try {
         return Number((await c.query(`SELECT pg_total_relation_size('records') AS n`)).rows[0]?.n ?? 0);
+      } finally {
+        await c.end();
+      }
+    },
+    async recordsParts(url) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        const table = await c.query<{ n: string }>(`SELECT pg_table_size('records') AS n`);
+        const indexes = await c.query<{ name: string; n: string }>(
+          `SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS n
+           FROM pg_index WHERE indrelid = 'records'::regclass ORDER BY 2 DESC`,
+        );
+        return [
+          ['table', Number(table.rows[0]?.n ?? 0)],
+          ...indexes.rows.map((r) => [r.name, Number(r.n)] as [string, number]),
+        ];
+      } finally {
+        await c.end();
+      }
+    },
+    async vacuum(url) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query('VACUUM records');
       } finally {
         await c.end();
       }
