@@ -6,7 +6,7 @@
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { detectDelimiter, type Delimiter } from './delimiter.js';
-import { describeFile, FileFormatError } from './errors.js';
+import { describeFile, FileFormatError, type FileProblem } from './errors.js';
 
 export interface RawRecord {
   /** 1-based row number as a spreadsheet shows it. */
@@ -28,28 +28,34 @@ export interface CsvRecordsOptions {
 
 function csvErrorToFileError(err: CsvError, rowNumber: number, fileName: string | undefined): FileFormatError {
   const file = describeFile(fileName);
+  const name = fileName ?? '';
   let what: string;
+  let problem: FileProblem;
   switch (err.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       what =
         `row ${rowNumber} opens a quoted value with " that is never closed, so the rest of the file could not be read. ` +
         'Close the quote, or remove it if it is part of a value.';
+      problem = { kind: 'quoteNotClosed', file: name, row: rowNumber };
       break;
     case 'CSV_MAX_RECORD_SIZE':
       what =
         `row ${rowNumber} is longer than ${MAX_RECORD_CHARS} characters: most likely a " opens a quoted value that ` +
         'is never closed. Close the quote, or remove it if it is part of a value.';
+      problem = { kind: 'recordTooLong', file: name, row: rowNumber, max: MAX_RECORD_CHARS };
       break;
     case 'CSV_INVALID_CLOSING_QUOTE':
     case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
       what =
         `row ${rowNumber} has text right after the closing " of a quoted value. ` +
         'Put the whole value in quotes and double the quotes inside it ("like ""this""").';
+      problem = { kind: 'textAfterQuote', file: name, row: rowNumber };
       break;
     default:
       what = `row ${rowNumber} could not be read (${err.message}).`;
+      problem = { kind: 'csvUnreadable', file: name, row: rowNumber, detail: err.message };
   }
-  return new FileFormatError('MALFORMED_CSV', `${file} is not valid CSV: ${what}`, { cause: err });
+  return new FileFormatError('MALFORMED_CSV', `${file} is not valid CSV: ${what}`, problem, { cause: err });
 }
 
 const WAKE_EVENTS = ['readable', 'end', 'error', 'close'] as const;

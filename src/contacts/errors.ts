@@ -24,11 +24,43 @@ export type FileFormatErrorCode =
   /** Reading the file took more memory than a reader may use (its worker thread was ended). */
   | 'TOO_COMPLEX';
 
+/**
+ * Which sentence a FileFormatError's message is, with the values it names, so the app can say it in the uploader's
+ * language (src/render/file-problems.ts); `message` stays the English sentence (logs, the job record, audit).
+ */
+export type FileProblem =
+  | {
+      kind: 'binary' | 'emptyBytes' | 'openDocument' | 'emptyZip' | 'oldExcel' | 'pdf' | 'webPage' | 'xmlFile';
+      file: string;
+    }
+  | { kind: 'noWorksheet' | 'tooComplex' | 'passwordProtected' | 'noRows'; file: string }
+  | { kind: 'noRowsInSheet'; file: string; sheet: string }
+  | { kind: 'workbookTooLarge'; file: string; mb: number }
+  | { kind: 'tooManyColumns'; file: string; width: number; max: number }
+  | { kind: 'noContacts'; file: string; headers: string }
+  | { kind: 'quoteNotClosed' | 'textAfterQuote'; file: string; row: number }
+  | { kind: 'recordTooLong'; file: string; row: number; max: number }
+  | { kind: 'csvUnreadable'; file: string; row: number; detail: string }
+  | { kind: 'zipManyParts'; file: string; parts: number }
+  | {
+      kind: 'unpacksTooLarge';
+      file: string;
+      max: string;
+      part: string;
+      /** Set when the parts' declared sizes went over, not their bytes while unpacking. */
+      declared?: { total: string; part: string };
+    }
+  | { kind: 'lyingPart'; file: string; part: string }
+  | { kind: 'unreadableWorkbook'; file: string; damage: 'cutShort' | 'damagedPart' | 'other'; detail: string }
+  | { kind: 'noPhoneColumn'; file: string; found: string; more: number };
+
 export class FileFormatError extends Error {
   override readonly name = 'FileFormatError';
   constructor(
     readonly code: FileFormatErrorCode,
     message: string,
+    /** The sentence as data (`file` is the file's name, '' when unknown). */
+    readonly problem: FileProblem,
     options?: { cause?: unknown },
   ) {
     super(message, options);

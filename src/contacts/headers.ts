@@ -74,6 +74,10 @@ export interface MissingPhoneColumn {
   headers: string[];
   /** For the person who uploaded the file: lists the headers found and the names that work. */
   message: string;
+  /** The first 30 headers, quoted, joined with ", " ('' when none). */
+  listed: string;
+  /** How many headers there are beyond those listed. */
+  more: number;
 }
 
 export function mapHeaders(headers: readonly string[]): HeaderMapping | MissingPhoneColumn {
@@ -86,12 +90,15 @@ export function mapHeaders(headers: readonly string[]): HeaderMapping | MissingP
   }
   if (chosen.phone === undefined) {
     // The first 30 names (each cut to 60 characters): a message is read by a person, not a list of 200 columns.
-    const listed = headers.slice(0, 30).map((h) => `"${h.length > 60 ? `${h.slice(0, 60)}…` : h}"`);
+    const shown = headers.slice(0, 30).map((h) => `"${h.length > 60 ? `${h.slice(0, 60)}…` : h}"`);
+    const listed = [...shown];
     if (headers.length > 30) listed.push(`and ${headers.length - 30} more`);
     const found = headers.length ? listed.join(', ') : '(none)';
     return {
       ok: false,
       headers: [...headers],
+      listed: shown.join(', '),
+      more: Math.max(0, headers.length - 30),
       message:
         `No phone column found. Columns in the file: ${found}. Name the column with the phone numbers ` +
         '"Teléfono", "Celular", "WhatsApp" or "Phone" (the first row must be the header row).',
@@ -111,7 +118,12 @@ export function mapHeaders(headers: readonly string[]): HeaderMapping | MissingP
 export function requirePhoneColumn(headers: readonly string[], fileName?: string): HeaderMapping {
   const m = mapHeaders(headers);
   if (!m.ok) {
-    throw new FileFormatError('NO_PHONE_COLUMN', fileName ? `"${fileName}": ${m.message}` : m.message);
+    throw new FileFormatError('NO_PHONE_COLUMN', fileName ? `"${fileName}": ${m.message}` : m.message, {
+      kind: 'noPhoneColumn',
+      file: fileName ?? '',
+      found: m.listed,
+      more: m.more,
+    });
   }
   return m;
 }

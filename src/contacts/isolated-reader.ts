@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { describeFile, FileFormatError } from './errors.js';
+import { describeFile, FileFormatError, type FileFormatErrorCode, type FileProblem } from './errors.js';
 import type { HeaderMapping } from './headers.js';
 import type {
   FromWorker,
@@ -64,8 +64,12 @@ function workerScript(): { script: string | URL; evalCode: boolean } {
   };
 }
 
-function errorFrom(fileName: string, e: { name: string; message: string; code?: string }): Error {
-  if (e.name === 'FileFormatError' && e.code) return new FileFormatError(e.code as FileFormatError['code'], e.message);
+function errorFrom(
+  fileName: string,
+  e: { name: string; message: string; code?: string; problem?: FileProblem },
+): Error {
+  if (e.name === 'FileFormatError' && e.code && e.problem)
+    return new FileFormatError(e.code as FileFormatErrorCode, e.message, e.problem);
   const err = new Error(`reading ${describeFile(fileName)} failed in its worker: ${e.message}`);
   err.name = e.name;
   return err;
@@ -76,6 +80,7 @@ function tooComplex(fileName: string, cause: unknown): FileFormatError {
     'TOO_COMPLEX',
     `${describeFile(fileName)} needs more memory to read than an upload may use: it is damaged, or built to be that ` +
       'way. Open it in Excel or Google Sheets, export the sheet as "CSV UTF-8" and upload that file.',
+    { kind: 'tooComplex', file: fileName },
     { cause },
   );
 }

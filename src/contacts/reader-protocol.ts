@@ -5,7 +5,7 @@
 import type { ContactInput } from '../outreach/schemas.js';
 import type { TextEncoding } from './decode.js';
 import type { Delimiter } from './delimiter.js';
-import type { FileFormatErrorCode } from './errors.js';
+import type { FileFormatErrorCode, FileProblem } from './errors.js';
 import type { HeaderMapping } from './headers.js';
 import type { FileLimits } from './limits.js';
 import type { CountryCode } from './libphonenumber.js';
@@ -60,11 +60,12 @@ export interface ReadEnd {
   truncated?: { maxRows: number; lastRow: number; nextRow: number };
 }
 
-interface SerializedError {
+export interface SerializedError {
   name: string;
   message: string;
   /** Set for a FileFormatError. */
   code?: FileFormatErrorCode;
+  problem?: FileProblem;
 }
 
 export type FromWorker =

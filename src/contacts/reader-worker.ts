@@ -142,7 +142,7 @@ main().then(
       error: {
         name: e?.name ?? 'Error',
         message: e?.message ?? String(err),
-        ...(err instanceof FileFormatError ? { code: err.code } : {}),
+        ...(err instanceof FileFormatError ? { code: err.code, problem: err.problem } : {}),
       },
     });
     port.close();

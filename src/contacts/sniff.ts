@@ -52,6 +52,7 @@ export function binaryFileError(fileName: string | undefined): FileFormatError {
     'BINARY_FILE',
     `${describeFile(fileName)} is not a CSV or Excel file: it contains binary data. Upload a .csv, .tsv, .txt or .xlsx ` +
       `file. ${SAVE_AS_HINT}`,
+    { kind: 'binary', file: fileName ?? '' },
   );
 }
 
@@ -65,6 +66,7 @@ export function sniffFormat(head: Buffer, opts: SniffOptions): Sniffed {
     throw new FileFormatError(
       'EMPTY_FILE',
       `${file} is empty (0 bytes). Upload a file with a header row and contacts.`,
+      { kind: 'emptyBytes', file: opts.fileName ?? '' },
     );
   }
   if (startsWith(head, ZIP_LOCAL_HEADER)) {
@@ -74,23 +76,29 @@ export function sniffFormat(head: Buffer, opts: SniffOptions): Sniffed {
       throw new FileFormatError(
         'UNSUPPORTED_FORMAT',
         `${file} is an OpenDocument file (LibreOffice / .ods), which can't be read. ${SAVE_AS_HINT}`,
+        { kind: 'openDocument', file: opts.fileName ?? '' },
       );
     }
     return { format: 'xlsx' };
   }
   if (startsWith(head, ZIP_EMPTY)) {
-    throw new FileFormatError('UNREADABLE_XLSX', `${file} is an empty ZIP archive, not an Excel workbook.`);
+    throw new FileFormatError('UNREADABLE_XLSX', `${file} is an empty ZIP archive, not an Excel workbook.`, {
+      kind: 'emptyZip',
+      file: opts.fileName ?? '',
+    });
   }
   if (startsWith(head, OLE2)) {
     throw new FileFormatError(
       'UNSUPPORTED_FORMAT',
       `${file} is an old-style Excel 97-2003 workbook (.xls), which can't be read. ${SAVE_AS_HINT}`,
+      { kind: 'oldExcel', file: opts.fileName ?? '' },
     );
   }
   if (startsWith(head, PDF)) {
     throw new FileFormatError(
       'UNSUPPORTED_FORMAT',
       `${file} is a PDF, not a spreadsheet. Upload a .csv or .xlsx file.`,
+      { kind: 'pdf', file: opts.fileName ?? '' },
     );
   }
   if (!hasUtf16Bom(head)) {
@@ -107,12 +115,14 @@ export function sniffFormat(head: Buffer, opts: SniffOptions): Sniffed {
         throw new FileFormatError(
           'UNSUPPORTED_FORMAT',
           `${file} is a web page (an HTML table), not a CSV or Excel file. ${SAVE_AS_HINT}`,
+          { kind: 'webPage', file: opts.fileName ?? '' },
         );
       }
       if (lower.startsWith('<?xml')) {
         throw new FileFormatError(
           'UNSUPPORTED_FORMAT',
           `${file} is an XML file (perhaps "XML Spreadsheet 2003"), not a CSV or Excel file. ${SAVE_AS_HINT}`,
+          { kind: 'xmlFile', file: opts.fileName ?? '' },
         );
       }
     }

@@ -144,6 +144,7 @@ async function collect(source: ByteSource, max: number, fileName: string | undef
         'TOO_LARGE_UNPACKED',
         `${describeFile(fileName)} is larger than ${formatCount(Math.floor(max / 1048576))} MB, the most a workbook ` +
           'may be here. Export the sheet as "CSV UTF-8" and upload that file.',
+        { kind: 'workbookTooLarge', file: fileName ?? '', mb: Math.floor(max / 1048576) },
       );
     }
     parts.push(chunk);
@@ -157,6 +158,7 @@ function tooWide(fileName: string | undefined, width: number, max: number): File
     `${describeFile(fileName)} has ${formatCount(width)} columns in its header row; at most ${formatCount(max)} ` +
       'can be read. Keep the columns you need (the phone, name, notes…) and upload it again; if the first row is ' +
       'not the header, remove the rows above it.',
+    { kind: 'tooManyColumns', file: fileName ?? '', width, max },
   );
 }
 
@@ -249,6 +251,9 @@ export async function readTable(input: TableInput, opts: ReadTableOptions = {}):
       throw new FileFormatError(
         'EMPTY_FILE',
         `${where} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.`,
+        sniffed.format === 'xlsx'
+          ? { kind: 'noRowsInSheet', file: opts.fileName ?? '', sheet: sheetName ?? '' }
+          : { kind: 'noRows', file: opts.fileName ?? '' },
       );
     }
     let headerValues = headerRecord.values;
@@ -265,6 +270,7 @@ export async function readTable(input: TableInput, opts: ReadTableOptions = {}):
         'NO_CONTACT_ROWS',
         `${file} has a header row but no contacts: there are no rows under ` +
           `${headers.map((h) => `"${h}"`).join(', ')}. Add one contact per row and upload it again.`,
+        { kind: 'noContacts', file: opts.fileName ?? '', headers: headers.map((h) => `"${h}"`).join(', ') },
       );
     }
   } catch (err) {

@@ -170,6 +170,7 @@ export async function* xlsxRecords(zip: XlsxZip, opts: XlsxRecordsOptions = {}):
         throw new FileFormatError(
           'UNREADABLE_XLSX',
           `${file} is a ZIP archive without any Excel worksheet. Upload a .xlsx workbook or a .csv file.`,
+          { kind: 'noWorksheet', file: opts.fileName ?? '' },
         );
       }
       const styles = await read(STYLES);

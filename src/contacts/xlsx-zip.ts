@@ -62,6 +62,7 @@ export class XlsxZip {
         throw new FileFormatError(
           'UNREADABLE_XLSX',
           `${file} is a ZIP archive of ${formatCount(zip.entryCount)} parts, not an Excel workbook. ${SAVE_AS_CSV}`,
+          { kind: 'zipManyParts', file: opts.fileName ?? '', parts: zip.entryCount },
         );
       }
       const entries = new Map<string, yauzl.Entry>();
@@ -73,6 +74,8 @@ export class XlsxZip {
           throw tooLarge(
             opts,
             `its parts declare at least ${megabytes(declared)}; ${entry.fileName} alone ${megabytes(entry.uncompressedSize)}`,
+            entry.fileName,
+            { total: megabytes(declared), part: megabytes(entry.uncompressedSize) },
           );
         }
         if (entry.fileName.endsWith('/')) continue;
@@ -113,6 +116,7 @@ export class XlsxZip {
         'UNREADABLE_XLSX',
         `${describeFile(this.opts.fileName)} is password protected. Remove the password in Excel (File → Info → ` +
           'Protect Workbook), save it, and upload it again.',
+        { kind: 'passwordProtected', file: this.opts.fileName ?? '' },
       );
     }
     let raw: Readable;
@@ -127,7 +131,7 @@ export class XlsxZip {
         own += chunk.length;
         this.unpacked += chunk.length;
         if (this.unpacked > this.opts.maxUnpackedBytes) {
-          done(tooLarge(this.opts, `${name} goes past it while it is unpacked`));
+          done(tooLarge(this.opts, `${name} goes past it while it is unpacked`, name));
           return;
         }
         onBytes?.(own);
@@ -158,11 +162,23 @@ export function partPath(baseDir: string, target: string): string {
   return posix.normalize(joined);
 }
 
-function tooLarge(opts: ZipOptions, why: string): FileFormatError {
+function tooLarge(
+  opts: ZipOptions,
+  why: string,
+  part: string,
+  declared?: { total: string; part: string },
+): FileFormatError {
   return new FileFormatError(
     'TOO_LARGE_UNPACKED',
     `${describeFile(opts.fileName)} unpacks to more than ${megabytes(opts.maxUnpackedBytes)}, the most a workbook ` +
       `may hold here (${why}). It is damaged, or not a contact list. ${SAVE_AS_CSV}`,
+    {
+      kind: 'unpacksTooLarge',
+      file: opts.fileName ?? '',
+      max: megabytes(opts.maxUnpackedBytes),
+      part,
+      ...(declared ? { declared } : {}),
+    },
   );
 }
 
@@ -172,6 +188,7 @@ function lyingPart(opts: ZipOptions, name: string): FileFormatError {
     'TOO_LARGE_UNPACKED',
     `${describeFile(opts.fileName)} can't be read: its part ${name} unpacks to more than its own header says, which ` +
       `only a damaged file, or one made to exhaust the reader, does. ${SAVE_AS_CSV}`,
+    { kind: 'lyingPart', file: opts.fileName ?? '', part: name },
   );
 }
 
@@ -180,14 +197,20 @@ function toFileError(fileName: string | undefined, err: unknown): FileFormatErro
 }
 
 /** yauzl's and zlib's words for the usual damage, in plain words. */
+function damageOf(err: unknown): 'cutShort' | 'damagedPart' | 'other' {
+  const message = (err as Error).message;
+  if (/end of central directory record signature not found/i.test(message)) return 'cutShort';
+  if (/invalid (block type|distance|code|stored block)|incorrect header check|unexpected end of file/i.test(message)) {
+    return 'damagedPart';
+  }
+  return 'other';
+}
+
 function why(err: unknown): string {
   const message = (err as Error).message;
-  if (/end of central directory record signature not found/i.test(message)) {
-    return 'it is cut short or damaged: the end of its ZIP archive is missing';
-  }
-  if (/invalid (block type|distance|code|stored block)|incorrect header check|unexpected end of file/i.test(message)) {
-    return `a part of it is damaged: ${message}`;
-  }
+  const damage = damageOf(err);
+  if (damage === 'cutShort') return 'it is cut short or damaged: the end of its ZIP archive is missing';
+  if (damage === 'damagedPart') return `a part of it is damaged: ${message}`;
   return message;
 }
 
@@ -196,6 +219,12 @@ export function unreadable(fileName: string | undefined, err: unknown): FileForm
     'UNREADABLE_XLSX',
     `${describeFile(fileName)} looks like an Excel workbook but could not be read (${why(err)}). ` +
       'Open it in Excel and save it again as .xlsx, or export the sheet as "CSV UTF-8".',
+    {
+      kind: 'unreadableWorkbook',
+      file: fileName ?? '',
+      damage: damageOf(err),
+      detail: String((err as Error)?.message ?? err),
+    },
     { cause: err },
   );
 }

@@ -64,6 +64,8 @@ describe('mapHeaders', () => {
     expect(mapHeaders(['Nombre', 'Correo', 'Column C'])).toEqual({
       ok: false,
       headers: ['Nombre', 'Correo', 'Column C'],
+      listed: '"Nombre", "Correo", "Column C"',
+      more: 0,
       message:
         'No phone column found. Columns in the file: "Nombre", "Correo", "Column C". Name the column with the phone ' +
         'numbers "Teléfono", "Celular", "WhatsApp" or "Phone" (the first row must be the header row).',

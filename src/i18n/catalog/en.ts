@@ -869,6 +869,78 @@ export const en = {
   'uploadRun.service.serverError': 'the outreach service failed to add it (internal error); upload this row again',
   'uploadRun.service.noReason': 'the outreach service did not add it (no reason given)',
   'uploadRun.service.other': 'the outreach service did not add it ({error})',
+  // Why a file could not be read (FileFormatError / SlackFileError problems: src/slack/upload/file-problem-text.ts)
+  'fileProblem.binary':
+    '{named, select, yes {"{file}"} other {The file}} is not a CSV or Excel file: it contains binary data. Upload a .csv, .tsv, .txt or .xlsx file. Open it in Excel or Google Sheets and save it as .xlsx or "CSV UTF-8", then upload that file.',
+  'fileProblem.emptyBytes':
+    '{named, select, yes {"{file}"} other {The file}} is empty (0 bytes). Upload a file with a header row and contacts.',
+  'fileProblem.openDocument':
+    '{named, select, yes {"{file}"} other {The file}} is an OpenDocument file (LibreOffice / .ods), which can\'t be read. Open it in Excel or Google Sheets and save it as .xlsx or "CSV UTF-8", then upload that file.',
+  'fileProblem.emptyZip':
+    '{named, select, yes {"{file}"} other {The file}} is an empty ZIP archive, not an Excel workbook.',
+  'fileProblem.oldExcel':
+    '{named, select, yes {"{file}"} other {The file}} is an old-style Excel 97-2003 workbook (.xls), which can\'t be read. Open it in Excel or Google Sheets and save it as .xlsx or "CSV UTF-8", then upload that file.',
+  'fileProblem.pdf':
+    '{named, select, yes {"{file}"} other {The file}} is a PDF, not a spreadsheet. Upload a .csv or .xlsx file.',
+  'fileProblem.webPage':
+    '{named, select, yes {"{file}"} other {The file}} is a web page (an HTML table), not a CSV or Excel file. Open it in Excel or Google Sheets and save it as .xlsx or "CSV UTF-8", then upload that file.',
+  'fileProblem.xmlFile':
+    '{named, select, yes {"{file}"} other {The file}} is an XML file (perhaps "XML Spreadsheet 2003"), not a CSV or Excel file. Open it in Excel or Google Sheets and save it as .xlsx or "CSV UTF-8", then upload that file.',
+  'fileProblem.noWorksheet':
+    '{named, select, yes {"{file}"} other {The file}} is a ZIP archive without any Excel worksheet. Upload a .xlsx workbook or a .csv file.',
+  'fileProblem.tooComplex':
+    '{named, select, yes {"{file}"} other {The file}} needs more memory to read than an upload may use: it is damaged, or built to be that way. Open it in Excel or Google Sheets, export the sheet as "CSV UTF-8" and upload that file.',
+  'fileProblem.passwordProtected':
+    '{named, select, yes {"{file}"} other {The file}} is password protected. Remove the password in Excel (File → Info → Protect Workbook), save it, and upload it again.',
+  'fileProblem.noRows':
+    '{named, select, yes {"{file}"} other {The file}} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.',
+  'fileProblem.noRowsInSheet':
+    'The worksheet "{sheet}" of {named, select, yes {"{file}"} other {the file}} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.',
+  'fileProblem.workbookTooLarge':
+    '{named, select, yes {"{file}"} other {The file}} is larger than {mb, number} MB, the most a workbook may be here. Export the sheet as "CSV UTF-8" and upload that file.',
+  'fileProblem.tooManyColumns':
+    '{named, select, yes {"{file}"} other {The file}} has {width, number} columns in its header row; at most {max, number} can be read. Keep the columns you need (the phone, name, notes…) and upload it again; if the first row is not the header, remove the rows above it.',
+  'fileProblem.noContacts':
+    '{named, select, yes {"{file}"} other {The file}} has a header row but no contacts: there are no rows under {headers}. Add one contact per row and upload it again.',
+  'fileProblem.quoteNotClosed':
+    '{named, select, yes {"{file}"} other {The file}} is not valid CSV: row {row} opens a quoted value with " that is never closed, so the rest of the file could not be read. Close the quote, or remove it if it is part of a value.',
+  'fileProblem.recordTooLong':
+    '{named, select, yes {"{file}"} other {The file}} is not valid CSV: row {row} is longer than {max} characters: most likely a " opens a quoted value that is never closed. Close the quote, or remove it if it is part of a value.',
+  'fileProblem.textAfterQuote':
+    '{named, select, yes {"{file}"} other {The file}} is not valid CSV: row {row} has text right after the closing " of a quoted value. Put the whole value in quotes and double the quotes inside it ("like ""this""").',
+  'fileProblem.csvUnreadable':
+    '{named, select, yes {"{file}"} other {The file}} is not valid CSV: row {row} could not be read ({detail}).',
+  'fileProblem.zipManyParts':
+    '{named, select, yes {"{file}"} other {The file}} is a ZIP archive of {parts, number} parts, not an Excel workbook. Open it in Excel and export the sheet as "CSV UTF-8", then upload that file.',
+  'fileProblem.unpacksTooLarge':
+    '{named, select, yes {"{file}"} other {The file}} unpacks to more than {max}, the most a workbook may hold here ({declared, select, yes {its parts declare at least {total}; {part} alone {partSize}} other {{part} goes past it while it is unpacked}}). It is damaged, or not a contact list. Open it in Excel and export the sheet as "CSV UTF-8", then upload that file.',
+  'fileProblem.lyingPart':
+    '{named, select, yes {"{file}"} other {The file}} can\'t be read: its part {part} unpacks to more than its own header says, which only a damaged file, or one made to exhaust the reader, does. Open it in Excel and export the sheet as "CSV UTF-8", then upload that file.',
+  'fileProblem.unreadableWorkbook':
+    '{named, select, yes {"{file}"} other {The file}} looks like an Excel workbook but could not be read ({damage, select, cutShort {it is cut short or damaged: the end of its ZIP archive is missing} damagedPart {a part of it is damaged: {detail}} other {{detail}}}). Open it in Excel and save it again as .xlsx, or export the sheet as "CSV UTF-8".',
+  'fileProblem.noPhoneColumn':
+    '{named, select, yes {"{file}": } other {}}No phone column found. Columns in the file: {hasColumns, select, yes {{listed}{more, plural, =0 {} other {, and # more}}} other {(none)}}. Name the column with the phone numbers "Teléfono", "Celular", "WhatsApp" or "Phone" (the first row must be the header row).',
+  'slackFile.tooLarge':
+    '"{file}"{hasSize, select, yes { is {size};} other { is larger than allowed;}} files of up to {max} can be uploaded. Split it into smaller files (or remove columns you do not need) and upload each one.',
+  'slackFile.badUrl':
+    'Slack gave a download address the app will not use ({why, select, none {none was given} notUrl {not a URL} credentials {it carries credentials} scheme {{detail} URL} apiMethod {it is a Slack API method, not a file} other {http to {detail}, not https}}); nothing was read.',
+  'slackFile.outsideSlack':
+    "Slack says this file's bytes are outside Slack (at {plainHttp, select, yes {http to {host}, not https} other {{host}}}), and the app sends its Slack token only to Slack; nothing was read. Upload the file itself (choose it from your computer) instead of a link to it or a file kept elsewhere, then submit again.",
+  'slackFile.externalLink':
+    '"{file}" is a link to a file kept outside Slack (in {known, select, yes {{where}} other {another service}}), not a file uploaded to Slack; the app does not open it. Upload the file itself (choose it from your computer) instead of a link to it or a file kept elsewhere, then submit again.',
+  'slackFile.badFileId': 'The file id from Slack is not valid.',
+  'slackFile.deletedOrHidden':
+    'Slack no longer has this file (it was deleted, or the app cannot see it). Upload it again.',
+  'slackFile.deleted': 'Slack no longer has this file (it was deleted). Upload it again.',
+  'slackFile.unreachable': 'Slack could not be reached to read the file; try again shortly.',
+  'slackFile.otherFile': 'Slack described another file than the one chosen.',
+  'slackFile.refusedInfo': 'Slack refused to describe the file ({code}).',
+  'slackFile.unavailable':
+    'Slack did not send the file ({why, select, network {network error} http {HTTP {status}} noBody {the answer had no body} other {the download was cut off}}); try again shortly.',
+  'slackFile.redirectedAway':
+    'Slack sent the download on to another host ({host}), where the app does not send its Slack token; nothing was read. Upload the file itself (choose it from your computer) instead of a link to it or a file kept elsewhere, then submit again.',
+  'slackFile.notAuthorized':
+    'Slack did not hand the file over to the app ({why, select, signIn {it answered with a redirect to sign in} http {HTTP {status}} other {it sent a web page instead of the file}}). The app needs the files:read permission; ask an admin to reinstall it with that scope.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -890,4 +890,75 @@ export const es: Record<MessageKey, string> = {
     'el servicio de outreach no pudo agregarlo (error interno); vuelve a subir esta fila',
   'uploadRun.service.noReason': 'el servicio de outreach no lo agregó (sin motivo)',
   'uploadRun.service.other': 'el servicio de outreach no lo agregó ({error})',
+  // Why a file could not be read (FileFormatError / SlackFileError problems: src/slack/upload/file-problem-text.ts)
+  'fileProblem.binary':
+    '{named, select, yes {"{file}"} other {El archivo}} no es un archivo CSV ni de Excel: contiene datos binarios. Sube un archivo .csv, .tsv, .txt o .xlsx. Ábrelo en Excel o Google Sheets y guárdalo como .xlsx o "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.emptyBytes':
+    '{named, select, yes {"{file}"} other {El archivo}} está vacío (0 bytes). Sube un archivo con una fila de encabezados y contactos.',
+  'fileProblem.openDocument':
+    '{named, select, yes {"{file}"} other {El archivo}} es un archivo OpenDocument (LibreOffice / .ods), que no se puede leer. Ábrelo en Excel o Google Sheets y guárdalo como .xlsx o "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.emptyZip':
+    '{named, select, yes {"{file}"} other {El archivo}} es un archivo ZIP vacío, no un libro de Excel.',
+  'fileProblem.oldExcel':
+    '{named, select, yes {"{file}"} other {El archivo}} es un libro de Excel 97-2003 del formato antiguo (.xls), que no se puede leer. Ábrelo en Excel o Google Sheets y guárdalo como .xlsx o "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.pdf':
+    '{named, select, yes {"{file}"} other {El archivo}} es un PDF, no una hoja de cálculo. Sube un archivo .csv o .xlsx.',
+  'fileProblem.webPage':
+    '{named, select, yes {"{file}"} other {El archivo}} es una página web (una tabla HTML), no un archivo CSV ni de Excel. Ábrelo en Excel o Google Sheets y guárdalo como .xlsx o "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.xmlFile':
+    '{named, select, yes {"{file}"} other {El archivo}} es un archivo XML (quizá "Hoja de cálculo XML 2003"), no un archivo CSV ni de Excel. Ábrelo en Excel o Google Sheets y guárdalo como .xlsx o "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.noWorksheet':
+    '{named, select, yes {"{file}"} other {El archivo}} es un archivo ZIP sin ninguna hoja de Excel. Sube un libro .xlsx o un archivo .csv.',
+  'fileProblem.tooComplex':
+    '{named, select, yes {"{file}"} other {El archivo}} necesita más memoria para leerse de la que puede usar una subida: está dañado o fue hecho así a propósito. Ábrelo en Excel o Google Sheets, exporta la hoja como "CSV UTF-8" y sube ese archivo.',
+  'fileProblem.passwordProtected':
+    '{named, select, yes {"{file}"} other {El archivo}} está protegido con contraseña. Quita la contraseña en Excel (Archivo → Información → Proteger libro), guárdalo y vuelve a subirlo.',
+  'fileProblem.noRows':
+    '{named, select, yes {"{file}"} other {El archivo}} no tiene filas: está vacío o solo tiene líneas en blanco. Sube un archivo con una fila de encabezados y contactos.',
+  'fileProblem.noRowsInSheet':
+    'La hoja "{sheet}" de {named, select, yes {"{file}"} other {el archivo}} no tiene filas: está vacía o solo tiene líneas en blanco. Sube un archivo con una fila de encabezados y contactos.',
+  'fileProblem.workbookTooLarge':
+    '{named, select, yes {"{file}"} other {El archivo}} pesa más de {mb, number} MB, el máximo para un libro de Excel aquí. Exporta la hoja como "CSV UTF-8" y sube ese archivo.',
+  'fileProblem.tooManyColumns':
+    '{named, select, yes {"{file}"} other {El archivo}} tiene {width, number} columnas en su fila de encabezados; se pueden leer como máximo {max, number}. Deja las columnas que necesitas (teléfono, nombre, notas…) y vuelve a subirlo; si la primera fila no es la de encabezados, borra las filas que hay encima.',
+  'fileProblem.noContacts':
+    '{named, select, yes {"{file}"} other {El archivo}} tiene una fila de encabezados pero ningún contacto: no hay filas debajo de {headers}. Agrega un contacto por fila y vuelve a subirlo.',
+  'fileProblem.quoteNotClosed':
+    '{named, select, yes {"{file}"} other {El archivo}} no es un CSV válido: la fila {row} abre un valor entre comillas con " que nunca se cierra, así que no se pudo leer el resto del archivo. Cierra las comillas, o quítalas si son parte de un valor.',
+  'fileProblem.recordTooLong':
+    '{named, select, yes {"{file}"} other {El archivo}} no es un CSV válido: la fila {row} tiene más de {max} caracteres: lo más probable es que un " abra un valor entre comillas que nunca se cierra. Cierra las comillas, o quítalas si son parte de un valor.',
+  'fileProblem.textAfterQuote':
+    '{named, select, yes {"{file}"} other {El archivo}} no es un CSV válido: la fila {row} tiene texto justo después del " que cierra un valor entre comillas. Pon todo el valor entre comillas y duplica las comillas de adentro ("así ""esto""").',
+  'fileProblem.csvUnreadable':
+    '{named, select, yes {"{file}"} other {El archivo}} no es un CSV válido: no se pudo leer la fila {row} ({detail}).',
+  'fileProblem.zipManyParts':
+    '{named, select, yes {"{file}"} other {El archivo}} es un archivo ZIP de {parts, number} partes, no un libro de Excel. Ábrelo en Excel y exporta la hoja como "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.unpacksTooLarge':
+    '{named, select, yes {"{file}"} other {El archivo}} ocupa más de {max} al descomprimirse, el máximo que puede tener un libro aquí ({declared, select, yes {sus partes declaran al menos {total}; solo {part}, {partSize}} other {{part} lo supera al descomprimirse}}). Está dañado o no es una lista de contactos. Ábrelo en Excel y exporta la hoja como "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.lyingPart':
+    '{named, select, yes {"{file}"} other {El archivo}} no se puede leer: su parte {part} se descomprime en más de lo que dice su propio encabezado, algo que solo hace un archivo dañado o uno hecho para agotar al lector. Ábrelo en Excel y exporta la hoja como "CSV UTF-8"; luego sube ese archivo.',
+  'fileProblem.unreadableWorkbook':
+    '{named, select, yes {"{file}"} other {El archivo}} parece un libro de Excel pero no se pudo leer ({damage, select, cutShort {está cortado o dañado: le falta el final de su archivo ZIP} damagedPart {una parte está dañada: {detail}} other {{detail}}}). Ábrelo en Excel y vuelve a guardarlo como .xlsx, o exporta la hoja como "CSV UTF-8".',
+  'fileProblem.noPhoneColumn':
+    '{named, select, yes {"{file}": } other {}}No se encontró una columna de teléfono. Columnas del archivo: {hasColumns, select, yes {{listed}{more, plural, =0 {} one { y # más} other { y # más}}} other {(ninguna)}}. Ponle a la columna de los números el nombre "Teléfono", "Celular", "WhatsApp" o "Phone" (la primera fila debe ser la de encabezados).',
+  'slackFile.tooLarge':
+    '"{file}"{hasSize, select, yes { pesa {size};} other { pesa más de lo permitido;}} se pueden subir archivos de hasta {max}. Divídelo en archivos más pequeños (o quita las columnas que no necesitas) y sube cada uno.',
+  'slackFile.badUrl':
+    'Slack dio una dirección de descarga que la app no usará ({why, select, none {no dio ninguna} notUrl {no es una URL} credentials {lleva credenciales} scheme {URL {detail}} apiMethod {es un método de la API de Slack, no un archivo} other {http a {detail}, no https}}); no se leyó nada.',
+  'slackFile.outsideSlack':
+    'Slack dice que los datos de este archivo están fuera de Slack (en {plainHttp, select, yes {http a {host}, no https} other {{host}}}), y la app solo envía su token de Slack a Slack; no se leyó nada. Sube el archivo en sí (elígelo desde tu computadora) en lugar de un enlace o un archivo guardado en otro lugar, y vuelve a enviar.',
+  'slackFile.externalLink':
+    '"{file}" es un enlace a un archivo guardado fuera de Slack (en {known, select, yes {{where}} other {otro servicio}}), no un archivo subido a Slack; la app no lo abre. Sube el archivo en sí (elígelo desde tu computadora) en lugar de un enlace o un archivo guardado en otro lugar, y vuelve a enviar.',
+  'slackFile.badFileId': 'El id de archivo que envió Slack no es válido.',
+  'slackFile.deletedOrHidden': 'Slack ya no tiene este archivo (se borró, o la app no puede verlo). Vuelve a subirlo.',
+  'slackFile.deleted': 'Slack ya no tiene este archivo (se borró). Vuelve a subirlo.',
+  'slackFile.unreachable': 'No se pudo contactar a Slack para leer el archivo; vuelve a intentarlo en un momento.',
+  'slackFile.otherFile': 'Slack describió otro archivo distinto del que elegiste.',
+  'slackFile.refusedInfo': 'Slack se negó a describir el archivo ({code}).',
+  'slackFile.unavailable':
+    'Slack no envió el archivo ({why, select, network {error de red} http {HTTP {status}} noBody {la respuesta llegó sin contenido} other {la descarga se cortó}}); vuelve a intentarlo en un momento.',
+  'slackFile.redirectedAway':
+    'Slack redirigió la descarga a otro servidor ({host}), al que la app no envía su token de Slack; no se leyó nada. Sube el archivo en sí (elígelo desde tu computadora) en lugar de un enlace o un archivo guardado en otro lugar, y vuelve a enviar.',
+  'slackFile.notAuthorized':
+    'Slack no le entregó el archivo a la app ({why, select, signIn {respondió con una redirección para iniciar sesión} http {HTTP {status}} other {envió una página web en lugar del archivo}}). La app necesita el permiso files:read; pídele a un administrador que la reinstale con ese permiso.',
 };

@@ -35,12 +35,34 @@ export type SlackFileErrorCode =
   /** Slack or the network failed; trying again later may work. */
   | 'UNAVAILABLE';
 
+/**
+ * Which sentence a SlackFileError's message is, with the values it names, so the app can say it in the uploader's
+ * language (src/render/file-problems.ts); `message` stays the English sentence (logs, the job record).
+ */
+export type SlackFileProblem =
+  | { kind: 'tooLarge'; file: string; size?: string; max: string }
+  | {
+      kind: 'badUrl';
+      why: 'none' | 'notUrl' | 'credentials' | 'scheme' | 'apiMethod' | 'plainHttp';
+      /** The URL's scheme ('scheme') or host ('plainHttp'). */
+      detail?: string;
+    }
+  | { kind: 'outsideSlack'; host: string; plainHttp: boolean }
+  | { kind: 'externalLink'; file: string; where: string }
+  | { kind: 'badFileId' | 'deletedOrHidden' | 'deleted' | 'unreachable' | 'otherFile' }
+  | { kind: 'refusedInfo'; code: string }
+  | { kind: 'unavailable'; why: 'network' | 'http' | 'noBody' | 'cutOff'; status?: number }
+  | { kind: 'redirectedAway'; host: string }
+  | { kind: 'notAuthorized'; why: 'signIn' | 'http' | 'webPage'; status?: number };
+
 /** A file that cannot be read from Slack. `message` is a sentence for the person who uploaded it (plain text). */
 export class SlackFileError extends Error {
   override readonly name = 'SlackFileError';
   constructor(
     readonly code: SlackFileErrorCode,
     message: string,
+    /** The sentence as data. */
+    readonly problem: SlackFileProblem,
     /** True when the same download may work if tried again. */
     readonly transient = false,
     options?: { cause?: unknown },
@@ -76,6 +98,12 @@ function tooLargeError(name: string, size: number | undefined, maxBytes: number)
     'TOO_LARGE',
     `"${cleanLabel(name, 120)}"${what} files of up to ${formatBytes(maxBytes)} can be uploaded. Split it into smaller files ` +
       '(or remove columns you do not need) and upload each one.',
+    {
+      kind: 'tooLarge',
+      file: cleanLabel(name, 120),
+      ...(size !== undefined ? { size: formatBytes(size) } : {}),
+      max: formatBytes(maxBytes),
+    },
   );
 }
 
@@ -111,25 +139,37 @@ function tokenMayGoTo(url: URL, slackApiUrl: string): boolean {
  * url_private_download.
  */
 export function checkDownloadUrl(raw: unknown, slackApiUrl: string): URL {
-  const refuse = (why: string) =>
-    new SlackFileError('BAD_INFO', `Slack gave a download address the app will not use (${why}); nothing was read.`);
-  if (typeof raw !== 'string' || raw === '') throw refuse('none was given');
+  const refuse = (why: string, problem: SlackFileProblem & { kind: 'badUrl' }) =>
+    new SlackFileError(
+      'BAD_INFO',
+      `Slack gave a download address the app will not use (${why}); nothing was read.`,
+      problem,
+    );
+  if (typeof raw !== 'string' || raw === '') throw refuse('none was given', { kind: 'badUrl', why: 'none' });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw refuse('not a URL');
+    throw refuse('not a URL', { kind: 'badUrl', why: 'notUrl' });
   }
-  if (url.username || url.password) throw refuse('it carries credentials');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`${url.protocol.replace(':', '')} URL`);
-  if (url.pathname.startsWith('/api/')) throw refuse('it is a Slack API method, not a file');
+  if (url.username || url.password) throw refuse('it carries credentials', { kind: 'badUrl', why: 'credentials' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    const scheme = url.protocol.replace(':', '');
+    throw refuse(`${scheme} URL`, { kind: 'badUrl', why: 'scheme', detail: scheme });
+  }
+  if (url.pathname.startsWith('/api/')) {
+    throw refuse('it is a Slack API method, not a file', { kind: 'badUrl', why: 'apiMethod' });
+  }
   if (tokenMayGoTo(url, slackApiUrl)) return url;
-  if (url.protocol === 'http:' && isSlackHost(url.hostname)) throw refuse(`http to ${url.host}, not https`);
+  if (url.protocol === 'http:' && isSlackHost(url.hostname)) {
+    throw refuse(`http to ${url.host}, not https`, { kind: 'badUrl', why: 'plainHttp', detail: url.host });
+  }
   const where = url.protocol === 'http:' ? `http to ${url.host}, not https` : url.host;
   throw new SlackFileError(
     'NOT_ON_SLACK',
     `Slack says this file's bytes are outside Slack (at ${where}), and the app sends its Slack token only to Slack; ` +
       `nothing was read. ${UPLOAD_ITSELF}`,
+    { kind: 'outsideSlack', host: url.host, plainHttp: url.protocol === 'http:' },
   );
 }
 
@@ -152,12 +192,14 @@ function externalFileError(name: string, f: Record<string, unknown>): SlackFileE
     'NOT_ON_SLACK',
     `"${cleanLabel(name, 120)}" is a link to a file kept outside Slack (in ${where}), not a file uploaded to Slack; the app does not ` +
       `open it. ${UPLOAD_ITSELF}`,
+    { kind: 'externalLink', file: cleanLabel(name, 120), where: where === 'another service' ? '' : where },
   );
 }
 
 /** files.info for `fileId`; the answer must describe that file and carry a usable download URL. */
 export async function slackFileInfo(client: WebClient, fileId: string, slackApiUrl: string): Promise<SlackFileInfo> {
-  if (!FILE_ID.test(fileId)) throw new SlackFileError('BAD_INFO', 'The file id from Slack is not valid.');
+  if (!FILE_ID.test(fileId))
+    throw new SlackFileError('BAD_INFO', 'The file id from Slack is not valid.', { kind: 'badFileId' });
   let res;
   try {
     res = await client.files.info({ file: fileId });
@@ -167,21 +209,32 @@ export async function slackFileInfo(client: WebClient, fileId: string, slackApiU
       throw new SlackFileError(
         'NOT_FOUND',
         'Slack no longer has this file (it was deleted, or the app cannot see it). Upload it again.',
+        { kind: 'deletedOrHidden' },
         false,
         { cause: err },
       );
     }
     if (code) {
-      throw new SlackFileError('NOT_AUTHORIZED', `Slack refused to describe the file (${code}).`, false, {
-        cause: err,
-      });
+      throw new SlackFileError(
+        'NOT_AUTHORIZED',
+        `Slack refused to describe the file (${code}).`,
+        { kind: 'refusedInfo', code },
+        false,
+        { cause: err },
+      );
     }
-    throw new SlackFileError('UNAVAILABLE', 'Slack could not be reached to read the file; try again shortly.', true, {
-      cause: err,
-    });
+    throw new SlackFileError(
+      'UNAVAILABLE',
+      'Slack could not be reached to read the file; try again shortly.',
+      { kind: 'unreachable' },
+      true,
+      { cause: err },
+    );
   }
   const f = res.file as Record<string, unknown> | undefined;
-  if (!f || f.id !== fileId) throw new SlackFileError('BAD_INFO', 'Slack described another file than the one chosen.');
+  if (!f || f.id !== fileId) {
+    throw new SlackFileError('BAD_INFO', 'Slack described another file than the one chosen.', { kind: 'otherFile' });
+  }
   const size = typeof f.size === 'number' && Number.isFinite(f.size) ? f.size : undefined;
   const name = typeof f.name === 'string' && f.name ? f.name : fileId;
   if (isExternalFile(f)) throw externalFileError(name, f);
@@ -229,8 +282,10 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
   if (opts.signal?.aborted) throw opts.signal.reason;
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new Error('no answer from Slack')), opts.headersTimeoutMs ?? 30_000);
-  const unavailable = (why: string, cause?: unknown) =>
-    new SlackFileError('UNAVAILABLE', `Slack did not send the file (${why}); try again shortly.`, true, { cause });
+  const unavailable = (why: string, problem: SlackFileProblem & { kind: 'unavailable' }, cause?: unknown) =>
+    new SlackFileError('UNAVAILABLE', `Slack did not send the file (${why}); try again shortly.`, problem, true, {
+      cause,
+    });
   let res;
   try {
     res = await fetch(info.url, {
@@ -241,7 +296,7 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
   } catch (err) {
     opts.signal?.removeEventListener('abort', onAbort);
     if (opts.signal?.aborted) throw opts.signal.reason;
-    throw unavailable('network error', err);
+    throw unavailable('network error', { kind: 'unavailable', why: 'network' }, err);
   } finally {
     clearTimeout(timer);
   }
@@ -250,11 +305,12 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
     await res.body?.cancel().catch(() => undefined);
     throw e;
   };
-  const notAuthorized = (why: string) =>
+  const notAuthorized = (why: string, problem: SlackFileProblem & { kind: 'notAuthorized' }) =>
     new SlackFileError(
       'NOT_AUTHORIZED',
       `Slack did not hand the file over to the app (${why}). The app needs the files:read permission; ask an ` +
         'admin to reinstall it with that scope.',
+      problem,
     );
   if (res.status >= 300 && res.status < 400) {
     // Never followed (the token would go along). A redirect within the file's own origin or Slack is the sign-in
@@ -270,22 +326,33 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
           'NOT_ON_SLACK',
           `Slack sent the download on to another host (${target.host}), where the app does not send its Slack ` +
             `token; nothing was read. ${UPLOAD_ITSELF}`,
+          { kind: 'redirectedAway', host: target.host },
         ),
       );
     }
-    return fail(notAuthorized('it answered with a redirect to sign in'));
+    return fail(notAuthorized('it answered with a redirect to sign in', { kind: 'notAuthorized', why: 'signIn' }));
   }
-  if (res.status === 401 || res.status === 403) return fail(notAuthorized(`HTTP ${res.status}`));
+  if (res.status === 401 || res.status === 403) {
+    return fail(notAuthorized(`HTTP ${res.status}`, { kind: 'notAuthorized', why: 'http', status: res.status }));
+  }
   if (res.status === 404) {
-    return fail(new SlackFileError('NOT_FOUND', 'Slack no longer has this file (it was deleted). Upload it again.'));
+    return fail(
+      new SlackFileError('NOT_FOUND', 'Slack no longer has this file (it was deleted). Upload it again.', {
+        kind: 'deleted',
+      }),
+    );
   }
-  if (res.status !== 200) return fail(unavailable(`HTTP ${res.status}`));
+  if (res.status !== 200) {
+    return fail(unavailable(`HTTP ${res.status}`, { kind: 'unavailable', why: 'http', status: res.status }));
+  }
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
-  if (type.includes('text/html')) return fail(notAuthorized('it sent a web page instead of the file'));
+  if (type.includes('text/html')) {
+    return fail(notAuthorized('it sent a web page instead of the file', { kind: 'notAuthorized', why: 'webPage' }));
+  }
   const lengthHeader = res.headers.get('content-length');
   const length = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   if (length !== undefined && length > opts.maxBytes) return fail(tooLargeError(info.name, length, opts.maxBytes));
-  if (!res.body) return fail(unavailable('the answer had no body'));
+  if (!res.body) return fail(unavailable('the answer had no body', { kind: 'unavailable', why: 'noBody' }));
 
   const stream = res.body;
   let received = 0;
@@ -299,7 +366,7 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
     } catch (err) {
       if (err instanceof SlackFileError) throw err;
       if (opts.signal?.aborted) throw opts.signal.reason;
-      throw unavailable('the download was cut off', err);
+      throw unavailable('the download was cut off', { kind: 'unavailable', why: 'cutOff' }, err);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       // Stopping early (or failing) closes the connection instead of leaving the rest of the file unread.

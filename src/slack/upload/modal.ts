@@ -34,6 +34,7 @@ import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
 import type { Reply } from '../reply.js';
 import { FILE_ID, formatBytes, SlackFileError } from './download.js';
+import { fileErrorSentence } from './file-problem-text.js';
 import { readerSettings } from './runner.js';
 import type { UploadService } from './service.js';
 import { openSlackContactsFile, spawnReader, type OpenedFile } from './source.js';
@@ -175,7 +176,9 @@ function uploadChoices(
 }
 
 function refusalOf(err: unknown, deps: AppDeps, t: Translator): Refusal {
-  if (err instanceof SlackFileError || err instanceof FileFormatError) return { on: 'file', sentence: err.message };
+  if (err instanceof SlackFileError || err instanceof FileFormatError) {
+    return { on: 'file', sentence: fileErrorSentence(err, t) };
+  }
   if (err instanceof OutreachError) return { on: 'modal', sentence: serviceErrorText(err, t) };
   deps.logger.error({ err: errorSummary(err) }, 'checking an upload failed');
   return { on: 'modal', sentence: t.t('uploadModal.unexpected') };

@@ -52,6 +52,7 @@ import type { AppDeps } from '../deps.js';
 export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger' | 'audit' | 'metrics' | 'languages'>;
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
+import { fileErrorSentence } from './file-problem-text.js';
 import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
 import { LeaseLostError, type RecordLease } from './lease.js';
 import { postProgressMessage, ProgressMessage } from './progress-message.js';
@@ -607,8 +608,7 @@ export class UploadRun {
       return (t) => t.t('uploadRun.stalled', { stops, lastRow, kept: kept(t) });
     }
     if (err instanceof FileFormatError || err instanceof SlackFileError) {
-      // (The contacts pipeline and the download say what is wrong with the file in English.)
-      return (t) => t.t('uploadRun.withKept', { sentence: err.message, kept: kept(t) });
+      return (t) => t.t('uploadRun.withKept', { sentence: fileErrorSentence(err, t), kept: kept(t) });
     }
     if (err instanceof OutreachError) {
       const again = isTransient(err) ? 'yes' : 'no';
