@@ -61,7 +61,7 @@ function statementKind(text: string, params: readonly unknown[] | undefined): st
   return `other: ${sql.slice(0, 48)}`;
 }
 
-export interface DeliveryFigures {
+interface DeliveryFigures {
   callPosts: number;
   callUpdates: number;
   digestPosts: number;
@@ -81,7 +81,7 @@ type Request =
   | { type: 'stop' };
 
 /** The watch's tuning with time `scale` times faster (retention and event memory stay as in production). */
-export function scaledTuning(pollIntervalSeconds: number, scale: number): Partial<WatchTuning> {
+function scaledTuning(pollIntervalSeconds: number, scale: number): Partial<WatchTuning> {
   const t = defaultTuning(pollIntervalSeconds) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t)) {
