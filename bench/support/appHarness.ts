@@ -46,7 +46,7 @@ loop.enable();
 const rss = () => ({ rssKb: Math.round(process.memoryUsage().rss / 1024), maxRssKb: process.resourceUsage().maxRSS });
 process.on('message', async (m) => {
   if (m.type === 'job') {
-    const j = jobsOf(app.deps.store).get(m.id);
+    const j = await jobsOf(app.deps.store).get(m.id);
     // The job without its list of refused rows: that can be long, and the answer is asked for often.
     process.send({ type: 'job', job: j ? { ...j, serviceFailures: [] } : null });
   }
@@ -195,6 +195,7 @@ export async function startBenchStack(
       SLACK_API_URL: fake.apiUrl,
       OUTREACH_BASE_URL: sim.baseUrl,
       OUTREACH_API_KEY: sim.apiKey,
+      STATE_DIR: stateDir,
       STATE_FILE: join(stateDir, 'state.json'),
       LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
       ...env,
