@@ -26,6 +26,8 @@ import {
 } from '../../src/render/campaign-form.js';
 import { validateBlocks, validateView, viewByteLength } from '../support/blockKitLimits.js';
 import { editFormView } from '../../src/slack/campaign-form/open.js';
+import { LOCALES } from '../../src/i18n/locale.js';
+import { translator, type Translator } from '../../src/i18n/translator.js';
 
 type Json = Record<string, unknown>;
 
@@ -44,14 +46,19 @@ function dir(agents = 2, integrationsEach = 2): FormDirectory {
   };
 }
 
-function create(values: FormValues, directory: FormDirectory = dir()) {
-  return campaignFormView({
-    mode: 'create',
-    values,
-    directory,
-    metadata: { mode: 'create', postTo: 'C1' },
-  }) as unknown as Json;
+function createIn(values: FormValues, directory: FormDirectory = dir(), t: Translator = translator('en')) {
+  return campaignFormView(
+    {
+      mode: 'create',
+      values,
+      directory,
+      metadata: { mode: 'create', postTo: 'C1' },
+    },
+    t,
+  ) as unknown as Json;
 }
+
+const create = (values: FormValues, directory?: FormDirectory) => createIn(values, directory);
 
 function blocks(view: Json): Json[] {
   return view.blocks as Json[];
@@ -106,7 +113,10 @@ function campaign(over: Partial<CampaignDetail> = {}): CampaignDetail {
   };
 }
 
-describe('campaign form view: Slack limits', () => {
+// Every limit holds in both languages (Spanish runs about 20 % longer).
+describe.each(LOCALES)('campaign form view: Slack limits (%s)', (locale) => {
+  const t = translator(locale);
+  const create = (values: FormValues, directory?: FormDirectory) => createIn(values, directory, t);
   const cases: [string, Json][] = [
     ['create, no channel yet', create(defaultFormValues())],
     ['create, phone with scheduled cycles (largest)', create(fullPhone)],
@@ -114,14 +124,19 @@ describe('campaign form view: Slack limits', () => {
     ['create, WhatsApp', create({ ...defaultFormValues(), [B.channel]: 'whatsapp' })],
     ['create, no known agents', create(fullPhone, { agents: [] })],
     ['create, 150 agents with 3 integrations each', create(fullPhone, dir(150, 3))],
-    ['edit, phone with scheduled cycles', editFormView(campaign(), 'C1') as unknown as Json],
+    ['edit, phone with scheduled cycles', editFormView(campaign(), 'C1', t) as unknown as Json],
     [
       'edit, WhatsApp',
       editFormView(
         campaign({ integration: { id: 'w1', type: 'whatsapp' }, cycles: null, template: 't' }),
+        undefined,
+        t,
       ) as unknown as Json,
     ],
-    ['edit, phone without cycles', editFormView(campaign({ cycles: { enabled: false } })) as unknown as Json],
+    [
+      'edit, phone without cycles',
+      editFormView(campaign({ cycles: { enabled: false } }), undefined, t) as unknown as Json,
+    ],
   ];
 
   it.each(cases)('%s is a valid modal within every limit', (_name, view) => {
@@ -143,10 +158,12 @@ describe('campaign form view: Slack limits', () => {
   });
 
   it('edit titles fit in 24 characters for any id', () => {
-    expect(editTitle(12)).toBe('Edit campaign #12');
-    expect(editTitle(123456789)).toBe('Edit campaign #123456789');
-    expect(editTitle(123456789012345).length).toBeLessThanOrEqual(24);
-    expect(editTitle(123456789012345)).toBe('Edit #123456789012345');
+    for (const id of [12, 123456789, 123456789012345]) expect(editTitle(id, t).length).toBeLessThanOrEqual(24);
+    if (locale === 'en') {
+      expect(editTitle(12)).toBe('Edit campaign #12');
+      expect(editTitle(123456789)).toBe('Edit campaign #123456789');
+      expect(editTitle(123456789012345)).toBe('Edit #123456789012345');
+    }
   });
 
   it('agent and integration selects keep to 100 options / 100 groups and 75-character texts and values', () => {
@@ -212,12 +229,16 @@ describe('campaign form view: Slack limits', () => {
   });
 
   it('long texts from existing campaigns are cut to the input limits rather than breaking the view', () => {
-    const view = editFormView(campaign({ name: 'n'.repeat(400), first_message: 'f'.repeat(5000) })) as unknown as Json;
+    const view = editFormView(
+      campaign({ name: 'n'.repeat(400), first_message: 'f'.repeat(5000) }),
+      undefined,
+      t,
+    ) as unknown as Json;
     expect(validateView(view, 'modal')).toEqual([]);
     // Too long to show in an input: kept out of the form (a cut value would be saved cut), with a note saying so.
     expect(inputBlockIds(view)).not.toContain('first_message');
     expect(inputBlockIds(view)).not.toContain('name');
-    expect(JSON.stringify(view.blocks)).toContain('5,000 characters long');
+    expect(JSON.stringify(view.blocks)).toContain(locale === 'en' ? '5,000 characters long' : '5,000 caracteres');
   });
 });
 
