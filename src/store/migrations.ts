@@ -33,11 +33,14 @@ export const MIGRATIONS: readonly Migration[] = [
         collection text COLLATE "C" NOT NULL,
         key text COLLATE "C" NOT NULL,
         value jsonb NOT NULL,
+        -- Only the value's top-level fields its collection declares in \`indexes\` (pg-store.ts writes it), so the GIN
+        -- index holds what \`where\` can ask for, not every distinct value of every record (ts, ids, ...).
+        idx jsonb NOT NULL DEFAULT '{}',
         version bigint NOT NULL DEFAULT nextval('record_versions'),
         expires_at timestamptz,
         PRIMARY KEY (collection, key)
       );
-      CREATE INDEX records_value ON records USING gin (value jsonb_path_ops);
+      CREATE INDEX records_idx ON records USING gin (idx jsonb_path_ops);
       CREATE INDEX records_expires_at ON records (expires_at) WHERE expires_at IS NOT NULL;
       -- One row rewritten by Store.probe(): a real committed write, outside the records.
       CREATE TABLE store_probe (id integer PRIMARY KEY, probed_at timestamptz NOT NULL);

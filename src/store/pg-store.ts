@@ -4,7 +4,8 @@
  * All records live in one table `records` (collection, key, value JSONB, version, expires_at; see migrations.ts):
  * - keys are `COLLATE "C"`, so a prefix listing (`key LIKE 'prefix%'`, wildcards escaped) uses the primary key's
  *   btree and lists in code-point order like the other stores;
- * - `where` on indexed fields is `value @> {...}` on a GIN (jsonb_path_ops) index;
+ * - `where` on indexed fields is `idx @> {...}` on a GIN (jsonb_path_ops) index, where `idx` holds only the fields
+ *   the collection declares in `indexes` (written with every value; backfilled when a spec names a new field);
  * - versions come from one sequence: compare-and-set is `UPDATE … WHERE version = expected`, insert-if-absent is
  *   `INSERT … ON CONFLICT DO UPDATE … WHERE the row expired`, both atomic between processes (row locks);
  * - expiry is checked in every query against the app's clock, so an expired row is invisible at once; `sweep`
@@ -138,6 +139,29 @@ export function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
+/**
+ * The `idx` column of a value (JSON text): its top-level fields among `fields`, as JSON text. Parsed back from the
+ * stored text so it holds exactly what `value` holds (toJSON applied, undefined dropped).
+ */
+function indexedJson(json: string, fields: readonly string[]): string {
+  if (!fields.length) return '{}';
+  const value: unknown = JSON.parse(json);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '{}';
+  const idx: Record<string, unknown> = {};
+  for (const f of fields) if (Object.hasOwn(value, f)) idx[f] = (value as Record<string, unknown>)[f];
+  return JSON.stringify(idx);
+}
+
+/**
+ * What every view of one collection shares: the indexed fields named so far by any view (writes put them all in
+ * `idx`), and those whose `idx` entries are known complete for records written before (backfilled).
+ */
+interface IndexedFields {
+  fields: string[];
+  complete: Set<string>;
+  backfill?: Promise<void>;
+}
+
 /** Opens the store: connects, migrates the schema (refusing one from a newer app version) and returns it. */
 export async function openPostgresStore(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const where = databaseWhere(url);
@@ -227,13 +251,40 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     }
     if (o.where && Object.keys(o.where).length > 0) {
       params.push(JSON.stringify(o.where));
-      sql += ` AND value @> $${params.length}::jsonb`;
+      sql += ` AND idx @> $${params.length}::jsonb`;
     }
     return { sql, params };
   }
 
-  function makeCollection<T>(spec: CollectionSpec): Collection<T> {
+  /**
+   * Before a `where` on fields not yet known complete: rewrites `idx` of this collection's records that lack one of
+   * the indexed fields their value has (records written before a spec named it, by this or an earlier run).
+   */
+  async function completeIndex(name: string, shared: IndexedFields, where: ListOptions['where']): Promise<void> {
+    while (Object.keys(where ?? {}).some((f) => !shared.complete.has(f))) {
+      if (shared.backfill) {
+        await shared.backfill;
+        continue;
+      }
+      const fields = [...shared.fields];
+      shared.backfill = run(
+        `completing the index of ${name}`,
+        true,
+        `UPDATE records SET idx = (SELECT coalesce(jsonb_object_agg(f, value -> f), '{}') FROM unnest($2::text[]) f
+                                   WHERE value ? f)
+         WHERE collection = $1 AND jsonb_typeof(value) = 'object'
+           AND EXISTS (SELECT 1 FROM unnest($2::text[]) f WHERE value ? f AND NOT idx ? f)`,
+        [name, fields],
+      )
+        .then(() => fields.forEach((f) => shared.complete.add(f)))
+        .finally(() => (shared.backfill = undefined));
+      await shared.backfill;
+    }
+  }
+
+  function makeCollection<T>(spec: CollectionSpec, shared: IndexedFields): Collection<T> {
     const name = spec.name;
+    const idxOf = (json: string) => indexedJson(json, shared.fields);
     const getVersioned = async (key: string): Promise<Versioned<T> | undefined> => {
       const r = await run<{ value: T; version: string }>(
         `reading ${name}/${key}`,
@@ -250,6 +301,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
       get: async (key) => (await getVersioned(key))?.value,
       list: async (o = {}) => {
         assertIndexed(spec, o.where);
+        await completeIndex(name, shared, o.where);
         const f = filter(name, o);
         let sql = `SELECT key, value FROM records WHERE ${f.sql} ORDER BY key`;
         if (o.limit !== undefined) {
@@ -261,6 +313,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
       },
       count: async (o = {}) => {
         assertIndexed(spec, o.where);
+        await completeIndex(name, shared, o.where);
         const f = filter(name, o);
         let sql = `SELECT count(*) AS n FROM records WHERE ${f.sql}`;
         if (o.limit !== undefined) {
@@ -275,10 +328,11 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
         await run(
           `the change to ${name}/${key}`,
           true,
-          `INSERT INTO records (collection, key, value, expires_at) VALUES ($1, $2, $3::jsonb, $4)
+          `INSERT INTO records (collection, key, value, expires_at, idx) VALUES ($1, $2, $3::jsonb, $4, $5::jsonb)
            ON CONFLICT (collection, key) DO UPDATE
-             SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, version = nextval('record_versions')`,
-          [name, key, json, expiry(o)],
+             SET value = EXCLUDED.value, idx = EXCLUDED.idx, expires_at = EXCLUDED.expires_at,
+                 version = nextval('record_versions')`,
+          [name, key, json, expiry(o), idxOf(json)],
         );
       },
       insertIfAbsent: async (key, value, o) => {
@@ -288,11 +342,12 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
         const r = await run(
           `the insertion of ${name}/${key}`,
           true,
-          `INSERT INTO records (collection, key, value, expires_at) VALUES ($1, $2, $3::jsonb, $4)
+          `INSERT INTO records (collection, key, value, expires_at, idx) VALUES ($1, $2, $3::jsonb, $4, $6::jsonb)
            ON CONFLICT (collection, key) DO UPDATE
-             SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, version = nextval('record_versions')
+             SET value = EXCLUDED.value, idx = EXCLUDED.idx, expires_at = EXCLUDED.expires_at,
+                 version = nextval('record_versions')
              WHERE records.expires_at IS NOT NULL AND records.expires_at <= $5`,
-          [name, key, json, expiry(o), at()],
+          [name, key, json, expiry(o), at(), idxOf(json)],
         );
         return r.rowCount === 1;
       },
@@ -301,9 +356,9 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
         const r = await run(
           `the change to ${name}/${key}`,
           true,
-          `UPDATE records SET value = $4::jsonb, expires_at = $5, version = nextval('record_versions')
+          `UPDATE records SET value = $4::jsonb, idx = $7::jsonb, expires_at = $5, version = nextval('record_versions')
            WHERE collection = $1 AND key = $2 AND ${live(3)} AND version = $6`,
-          [name, key, at(), json, expiry(o), expectedVersion],
+          [name, key, at(), json, expiry(o), expectedVersion, idxOf(json)],
         );
         return r.rowCount === 1;
       },
@@ -328,7 +383,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     };
   }
 
-  const views = new Map<string, { spec: CollectionSpec; view: Collection<unknown> }>();
+  const views = new Map<string, { spec: CollectionSpec; view: Collection<unknown>; shared: IndexedFields }>();
 
   const store: PostgresStore = {
     kind: 'postgres',
@@ -339,12 +394,15 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
     collection<T>(s: CollectionSpec | string): Collection<T> {
       const spec = specOf(s);
       const known = views.get(spec.name);
-      // Opened again naming more indexed fields: the view allows every field named so far (all are in the GIN index).
+      // Opened again naming more indexed fields: the view allows every field named so far, and every view's writes
+      // (the shared field list) put them all in `idx`; a where on a new one first completes older records' idx.
       const missing = (spec.indexes ?? []).filter((f) => !known?.spec.indexes?.includes(f));
       if (known && !missing.length) return known.view as Collection<T>;
       const merged = { name: spec.name, indexes: [...(known?.spec.indexes ?? []), ...missing] };
-      const view = makeCollection<unknown>(merged);
-      views.set(spec.name, { spec: merged, view });
+      const shared = known?.shared ?? { fields: [], complete: new Set<string>() };
+      shared.fields = merged.indexes;
+      const view = makeCollection<unknown>(merged, shared);
+      views.set(spec.name, { spec: merged, view, shared });
       return view as Collection<T>;
     },
     sweep: async (when = now()) => {

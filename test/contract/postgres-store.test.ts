@@ -73,6 +73,52 @@ describe('the PostgreSQL store', () => {
     await expect(c.list({ where: { tags: 'open' } })).rejects.toThrow(/does not index "tags"/);
   });
 
+  it('indexes only the declared fields (idx column under the GIN index), not every value of every record', async () => {
+    const url = await freshDatabase('pgs');
+    const store = await open(url);
+    type Call = { state: string; n: number; ts: number; user: string };
+    const c = store.collection<Call>({ name: 'calls', indexes: ['state', 'n'] });
+    await c.put('a', { state: 'open', n: 1, ts: 1, user: 'U1' });
+    expect(await c.insertIfAbsent('b', { state: 'open', n: 2, ts: 2, user: 'U2' })).toBe(true);
+    const b = await c.getVersioned('b');
+    expect(await c.compareAndSet('b', b!.version, { state: 'final', n: 2, ts: 3, user: 'U3' })).toBe(true);
+    await store.collection<number>('plain').put('x', 5);
+    const rows = await admin(url, async (db) => {
+      const r = await db.query<{ key: string; idx: unknown }>('SELECT key, idx FROM records ORDER BY key');
+      return r.rows.map((row) => [row.key, row.idx]);
+    });
+    expect(rows).toEqual([
+      ['a', { state: 'open', n: 1 }],
+      ['b', { state: 'final', n: 2 }],
+      ['x', {}],
+    ]);
+    const indexes = await admin(url, async (db) => {
+      const r = await db.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'records' AND indexdef LIKE '%gin%'`,
+      );
+      return r.rows.map((row) => row.indexdef);
+    });
+    expect(indexes).toEqual([expect.stringMatching(/USING gin \(idx jsonb_path_ops\)/)]);
+  });
+
+  it('finds records written before a spec named a field, by a former run or by a narrower view', async () => {
+    const url = await freshDatabase('pgs');
+    type Call = { state: string; owner?: string };
+    const first = await open(url);
+    await first.collection<Call>({ name: 'calls', indexes: ['state'] }).put('old', { state: 'open', owner: 'U1' });
+    await first.collection<Call>({ name: 'calls', indexes: ['state'] }).put('none', { state: 'open' });
+    await first.close();
+
+    const again = await open(url);
+    const narrow = again.collection<Call>({ name: 'calls', indexes: ['state'] });
+    const wide = again.collection<Call>({ name: 'calls', indexes: ['state', 'owner'] });
+    await narrow.put('later', { state: 'final', owner: 'U1' });
+    expect((await wide.list({ where: { owner: 'U1' } })).map(([k]) => k)).toEqual(['later', 'old']);
+    expect(await wide.count({ where: { owner: 'U1', state: 'open' } })).toBe(1);
+    await narrow.put('after', { state: 'open', owner: 'U1' });
+    expect(await wide.count({ where: { owner: 'U1' } })).toBe(3);
+  });
+
   it('keeps values as JSON of any shape (arrays, scalars, nested) and versions every write upwards', async () => {
     const store = await open(await freshDatabase('pgs'));
     const c = store.collection<unknown>('shapes');
