@@ -13,11 +13,14 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
+import type { RowReason } from './rejections.js';
 
 export interface FailureReportRow {
   rowNumber: number;
   original: string;
+  /** In English; the caller may write the row with `why` in the uploader's language instead. */
   reason: string;
+  why?: RowReason;
 }
 
 const FAILURE_REPORT_HEADER = 'row,value,reason';
@@ -73,7 +76,8 @@ export class RejectedRowSpool {
   add(r: FailureReportRow): void {
     if (this.kept >= this.keep) return;
     this.kept++;
-    this.buffered.push(`${JSON.stringify([r.rowNumber, r.original, r.reason])}\n`);
+    const line = r.why ? [r.rowNumber, r.original, r.reason, r.why] : [r.rowNumber, r.original, r.reason];
+    this.buffered.push(`${JSON.stringify(line)}\n`);
     if (this.buffered.length >= 512) this.flush();
   }
 
@@ -104,8 +108,8 @@ export async function* readRejectedSpool(path: string): AsyncGenerator<FailureRe
   try {
     for await (const line of lines) {
       if (!line) continue;
-      const [rowNumber, original, reason] = JSON.parse(line) as [number, string, string];
-      yield { rowNumber, original, reason };
+      const [rowNumber, original, reason, why] = JSON.parse(line) as [number, string, string, RowReason?];
+      yield { rowNumber, original, reason, ...(why ? { why } : {}) };
     }
   } finally {
     lines.close();

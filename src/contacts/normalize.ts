@@ -7,6 +7,7 @@ import type { ContactInput } from '../outreach/schemas.js';
 import type { HeaderMapping } from './headers.js';
 import { formatCount } from './limits.js';
 import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.js';
+import type { RowReason } from './rejections.js';
 import type { Row } from './table.js';
 
 interface ContactRow {
@@ -20,7 +21,10 @@ export interface RejectedRow {
   rowNumber: number;
   /** The phone value as written in the file ('' when empty), cut to ORIGINAL_MAX_CHARS. */
   original: string;
+  /** In English (tests, logs). */
   reason: string;
+  /** The reason as data, for the uploader's language. */
+  why: RowReason;
 }
 
 export type NormalizedRow = ContactRow | RejectedRow;
@@ -36,12 +40,20 @@ function shortened(value: string): string {
   return value.length > ORIGINAL_MAX_CHARS ? `${value.slice(0, ORIGINAL_MAX_CHARS)}…` : value;
 }
 
-function tooLongReason(t: NonNullable<Row['tooLong']>): string {
+function tooLongReason(t: NonNullable<Row['tooLong']>): { reason: string; why: RowReason } {
   return t.column !== undefined
-    ? `the value in column "${t.column}" has ${formatCount(t.chars)} characters; a cell may have at most ` +
-        `${formatCount(t.max)}: shorten it`
-    : `the row has ${formatCount(t.chars)} characters in all; a row may have at most ${formatCount(t.max)}: ` +
-        'shorten its longest values';
+    ? {
+        reason:
+          `the value in column "${t.column}" has ${formatCount(t.chars)} characters; a cell may have at most ` +
+          `${formatCount(t.max)}: shorten it`,
+        why: { code: 'cellTooLong', values: { column: t.column, chars: t.chars, max: t.max } },
+      }
+    : {
+        reason:
+          `the row has ${formatCount(t.chars)} characters in all; a row may have at most ${formatCount(t.max)}: ` +
+          'shorten its longest values',
+        why: { code: 'rowTooLong', values: { chars: t.chars, max: t.max } },
+      };
 }
 
 export interface NormalizeOptions {
@@ -58,7 +70,7 @@ export async function* normalizeRows(
   const firstRowOf = new Map<string, number>();
   // Why a value is not a number, for values met again: checking an invalid value takes the library tens of
   // microseconds, and a hostile file repeats one value millions of times. Bounded; real files rarely repeat a bad one.
-  const invalid = new Map<string, string>();
+  const invalid = new Map<string, { reason: string; why: RowReason }>();
   const country = opts.defaultCountry;
   if (!isSupportedCountry(country)) throw new RangeError(`normalizeRows: unknown default country ${String(country)}`);
 
@@ -70,7 +82,7 @@ export async function* normalizeRows(
         kind: 'rejected',
         rowNumber: row.rowNumber,
         original: shortened(original),
-        reason: tooLongReason(row.tooLong),
+        ...tooLongReason(row.tooLong),
       };
       continue;
     }
@@ -84,6 +96,10 @@ export async function* normalizeRows(
         reason:
           `has values beyond the ${Object.keys(cells).length} columns of the header (${shown.join(', ')}): a value ` +
           'probably contains the delimiter without quotes, or a column has no header',
+        why: {
+          code: 'beyondHeader',
+          values: { columns: String(Object.keys(cells).length), values: shown.join(', ') },
+        },
       };
       continue;
     }
@@ -93,18 +109,20 @@ export async function* normalizeRows(
         rowNumber: row.rowNumber,
         original: shortened(original),
         reason: `too long to be a phone number (${formatCount(original.length)} characters)`,
+        why: { code: 'phoneTooLong', values: { chars: original.length } },
       };
       continue;
     }
     const known = invalid.get(original);
     if (known !== undefined) {
-      yield { kind: 'rejected', rowNumber: row.rowNumber, original, reason: known };
+      yield { kind: 'rejected', rowNumber: row.rowNumber, original, ...known };
       continue;
     }
     const result = normalizePhone(original, country);
     if (!result.ok) {
-      if (invalid.size < INVALID_REMEMBERED) invalid.set(original, result.reason);
-      yield { kind: 'rejected', rowNumber: row.rowNumber, original, reason: result.reason };
+      const why = { reason: result.reason, why: result.why };
+      if (invalid.size < INVALID_REMEMBERED) invalid.set(original, why);
+      yield { kind: 'rejected', rowNumber: row.rowNumber, original, ...why };
       continue;
     }
     const seenAt = firstRowOf.get(result.e164);
@@ -114,6 +132,7 @@ export async function* normalizeRows(
         rowNumber: row.rowNumber,
         original,
         reason: `duplicate of row ${seenAt} (same number ${result.e164})`,
+        why: { code: 'duplicate', values: { row: String(seenAt), number: result.e164 } },
       };
       continue;
     }
@@ -142,4 +161,4 @@ export async function* normalizeRows(
   }
 }
 
-export { noRejections, rejectionKind, type RejectionCounts } from './rejections.js';
+export { noRejections, rejectionKind, type RejectionCounts, type RowReason } from './rejections.js';

@@ -24,10 +24,11 @@ import {
   validatePhoneNumberLength,
   type CountryCode,
 } from './libphonenumber.js';
+import type { RowReason, RowReasonCode } from './rejections.js';
 
 export type { CountryCode };
 export { isSupportedCountry };
-export type PhoneResult = { ok: true; e164: string } | { ok: false; reason: string };
+export type PhoneResult = { ok: true; e164: string } | { ok: false; reason: string; why: RowReason };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Validity with compiled patterns (same logic as libphonenumber-js isValid()/getNumberType(), max metadata)
@@ -219,16 +220,55 @@ function lengthsText(lengths: number[]): string {
   return min === max ? `${min}` : `${min} to ${max}`;
 }
 
-/** Why a national number of this country is not valid: its length if that is wrong, else "not valid". */
-function invalidReason(where: string, countryOrCallingCode: string, nationalNumber: string, note?: string): string {
+/** A rejection whose reason has no values. */
+function fail(reason: string, code: RowReasonCode): PhoneResult {
+  return { ok: false, reason, why: { code } };
+}
+
+/**
+ * Why a national number of this country is not valid: its length if that is wrong, else "not valid". `country` and
+ * `callingCode` name the country (with its code when it is not the default one); `oldPrefix`, a Mexican prefix
+ * already dropped.
+ */
+function invalidReason(
+  place: { country: string; callingCode: string; foreign: boolean },
+  countryOrCallingCode: string,
+  nationalNumber: string,
+  oldPrefix?: string,
+): PhoneResult {
+  const where = place.foreign ? `${countryName(place.country)} (+${place.callingCode})` : countryName(place.country);
+  const note = oldPrefix !== undefined ? `without the old ${oldPrefix} prefix` : undefined;
   const lengths = checksFor(countryOrCallingCode).possibleLengths;
   const n = nationalNumber.length;
   const digits = note ? `${n} digits (${note})` : `${n} digits`;
-  if (lengths.length && n < Math.min(...lengths))
-    return `too short: ${digits}; a number in ${where} has ${lengthsText(lengths)}`;
-  if (lengths.length && n > Math.max(...lengths))
-    return `too long: ${digits}; a number in ${where} has ${lengthsText(lengths)}`;
-  return note ? `not a valid number for ${where} (even ${note})` : `not a valid number for ${where}`;
+  const values = {
+    country: place.country,
+    callingCode: place.callingCode,
+    foreign: place.foreign ? 'yes' : 'no',
+    oldPrefix: oldPrefix ?? '',
+    digits: String(n),
+    min: lengths.length ? String(Math.min(...lengths)) : '',
+    max: lengths.length ? String(Math.max(...lengths)) : '',
+  };
+  if (lengths.length && n < Math.min(...lengths)) {
+    return {
+      ok: false,
+      reason: `too short: ${digits}; a number in ${where} has ${lengthsText(lengths)}`,
+      why: { code: 'tooShort', values },
+    };
+  }
+  if (lengths.length && n > Math.max(...lengths)) {
+    return {
+      ok: false,
+      reason: `too long: ${digits}; a number in ${where} has ${lengthsText(lengths)}`,
+      why: { code: 'tooLong', values },
+    };
+  }
+  return {
+    ok: false,
+    reason: note ? `not a valid number for ${where} (even ${note})` : `not a valid number for ${where}`,
+    why: { code: 'invalidForCountry', values },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -275,18 +315,18 @@ function holdsSeveralNumbers(text: string): boolean {
   return numbers >= 2;
 }
 
-function unparsableReason(text: string, defaultCountry: CountryCode): string {
-  if (!DIGIT.test(text)) return 'no digits: not a phone number';
-  if (LETTER.test(text)) return 'contains letters: write the number with digits only';
+function unparsableReason(text: string, defaultCountry: CountryCode): PhoneResult {
+  if (!DIGIT.test(text)) return fail('no digits: not a phone number', 'noDigits');
+  if (LETTER.test(text)) return fail('contains letters: write the number with digits only', 'letters');
   switch (validatePhoneNumberLength(text, defaultCountry)) {
     case 'INVALID_COUNTRY':
-      return 'unknown country code';
+      return fail('unknown country code', 'unknownCountryCode');
     case 'TOO_SHORT':
-      return 'too short';
+      return fail('too short', 'shortUnparsed');
     case 'TOO_LONG':
-      return 'too long';
+      return fail('too long', 'longUnparsed');
     default:
-      return 'not a phone number';
+      return fail('not a phone number', 'notPhone');
   }
 }
 
@@ -299,35 +339,37 @@ export function normalizePhone(raw: string, defaultCountry: CountryCode = 'MX'):
   if (e164 !== undefined) return { ok: true, e164 };
   // Text without a digit of any script is never a number; the library takes ~40 µs to say so (a file of a million
   // such rows is a hostile one). The same answers as the library path.
-  if (!ANY_DIGIT.test(raw)) return { ok: false, reason: raw.trim() ? 'no digits: not a phone number' : 'empty number' };
+  if (!ANY_DIGIT.test(raw)) {
+    return raw.trim() ? fail('no digits: not a phone number', 'noDigits') : fail('empty number', 'emptyNumber');
+  }
   return normalizePhoneWithoutShortcut(raw, defaultCountry);
 }
 
 /** `normalizePhone` through the library only: what the shortcut must agree with (tests, bench). */
 export function normalizePhoneWithoutShortcut(raw: string, defaultCountry: CountryCode = 'MX'): PhoneResult {
   let text = raw.trim();
-  if (!text) return { ok: false, reason: 'empty number' };
+  if (!text) return fail('empty number', 'emptyNumber');
   text = text.replace(LABEL, '');
   if (LIST_SEPARATOR.test(text) && holdsSeveralNumbers(text)) {
-    return { ok: false, reason: 'holds more than one number: put one number per row' };
+    return fail('holds more than one number: put one number per row', 'severalNumbers');
   }
   if (SCIENTIFIC.test(text)) {
-    return {
-      ok: false,
-      reason:
-        'written in scientific notation, so its last digits were lost: format the column as Text (or as a ' +
+    return fail(
+      'written in scientific notation, so its last digits were lost: format the column as Text (or as a ' +
         'number without decimals) in the spreadsheet and export the file again',
-    };
+      'scientific',
+    );
   }
   const decimal = DECIMAL_ZERO.exec(text);
   if (decimal) text = decimal[1]!;
 
   const parsed = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
-  if (!parsed) return { ok: false, reason: unparsableReason(text, defaultCountry) };
+  if (!parsed) return unparsableReason(text, defaultCountry);
   if (parsed.ext) {
     return {
       ok: false,
       reason: `has an extension (${parsed.ext}): calls cannot dial extensions; remove it to call the main number`,
+      why: { code: 'extension', values: { ext: parsed.ext } },
     };
   }
   const callingCode = parsed.countryCallingCode;
@@ -336,15 +378,15 @@ export function normalizePhoneWithoutShortcut(raw: string, defaultCountry: Count
   if (isValidNationalNumber(plan, nationalNumber)) return { ok: true, e164: parsed.number };
 
   const country = parsed.country ?? mainCountryOf(callingCode);
-  const where = country === defaultCountry ? countryName(country) : `${countryName(country)} (+${callingCode})`;
+  const place = { country, callingCode, foreign: country !== defaultCountry };
   if (callingCode === '52' && nationalNumber.length > MX_NATIONAL_LENGTH) {
     const old = MX_OLD_PREFIX.exec(nationalNumber);
     // The mobile "1" only ever followed the country code: a bare 1 + 10 digits may as well be a US number.
     if (old && (old[1] !== '1' || writtenWithCountryCode(text, nationalNumber, callingCode))) {
       const stripped = old[2]!;
       if (isValidNationalNumber(plan, stripped)) return { ok: true, e164: `+52${stripped}` };
-      return { ok: false, reason: invalidReason(where, plan, stripped, `without the old ${old[1]} prefix`) };
+      return invalidReason(place, plan, stripped, old[1]);
     }
   }
-  return { ok: false, reason: invalidReason(where, plan, nationalNumber) };
+  return invalidReason(place, plan, nationalNumber);
 }

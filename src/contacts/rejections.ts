@@ -21,7 +21,47 @@ export function noRejections(): RejectionCounts {
   return { empty: 0, invalid: 0, repeated: 0, broken: 0, tooLong: 0 };
 }
 
-export function rejectionKind(r: { original: string; reason: string }): keyof RejectionCounts {
+/**
+ * Why a row was rejected, as data: `reason` (English) is what the code says in words, this what the uploader's
+ * language says it from (src/slack/upload/row-reason-text.ts).
+ */
+export type RowReasonCode =
+  | 'emptyNumber'
+  | 'noDigits'
+  | 'severalNumbers'
+  | 'scientific'
+  | 'letters'
+  | 'unknownCountryCode'
+  | 'shortUnparsed'
+  | 'longUnparsed'
+  | 'notPhone'
+  | 'extension'
+  | 'tooShort'
+  | 'tooLong'
+  | 'invalidForCountry'
+  | 'cellTooLong'
+  | 'rowTooLong'
+  | 'beyondHeader'
+  | 'phoneTooLong'
+  | 'duplicate';
+
+export interface RowReason {
+  code: RowReasonCode;
+  values?: Readonly<Record<string, string | number>>;
+}
+
+const KIND_BY_CODE: Partial<Record<RowReasonCode, keyof RejectionCounts>> = {
+  cellTooLong: 'tooLong',
+  rowTooLong: 'tooLong',
+  phoneTooLong: 'tooLong',
+  beyondHeader: 'broken',
+  emptyNumber: 'empty',
+  duplicate: 'repeated',
+};
+
+export function rejectionKind(r: { original: string; reason: string; why?: RowReason }): keyof RejectionCounts {
+  if (r.why) return KIND_BY_CODE[r.why.code] ?? (r.original === '' ? 'empty' : 'invalid');
+  // Rows of an upload recorded before reasons carried their code.
   if (r.reason.startsWith('the value in column') || r.reason.startsWith('the row has')) return 'tooLong';
   if (r.reason.startsWith('too long to be a phone number')) return 'tooLong';
   if (r.reason.startsWith('has values beyond')) return 'broken';

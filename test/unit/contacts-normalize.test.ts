@@ -26,6 +26,8 @@ const rejected = (rowNumber: number, original: string, reason: string) => ({
   rowNumber,
   original,
   reason,
+  // (`why`, the reason as data, is checked against `reason` in test/unit/row-reason-text.test.ts.)
+  why: expect.objectContaining({ code: expect.any(String) }),
 });
 
 describe('normalizeRows over the fixtures', () => {

@@ -21,7 +21,8 @@ function rng(seed: number): () => number {
 }
 
 const ok = (e164: string) => ({ ok: true, e164 });
-const no = (reason: string) => ({ ok: false, reason });
+// (`why`, the reason as data, is checked against `reason` in test/unit/row-reason-text.test.ts.)
+const no = (reason: string) => ({ ok: false, reason, why: expect.objectContaining({ code: expect.any(String) }) });
 
 describe('normalizePhone: Mexican numbers as people write them', () => {
   it.each([

@@ -941,6 +941,32 @@ export const en = {
     'Slack sent the download on to another host ({host}), where the app does not send its Slack token; nothing was read. Upload the file itself (choose it from your computer) instead of a link to it or a file kept elsewhere, then submit again.',
   'slackFile.notAuthorized':
     'Slack did not hand the file over to the app ({why, select, signIn {it answered with a redirect to sign in} http {HTTP {status}} other {it sent a web page instead of the file}}). The app needs the files:read permission; ask an admin to reinstall it with that scope.',
+  // Why a row was not added (the failed-rows CSV: src/slack/upload/row-reason-text.ts)
+  'rowReason.emptyNumber': 'empty number',
+  'rowReason.noDigits': 'no digits: not a phone number',
+  'rowReason.severalNumbers': 'holds more than one number: put one number per row',
+  'rowReason.scientific':
+    'written in scientific notation, so its last digits were lost: format the column as Text (or as a number without decimals) in the spreadsheet and export the file again',
+  'rowReason.letters': 'contains letters: write the number with digits only',
+  'rowReason.unknownCountryCode': 'unknown country code',
+  'rowReason.shortUnparsed': 'too short',
+  'rowReason.longUnparsed': 'too long',
+  'rowReason.notPhone': 'not a phone number',
+  'rowReason.extension': 'has an extension ({ext}): calls cannot dial extensions; remove it to call the main number',
+  'rowReason.tooShort':
+    'too short: {digits} digits{hasOld, select, yes { (without the old {oldPrefix} prefix)} other {}}; a number in {foreign, select, yes {{country} (+{callingCode})} other {{country}}} has {oneLength, select, yes {{min}} other {{min} to {max}}}',
+  'rowReason.tooLong':
+    'too long: {digits} digits{hasOld, select, yes { (without the old {oldPrefix} prefix)} other {}}; a number in {foreign, select, yes {{country} (+{callingCode})} other {{country}}} has {oneLength, select, yes {{min}} other {{min} to {max}}}',
+  'rowReason.invalidForCountry':
+    'not a valid number for {foreign, select, yes {{country} (+{callingCode})} other {{country}}}{hasOld, select, yes { (even without the old {oldPrefix} prefix)} other {}}',
+  'rowReason.cellTooLong':
+    'the value in column "{column}" has {chars, number} characters; a cell may have at most {max, number}: shorten it',
+  'rowReason.rowTooLong':
+    'the row has {chars, number} characters in all; a row may have at most {max, number}: shorten its longest values',
+  'rowReason.beyondHeader':
+    'has values beyond the {columns} columns of the header ({values}): a value probably contains the delimiter without quotes, or a column has no header',
+  'rowReason.phoneTooLong': 'too long to be a phone number ({chars, number} characters)',
+  'rowReason.duplicate': 'duplicate of row {row} (same number {number})',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -961,4 +961,31 @@ export const es: Record<MessageKey, string> = {
     'Slack redirigió la descarga a otro servidor ({host}), al que la app no envía su token de Slack; no se leyó nada. Sube el archivo en sí (elígelo desde tu computadora) en lugar de un enlace o un archivo guardado en otro lugar, y vuelve a enviar.',
   'slackFile.notAuthorized':
     'Slack no le entregó el archivo a la app ({why, select, signIn {respondió con una redirección para iniciar sesión} http {HTTP {status}} other {envió una página web en lugar del archivo}}). La app necesita el permiso files:read; pídele a un administrador que la reinstale con ese permiso.',
+  // Why a row was not added (the failed-rows CSV: src/slack/upload/row-reason-text.ts)
+  'rowReason.emptyNumber': 'número vacío',
+  'rowReason.noDigits': 'sin dígitos: no es un número de teléfono',
+  'rowReason.severalNumbers': 'tiene más de un número: pon un número por fila',
+  'rowReason.scientific':
+    'está escrito en notación científica, así que se perdieron sus últimos dígitos: dale a la columna formato de Texto (o de número sin decimales) en la hoja de cálculo y vuelve a exportar el archivo',
+  'rowReason.letters': 'tiene letras: escribe el número solo con dígitos',
+  'rowReason.unknownCountryCode': 'código de país desconocido',
+  'rowReason.shortUnparsed': 'demasiado corto',
+  'rowReason.longUnparsed': 'demasiado largo',
+  'rowReason.notPhone': 'no es un número de teléfono',
+  'rowReason.extension':
+    'tiene una extensión ({ext}): las llamadas no pueden marcar extensiones; quítala para llamar al número principal',
+  'rowReason.tooShort':
+    'demasiado corto: {digits} dígitos{hasOld, select, yes { (sin el antiguo prefijo {oldPrefix})} other {}}; un número de {foreign, select, yes {{country} (+{callingCode})} other {{country}}} tiene {oneLength, select, yes {{min}} other {{min} a {max}}}',
+  'rowReason.tooLong':
+    'demasiado largo: {digits} dígitos{hasOld, select, yes { (sin el antiguo prefijo {oldPrefix})} other {}}; un número de {foreign, select, yes {{country} (+{callingCode})} other {{country}}} tiene {oneLength, select, yes {{min}} other {{min} a {max}}}',
+  'rowReason.invalidForCountry':
+    'no es un número válido de {foreign, select, yes {{country} (+{callingCode})} other {{country}}}{hasOld, select, yes { (ni siquiera sin el antiguo prefijo {oldPrefix})} other {}}',
+  'rowReason.cellTooLong':
+    'el valor de la columna "{column}" tiene {chars, number} caracteres; una celda puede tener como máximo {max, number}: acórtalo',
+  'rowReason.rowTooLong':
+    'la fila tiene {chars, number} caracteres en total; una fila puede tener como máximo {max, number}: acorta sus valores más largos',
+  'rowReason.beyondHeader':
+    'tiene valores más allá de las {columns} columnas del encabezado ({values}): probablemente un valor contiene el delimitador sin comillas, o una columna no tiene encabezado',
+  'rowReason.phoneTooLong': 'demasiado largo para ser un número de teléfono ({chars, number} caracteres)',
+  'rowReason.duplicate': 'repetido de la fila {row} (mismo número {number})',
 };

@@ -53,6 +53,7 @@ export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
 import { fileErrorSentence } from './file-problem-text.js';
+import { localizedReportRow } from './row-reason-text.js';
 import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
 import { LeaseLostError, type RecordLease } from './lease.js';
 import { postProgressMessage, ProgressMessage } from './progress-message.js';
@@ -147,7 +148,10 @@ function serviceReason(error: string | null | undefined, t: Translator): string 
 type StopReason = (t: Translator) => string;
 
 /** Groups failed rows for the summary line ("12 not valid numbers · 3 repeated in the file"). */
-export function failureGroups(rejected: readonly RejectedRow[], serviceFailed: number): UploadFailureGroup[] {
+export function failureGroups(
+  rejected: readonly (Pick<RejectedRow, 'original' | 'reason'> & Partial<Pick<RejectedRow, 'why'>>)[],
+  serviceFailed: number,
+): UploadFailureGroup[] {
   const counts = noRejections();
   for (const r of rejected) counts[rejectionKind(r)]++;
   return failureGroupsOf(counts, serviceFailed);
@@ -638,7 +642,14 @@ export class UploadRun {
         () => false,
       ))
     ) {
-      sources.push(readRejectedSpool(this.pass.rejectedPath));
+      const spooled = readRejectedSpool(this.pass.rejectedPath);
+      const t = this.words.uploader;
+      // The file's rejected rows, each reason in the uploader's language.
+      sources.push(
+        (async function* () {
+          for await (const r of spooled) yield localizedReportRow(r, t);
+        })(),
+      );
     }
     const serviceFailures = [...this.job.serviceFailures].sort((a, b) => a.rowNumber - b.rowNumber);
     sources.push(
