@@ -77,7 +77,8 @@ describe('sliding window', () => {
       json: { success: true, campaign: campaignDetail({ id: Number(r.path.split('/')[2]) }) },
       delayMs: r.n < 3 ? 400 : 0,
     }));
-    const { client } = setup({ perSecond: 3, windowMs: 100, marginMs: 10 });
+    // marginMs 30: the stub notes a request's arrival, which a loaded machine delays by more than 10 ms.
+    const { client } = setup({ perSecond: 3, windowMs: 100, marginMs: 30 });
     await Promise.all([1, 2, 3, 4].map((id) => client.getCampaign(id)));
     const [a, , , d] = stub.requests.map((r) => r.at) as [number, number, number, number];
     expect(d - a).toBeGreaterThanOrEqual(100);
