@@ -636,13 +636,18 @@ describe('exactly one campaign per submission', () => {
     expect(list.status).toBe(200);
     const all = t.sim.control.requests().filter((q) => q.route === 'createCampaign' && q.status === 201 && !q.replayed);
     expect(all.filter((q) => (q.body as Json).name === 'Doble clic')).toHaveLength(1);
-    await nextMessage(CHANNEL, since);
-    await new Promise((r) => setTimeout(r, 200));
-    const posted = t.fake
-      .messages(CHANNEL)
-      .slice(since)
-      .filter((m) => JSON.stringify(m.blocks).includes('Doble clic'));
-    expect(posted).toHaveLength(1);
+    // The summary goes through Slack's per-channel budget, so an earlier test's message may come first: wait for
+    // this one, then long enough for a second one to have shown up.
+    const summaries = () =>
+      t.fake
+        .messages(CHANNEL)
+        .slice(since)
+        .filter((m) => JSON.stringify(m.blocks).includes('Doble clic'));
+    for (const start = Date.now(); summaries().length === 0 && Date.now() - start < 10_000;) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(summaries()).toHaveLength(1);
   });
 
   it('a lost response is retried with the same key: the service replays, nothing is duplicated', async () => {

@@ -104,7 +104,11 @@ describe('replies in call threads: who may speak to the customer', () => {
     expect(eph[0]!.thread_ts).toBe(parent.ts);
     expect(eph[0]!.text).toContain('stayed in Slack as an internal note');
     expect(eph[0]!.text).toMatch(why);
-    const refused = audits.filter((a) => a.userId === userId && a.result === 'refused');
+    // The refusal is audited after the ephemeral went out: wait for it rather than assume the order.
+    const refused = await eventually(
+      () => audits.filter((a) => a.userId === userId && a.result === 'refused'),
+      (r) => r.length > 0,
+    );
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ campaignId, action: expect.stringContaining(`call ${callId}`) });
     await noneSent(h);
