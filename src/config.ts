@@ -592,7 +592,7 @@ export interface ConfigSummary {
 const SET = 'set (hidden)';
 
 /** host:port/database of a PostgreSQL URL, without user or password. */
-export function postgresWhere(url: string): string {
+function postgresWhere(url: string): string {
   const u = new URL(url);
   return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
 }

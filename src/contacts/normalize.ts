@@ -161,4 +161,4 @@ export async function* normalizeRows(
   }
 }
 
-export { noRejections, rejectionKind, type RejectionCounts, type RowReason } from './rejections.js';
+export { noRejections, rejectionKind, type RejectionCounts } from './rejections.js';

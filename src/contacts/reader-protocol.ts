@@ -60,7 +60,7 @@ export interface ReadEnd {
   truncated?: { maxRows: number; lastRow: number; nextRow: number };
 }
 
-export interface SerializedError {
+interface SerializedError {
   name: string;
   message: string;
   /** Set for a FileFormatError. */

@@ -42,7 +42,6 @@ export function statusLabel(status: string, t: Translator = ENGLISH): string {
 export function campaignStateLabel(status: string, archived?: boolean | null, t: Translator = ENGLISH): string {
   return archived ? `${statusLabel(status, t)} · ${t.t('status.archived')}` : statusLabel(status, t);
 }
-export const ARCHIVED_LABEL = ENGLISH.t('status.archived');
 
 const CONTACT_STATUS_LABELS: Record<ContactStatus, MessageKey> = {
   queue: 'status.contact.queue',

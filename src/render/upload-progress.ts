@@ -53,7 +53,7 @@ export type UploadWaiting =
   { reason: 'campaign'; fileName: string } | { reason: 'busy'; running: number; ahead: number };
 
 /** Why rows were not added, by kind (the summary's "Not added" line). */
-export type UploadFailureKind = 'invalid' | 'empty' | 'repeated' | 'broken' | 'tooLong' | 'service';
+type UploadFailureKind = 'invalid' | 'empty' | 'repeated' | 'broken' | 'tooLong' | 'service';
 
 export interface UploadFailureGroup {
   kind: UploadFailureKind;

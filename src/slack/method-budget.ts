@@ -21,7 +21,7 @@ import type { RateWindow, RateWindows, SlotTicket } from '../store/coordination.
  * "100+"). The app's copy; the fake Slack keeps its own (test/support/fakeSlack.ts). A method not listed is not
  * budgeted.
  */
-export const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
+const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   // Special: ~1/s per channel (below) and a workspace-wide cap of "several hundred" a minute (no number published:
   // the smallest reading is taken).
   'chat.postMessage': 300,
@@ -52,7 +52,7 @@ export const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.
 });
 
 /** chat.postMessage per channel: "about one message per second, short bursts allowed": 3 in any 3 s. */
-export const POST_PER_CHANNEL = Object.freeze({ limit: 3, windowMs: 3_000 });
+const POST_PER_CHANNEL = Object.freeze({ limit: 3, windowMs: 3_000 });
 
 export type SlackCallPriority = 'person' | 'background';
 

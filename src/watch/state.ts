@@ -196,7 +196,7 @@ const MAX_UPDATE_TRIES = 50;
  * and a relayed reply, possibly in another replica). `fn` returns undefined to leave the record as it is. Returns
  * the record as written (or as found), undefined when there is none.
  */
-export async function updateRecord<T>(
+async function updateRecord<T>(
   c: Collection<T>,
   key: string,
   fn: (cur: T) => T | undefined,

@@ -88,7 +88,7 @@ export interface PostMessageRateLimit {
  * workspace"), the fake's own copy (the app keeps its own in src/slack/method-budget.ts). Calls per minute; a method
  * not listed is not limited. Tier 2 = 20, Tier 3 = 50, Tier 4 = 100 ("20+", "50+", "100+": the floor is used).
  */
-export const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
+const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   // Special: ~1/s per channel (postMessageRateLimit) plus a workspace-wide cap of "several hundred" a minute; the
   // notes give no number, so the smallest reading of "several hundred" is taken.
   'chat.postMessage': 300,

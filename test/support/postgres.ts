@@ -3,8 +3,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PG_URL_ENV } from './postgresGlobalSetup.js';
 
-export { PG_URL_ENV, startPostgres } from './postgresGlobalSetup.js';
-
 /** The admin URL of this run's server; throws with a clear message outside a jest run that started one. */
 export function testPostgresUrl(): string {
   const url = process.env[PG_URL_ENV];
