@@ -129,9 +129,19 @@ function values(...entries: Json[]): Json {
   return Object.assign({}, ...entries);
 }
 
-/** Waits for a new top-level message in the channel after `count` messages. */
-function nextMessage(channel: string, count: number): Promise<Json> {
-  return t.fake.waitFor(() => t.fake.messages(channel)[count] as unknown as Json | undefined, 5000);
+/**
+ * Waits for a new top-level message in the channel after `count` messages whose blocks contain `containing`. Posts
+ * go through Slack's per-channel budget, so an earlier test's summary may still arrive after `count`.
+ */
+function nextMessage(channel: string, count: number, containing: string): Promise<Json> {
+  return t.fake.waitFor(
+    () =>
+      t.fake
+        .messages(channel)
+        .slice(count)
+        .find((m) => JSON.stringify(m.blocks).includes(containing)) as unknown as Json | undefined,
+    10_000,
+  );
 }
 
 const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri'];
@@ -208,7 +218,7 @@ describe('create', () => {
       },
     });
 
-    const msg = await nextMessage(CHANNEL, since);
+    const msg = await nextMessage(CHANNEL, since, 'Cobranza');
     const shown = JSON.stringify(msg.blocks);
     expect(shown).toContain('Cobranza &lt;marzo&gt; &amp; co');
     expect(shown).toContain('Mon-Fri 09:00-18:00');
@@ -254,7 +264,7 @@ describe('create', () => {
         template_alt: 'welcome_alt',
       },
     ]);
-    expect(JSON.stringify((await nextMessage(CHANNEL, since)).blocks)).toContain('Bienvenida');
+    expect(JSON.stringify((await nextMessage(CHANNEL, since, 'Bienvenida')).blocks)).toContain('Bienvenida');
   });
 
   it('switching channel back and forth keeps what was typed for each channel', async () => {
@@ -699,7 +709,7 @@ describe('exactly one campaign per submission', () => {
         return v && JSON.stringify(v.blocks).includes('was created') ? v : undefined;
       }, 5000);
       expect(done.clear_on_close).toBe(true);
-      expect(JSON.stringify((await nextMessage(CHANNEL, since)).blocks)).toContain('Lenta');
+      expect(JSON.stringify((await nextMessage(CHANNEL, since, 'Lenta')).blocks)).toContain('Lenta');
       expect(requests('createCampaign').filter((q) => (q.body as Json).name === 'Lenta')).toHaveLength(1);
     } finally {
       t.app.settings.campaignForm.ackBudgetMs = saved;
@@ -770,7 +780,7 @@ describe('edit', () => {
     expect(r.viewResult).toMatchObject({ ok: true, action: 'close' });
     const patches = requests('updateCampaign');
     expect(patches.map((p) => p.body)).toEqual([{ name: 'Editada', cycles: { max_iterations: 5 } }]);
-    const msg = await nextMessage(CHANNEL, since);
+    const msg = await nextMessage(CHANNEL, since, 'cycles.max_iterations');
     expect(JSON.stringify(msg.blocks)).toContain('`name`, `cycles.max_iterations`');
     expect(t.sim.control.getCampaignState(id)!.record).toMatchObject({
       name: 'Editada',
