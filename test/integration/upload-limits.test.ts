@@ -32,7 +32,7 @@ beforeAll(async () => {
       UPLOAD_MAX_CELL_CHARS: '100',
       UPLOAD_CONCURRENCY: '2',
     },
-    start: { upload: { batchSize: 5, concurrency: 1, progressIntervalMs: 100, retryBaseMs: 20, retryMaxMs: 100 } },
+    start: { upload: { batchSize: 5, concurrency: 1, progressIntervalMs: 1000, retryBaseMs: 20, retryMaxMs: 100 } },
   });
 });
 afterAll(async () => t.close());
