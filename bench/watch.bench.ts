@@ -83,10 +83,13 @@ async function duBytes(dir: string): Promise<number> {
 
 /**
  * The embedded store's files written since the last look (mtime changed), by collection: a file written several
- * times in between counts once, so these are lower bounds beside the store's own count.
+ * times in between counts once, so these are lower bounds beside the store's own count. A journal (`<file>.jN`)
+ * counts what it grew by.
  */
 class WrittenFiles {
   private readonly mtimes = new Map<string, number>();
+  private readonly journalSizes = new Map<string, number>();
+  readonly journalBytes = new Map<string, number>();
   readonly perCollection = new Map<string, { bytes: number; files: number; largest: number; fileCount: number }>();
 
   constructor(private readonly dir: string) {}
@@ -101,6 +104,15 @@ class WrittenFiles {
     }
     const sizes = new Map<string, { largest: number; count: number }>();
     for (const e of entries) {
+      if (e.isFile() && /\.json\.j\d+$/.test(e.name)) {
+        const path = join(e.parentPath, e.name);
+        const size = (await stat(path).catch(() => undefined))?.size ?? 0;
+        const collection = e.parentPath.slice(root.length + 1);
+        const grew = Math.max(0, size - (this.journalSizes.get(path) ?? 0));
+        this.journalSizes.set(path, size);
+        this.journalBytes.set(collection, (this.journalBytes.get(collection) ?? 0) + grew);
+        continue;
+      }
       if (!e.isFile() || !e.name.endsWith('.json')) continue;
       const path = join(e.parentPath, e.name);
       const st = await stat(path).catch(() => undefined);
@@ -125,6 +137,7 @@ class WrittenFiles {
 
   reset(): void {
     this.perCollection.clear();
+    this.journalBytes.clear();
   }
 }
 
@@ -391,14 +404,17 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
             `(avg file ${fmt(c.bytes / Math.max(1, c.files)).padStart(7)} bytes; now ${c.fileCount} files, largest ${fmt(c.largest)})`,
         );
       }
+      for (const [name, bytes] of [...written.journalBytes].sort(([, a], [, b]) => b - a)) {
+        console.log(`  ${name.padEnd(22)} ${fmt(bytes / n).padStart(11)} bytes appended to journals`);
+      }
     }
     if (kind === 'embedded') {
       console.log(
-        `bytes written per cycle (the store's count of state file bytes, stats()): avg ${fmt(avg((r) => r.bytes))} ` +
+        `bytes written per cycle (the store's count of whole files and journal appends, stats()): avg ${fmt(avg((r) => r.bytes))} ` +
           `(${fmt(
             avg((r) => r.files),
             1,
-          )} files), max ${fmt(maxBytes)}`,
+          )} writes), max ${fmt(maxBytes)}`,
       );
     } else {
       const tx = await pgServer!.transactions(db!.name);

@@ -7,16 +7,27 @@
  * concern of the store). Names are made safe by
  * encoding every byte outside [A-Za-z0-9_-] as %XX (very long ones are shortened with a hash), so no key can reach
  * outside the directory. A file holds its records with their version and expiry:
- * `{ "format": 1, "collection": "…", "records": { "<key>": { "version": 3, "expiresAt": 0, "value": … } } }`.
- * A change rewrites only the file of its key; the records are kept in memory (RecordTable), loaded at open.
+ * `{ "format": 2, "collection": "…", "journal": 7, "prev": 6, "records": { "<key>": { "version": 3, "expiresAt": 0,
+ * "value": … } } }`. The records are kept in memory (RecordTable), loaded at open.
  *
- * Durability: a file is written through lowdb (`Low`) with an adapter of ours (DurableJsonFile): the new text goes
+ * Journal: a change does not rewrite its file. The changed records (or their deletion) are appended, one JSON line
+ * each, to the file's journal `<head>.json.j<N>`, N being the `journal` its snapshot names, and the journal is
+ * fsynced; so a write costs about the size of what changed, however many records its file holds (a campaign's
+ * calls over the retention days). When the journal has grown past the snapshot's size (and at least
+ * JOURNAL_MIN_BYTES), the next write compacts: the whole file is written again (below) naming journal N + 1, and
+ * later changes go there; each byte is thus written about twice at most. Journals older than the one the previous
+ * generation (`prev`) needs are deleted then. At open, a file is its snapshot plus its journal(s), replayed in order;
+ * a line cut short by a power loss ends the replay (it was never acknowledged) and the next write compacts.
+ *
+ * Durability: a snapshot is written through lowdb (`Low`) with an adapter of ours (DurableJsonFile): the new text goes
  * to a temporary file beside the target and is fsynced; the current file is hard-linked to `<file>.prev` (through a
  * temporary link and a rename, so the target always exists); the temporary file is renamed over the target; the
- * directory is fsynced. A write's promise resolves only then. All changes made to a file before its write starts
- * share that write; a change made while it runs goes into the next one.
+ * directory is fsynced; a journal append is fsynced too (and the directory when the append created the journal). A
+ * write's promise resolves only then. All changes made to a file before its write starts share that write (one
+ * append); a change made while it runs goes into the next one.
  *
- * Reading: a newest file that does not parse (cut short by a power loss) is replaced by its `.prev`, with a warning;
+ * Reading: a newest file that does not parse (cut short by a power loss) is replaced by its `.prev`, with a warning,
+ * and the journals from the one `.prev` names on are replayed (only the changes of the write cut short are lost);
  * when neither parses, opening fails with StoreCorruptError naming the file, which is left untouched.
  *
  * When a write fails (disk full, I/O error, permissions), `status()` turns not durable with the problem in words,
@@ -75,6 +86,8 @@ export class StoreLockedError extends Error {
 export interface StoreFs {
   /** Writes the whole text to the file (created or truncated) and fsyncs it. */
   writeFileSynced(path: string, text: string): Promise<void>;
+  /** Appends the text to the file (created if missing) and fsyncs it. */
+  appendFileSynced(path: string, text: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   link(existing: string, newPath: string): Promise<void>;
   unlink(path: string): Promise<void>;
@@ -89,6 +102,15 @@ export const nodeStoreFs: StoreFs = {
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async appendFileSynced(path, text) {
+    const handle = await open(path, 'a', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.datasync();
     } finally {
       await handle.close();
     }
@@ -120,13 +142,17 @@ export interface EmbeddedStoreOptions {
   now?: () => number;
   /** While not durable, retry the unsaved writes this often (ms). Default 5000. */
   retryMs?: number;
+  /** false: every write is a whole file (no journal), as tests of the generations want. Default true. */
+  journal?: boolean;
 }
 
 export interface EmbeddedStoreStats {
-  /** Files written successfully since open. */
+  /** File writes that succeeded since open: whole files (snapshots) and journal appends. */
   filesWritten: number;
-  /** Bytes of those files. */
+  /** Bytes of those writes. */
   bytesWritten: number;
+  /** Of those, the journal appends. */
+  appends: number;
   /** Writes that failed. */
   writeFailures: number;
 }
@@ -143,7 +169,10 @@ export type EmbeddedStore = ExportableStore & {
   crash(): Promise<void>;
 };
 
-const FORMAT = 1;
+/** The format written; format 1 (no journal) is still read. */
+const FORMAT = 2;
+/** A journal is compacted into its file once it is larger than the file's snapshot and than this. */
+const JOURNAL_MIN_BYTES = 64 * 1024;
 const NO_HEAD = '@keys';
 const COLLECTIONS_DIR = 'collections';
 const LOCK_FILE = '.lock';
@@ -175,6 +204,45 @@ function fileStem(key: string): string {
 interface FileData {
   collection: string;
   rows: Array<[string, Row]>;
+  /** The generation of the journal that continues this snapshot (0 for a format 1 file). */
+  journal: number;
+  /** The journal generation the previous generation of this file (`.prev`) names, when known. */
+  prev?: number;
+}
+
+/** The journal file of a file's generation. */
+const journalPath = (filePath: string, gen: number): string => `${filePath}.j${gen}`;
+
+/** One journal line: a record as it is now, or its deletion. */
+function journalLine(key: string, row: Row | undefined): string {
+  if (!row) return `{"k":${JSON.stringify(key)},"d":1}\n`;
+  const expiry = row.expiresAt === undefined ? '' : `,"x":${row.expiresAt}`;
+  return `{"k":${JSON.stringify(key)},"v":${row.version}${expiry},"r":${row.json}}\n`;
+}
+
+/** A journal's lines as changes, up to the first that does not parse (a write cut short). */
+function parseJournal(text: string): { changes: Array<[string, Row | undefined]>; torn: boolean } {
+  const changes: Array<[string, Row | undefined]> = [];
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) return { changes, torn: true };
+    let line: { k?: unknown; v?: unknown; x?: unknown; r?: unknown; d?: unknown };
+    try {
+      line = JSON.parse(text.slice(start, end)) as typeof line;
+    } catch {
+      return { changes, torn: true };
+    }
+    if (typeof line !== 'object' || line === null || typeof line.k !== 'string') return { changes, torn: true };
+    if (line.d === 1) changes.push([line.k, undefined]);
+    else if (Number.isSafeInteger(line.v) && 'r' in line) {
+      const row: Row = { json: JSON.stringify(line.r), version: line.v as number };
+      if (typeof line.x === 'number') row.expiresAt = line.x;
+      changes.push([line.k, row]);
+    } else return { changes, torn: true };
+    start = end + 1;
+  }
+  return { changes, torn: false };
 }
 
 function serialize(data: FileData): string {
@@ -182,8 +250,9 @@ function serialize(data: FileData): string {
     const expiry = row.expiresAt === undefined ? '' : `,"expiresAt":${row.expiresAt}`;
     return `${JSON.stringify(key)}:{"version":${row.version}${expiry},"value":${row.json}}`;
   });
+  const prev = data.prev === undefined ? '' : `,"prev":${data.prev}`;
   return (
-    `{"format":${FORMAT},"collection":${JSON.stringify(data.collection)},"records":{` +
+    `{"format":${FORMAT},"collection":${JSON.stringify(data.collection)},"journal":${data.journal}${prev},"records":{` +
     (lines.length ? `\n${lines.join(',\n')}\n` : '') +
     '}}\n'
   );
@@ -198,13 +267,25 @@ function parse(text: string): FileData {
   } catch (e) {
     throw new Error(`is not valid JSON (${(e as Error).message})`);
   }
-  const doc = json as { format?: unknown; collection?: unknown; records?: unknown } | null;
+  const doc = json as {
+    format?: unknown;
+    collection?: unknown;
+    journal?: unknown;
+    prev?: unknown;
+    records?: unknown;
+  } | null;
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('is not a JSON object');
   if (typeof doc.format === 'number' && doc.format > FORMAT) {
     throw new Error(`was written by a newer version of this app (format ${doc.format}; this version reads ${FORMAT})`);
   }
-  if (doc.format !== FORMAT || typeof doc.collection !== 'string') {
-    throw new Error(`does not have the expected shape { format: ${FORMAT}, collection, records }`);
+  const journal = doc.format === 1 ? 0 : doc.journal;
+  if (
+    (doc.format !== FORMAT && doc.format !== 1) ||
+    typeof doc.collection !== 'string' ||
+    !Number.isSafeInteger(journal) ||
+    (doc.prev !== undefined && !Number.isSafeInteger(doc.prev))
+  ) {
+    throw new Error(`does not have the expected shape { format: ${FORMAT}, collection, journal, records }`);
   }
   const records = doc.records;
   if (records === null || typeof records !== 'object' || Array.isArray(records)) {
@@ -225,7 +306,12 @@ function parse(text: string): FileData {
     if (r.expiresAt !== undefined) row.expiresAt = r.expiresAt as number;
     rows.push([key, row]);
   }
-  return { collection: doc.collection, rows };
+  return {
+    collection: doc.collection,
+    rows,
+    journal: journal as number,
+    ...(doc.prev !== undefined ? { prev: doc.prev as number } : {}),
+  };
 }
 
 const errCode = (err: unknown): string | undefined => {
@@ -236,7 +322,9 @@ const errCode = (err: unknown): string | undefined => {
 /** lowdb adapter: reads with fallback to the previous generation, writes durably keeping it. */
 class DurableJsonFile implements Adapter<FileData> {
   /** The newest file did not parse and `.prev` was used: keep that `.prev` at the next write, do not rotate. */
-  private keepPrev = false;
+  keepPrev = false;
+  /** Bytes of the snapshot read or last written. */
+  bytes = 0;
 
   constructor(
     readonly path: string,
@@ -257,7 +345,9 @@ class DurableJsonFile implements Adapter<FileData> {
       );
     }
     try {
-      return { data: parse(text) };
+      const data = parse(text);
+      this.bytes = Buffer.byteLength(text);
+      return { data };
     } catch (e) {
       return { problem: (e as Error).message };
     }
@@ -305,7 +395,8 @@ class DurableJsonFile implements Adapter<FileData> {
     await this.fs.rename(temp, this.path);
     await this.fs.syncDir(dirname(this.path));
     this.keepPrev = false;
-    this.written(Buffer.byteLength(text));
+    this.bytes = Buffer.byteLength(text);
+    this.written(this.bytes);
   }
 }
 
@@ -336,12 +427,24 @@ class HeadFile {
   /** Change counter and the value the file is known to hold: they differ while changes are unsaved. */
   changes = 0;
   saved = 0;
+  /** Keys changed since the last write started (what the next append carries). */
+  changed = new Set<string>();
+  /** A snapshot of this file is on disk (the first write is always a whole file). */
+  hasSnapshot = false;
+  /** The journal generation appended to, its size, and the generations on disk. */
+  gen = 0;
+  journalBytes = 0;
+  readonly journals = new Set<number>();
+  /** The journal generation `.prev` needs (older ones are deleted at the next compaction). */
+  prevGen: number | undefined;
+  /** The journal cannot be appended to safely (a torn line, a failed append, two generations): compact next. */
+  mustCompact = false;
 
   constructor(
     readonly adapter: DurableJsonFile,
     collection: string,
   ) {
-    this.low = new Low<FileData>(adapter, { collection, rows: [] });
+    this.low = new Low<FileData>(adapter, { collection, rows: [], journal: 0 });
   }
 
   get path(): string {
@@ -514,6 +617,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
   private readonly fs: StoreFs;
   private readonly now: () => number;
   private readonly retryMs: number;
+  private readonly journal: boolean;
   private readonly logger: Logger | undefined;
   private readonly collections = new Map<string, CollectionState>();
   /** Files with changes not yet durable. */
@@ -524,7 +628,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
   private probing: Promise<StoreStatus> | undefined;
   private closed = false;
   private crashed = false;
-  private readonly counters: EmbeddedStoreStats = { filesWritten: 0, bytesWritten: 0, writeFailures: 0 };
+  private readonly counters: EmbeddedStoreStats = { filesWritten: 0, bytesWritten: 0, appends: 0, writeFailures: 0 };
 
   constructor(
     readonly dir: string,
@@ -534,6 +638,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
     this.fs = { ...nodeStoreFs, ...opts.fs };
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? 5000;
+    this.journal = opts.journal ?? true;
     this.logger = opts.logger;
   }
 
@@ -568,18 +673,22 @@ class EmbeddedStoreImpl implements EmbeddedStore {
       throw e;
     }
     const stems = new Set<string>();
+    const journals = new Map<string, number[]>();
     for (const e of entries) {
+      if (!e.isFile()) continue;
       const m = /^(.+)\.json(?:\.prev)?$/.exec(e.name);
-      if (e.isFile() && m) stems.add(m[1]!);
+      if (m) stems.add(m[1]!);
+      const j = /^(.+)\.json\.j(\d+)$/.exec(e.name);
+      if (j) journals.set(j[1]!, [...(journals.get(j[1]!) ?? []), Number(j[2])]);
     }
     // A few files at a time: a collection may have hundreds (one per campaign).
     const list = [...stems];
     for (let i = 0; i < list.length; i += 16) {
-      await Promise.all(list.slice(i, i + 16).map((stem) => this.loadFile(dir, stem)));
+      await Promise.all(list.slice(i, i + 16).map((stem) => this.loadFile(dir, stem, journals.get(stem) ?? [])));
     }
   }
 
-  private async loadFile(dir: string, stem: string): Promise<void> {
+  private async loadFile(dir: string, stem: string, journals: number[]): Promise<void> {
     const adapter = this.adapter(join(dir, `${stem}.json`));
     const probe = new Low<FileData | null>(adapter as Adapter<FileData | null>, null);
     await probe.read();
@@ -588,23 +697,66 @@ class EmbeddedStoreImpl implements EmbeddedStore {
     const state = this.state({ name: data.collection }, dir);
     const file = new HeadFile(adapter, data.collection);
     state.files.set(stem, file);
-    for (const [key, row] of data.rows) {
+    file.hasSnapshot = true;
+    for (const gen of journals) file.journals.add(gen);
+    // Read from `.prev` (the newest did not parse): `.prev` stays at the next write, and needs its own journal.
+    if (adapter.keepPrev) file.prevGen = data.journal;
+    else if (data.prev !== undefined) file.prevGen = data.prev;
+    const belongs = (key: string) => {
       if (fileStem(key) !== stem) {
         throw new StoreCorruptError(
           adapter.path,
           `holds the key ${JSON.stringify(key)}, which belongs to another file`,
         );
       }
+    };
+    for (const [key, row] of data.rows) {
+      belongs(key);
       state.table.load(key, row);
       file.keys.add(key);
     }
+    // The journal that continues this snapshot, and any later one (there is one only after `.prev` was used).
+    file.gen = data.journal;
+    let replayed = 0;
+    for (let gen = data.journal; file.journals.has(gen); gen++) {
+      const path = journalPath(adapter.path, gen);
+      const text = await readFile(path, 'utf8');
+      const { changes, torn } = parseJournal(text);
+      for (const [key, row] of changes) {
+        belongs(key);
+        if (row) {
+          state.table.load(key, row);
+          file.keys.add(key);
+        } else {
+          state.table.remove(key);
+          file.keys.delete(key);
+        }
+      }
+      file.gen = gen;
+      file.journalBytes = Buffer.byteLength(text);
+      replayed++;
+      if (torn) {
+        this.logger?.warn(
+          { file: path },
+          `State journal ${path} ends with a line cut short (a write that was never acknowledged); the lines ` +
+            'before it are used.',
+        );
+        file.mustCompact = true;
+        break;
+      }
+    }
+    // Replace a damaged newest file, or fold two journals into one, at the next write.
+    if (replayed > 1 || adapter.keepPrev) file.mustCompact = true;
   }
 
   private adapter(path: string): DurableJsonFile {
-    return new DurableJsonFile(path, this.fs, this.logger, (bytes) => {
-      this.counters.filesWritten++;
-      this.counters.bytesWritten += bytes;
-    });
+    return new DurableJsonFile(path, this.fs, this.logger, (bytes) => this.countWrite(bytes));
+  }
+
+  private countWrite(bytes: number, append = false): void {
+    this.counters.filesWritten++;
+    this.counters.bytesWritten += bytes;
+    if (append) this.counters.appends++;
   }
 
   /** The state of a collection, created (empty, directory not yet made) on first use. */
@@ -756,6 +908,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
       }
       if (state.table.row(key)) file.keys.add(key);
       else file.keys.delete(key);
+      file.changed.add(key);
       files.add(file);
     }
     return Promise.all(
@@ -789,16 +942,34 @@ class EmbeddedStoreImpl implements EmbeddedStore {
         await this.fs.syncDir(this.dir);
         state.dirReady = true;
       }
-      // The snapshot is taken now, synchronously: later changes go into the next write.
+      // What is written is taken now, synchronously: later changes go into the next write.
       const now = this.now();
-      const keys = [...file.keys].sort(byKey);
-      const rows: Array<[string, Row]> = [];
-      for (const key of keys) {
+      const live = (key: string): Row | undefined => {
         const row = state.table.row(key);
-        if (row && (row.expiresAt === undefined || row.expiresAt > now)) rows.push([key, row]);
+        return row && (row.expiresAt === undefined || row.expiresAt > now) ? row : undefined;
+      };
+      const changed = file.changed;
+      file.changed = new Set();
+      try {
+        let journal = '';
+        if (this.journal && file.hasSnapshot && !file.mustCompact) {
+          for (const key of changed) journal += journalLine(key, live(key));
+        }
+        const appendBytes = Buffer.byteLength(journal);
+        if (
+          journal &&
+          file.journalBytes + appendBytes <= Math.max(JOURNAL_MIN_BYTES, file.adapter.bytes) &&
+          !file.mustCompact
+        ) {
+          await this.append(file, journal, appendBytes);
+        } else {
+          await this.compact(state, file, live);
+        }
+      } catch (err) {
+        // Written again by the next attempt (after the probe), with what changed since.
+        for (const key of changed) file.changed.add(key);
+        throw err;
       }
-      file.low.data = { collection: state.table.spec.name, rows };
-      await file.low.write();
       file.saved = Math.max(file.saved, upTo);
       if (file.saved === file.changes) this.dirty.delete(file);
       batch.resolve();
@@ -822,6 +993,59 @@ class EmbeddedStoreImpl implements EmbeddedStore {
     } finally {
       file.running = undefined;
       if (file.pending && !this.crashed) setImmediate(() => void this.write(state, file));
+    }
+  }
+
+  /** Appends to the file's journal and fsyncs it (and the directory when this creates the journal). */
+  private async append(file: HeadFile, text: string, bytes: number): Promise<void> {
+    const path = journalPath(file.path, file.gen);
+    const created = !file.journals.has(file.gen);
+    try {
+      await this.fs.appendFileSynced(path, text);
+      if (created) await this.fs.syncDir(dirname(path));
+    } catch (err) {
+      // Part of the text may be in the file: never append after it, write the whole file next.
+      file.mustCompact = true;
+      file.journals.add(file.gen);
+      throw err;
+    }
+    file.journals.add(file.gen);
+    file.journalBytes += bytes;
+    this.countWrite(bytes, true);
+  }
+
+  /**
+   * Writes the whole file, naming the next journal generation; then deletes the journals that neither it nor its
+   * previous generation (`.prev`) needs.
+   */
+  private async compact(state: CollectionState, file: HeadFile, live: (key: string) => Row | undefined): Promise<void> {
+    const rows: Array<[string, Row]> = [];
+    for (const key of [...file.keys].sort(byKey)) {
+      const row = live(key);
+      if (row) rows.push([key, row]);
+    }
+    const next = file.gen + 1;
+    // `.prev` after this write: the current snapshot (its journal is file.gen's), unless the current one did not
+    // parse, in which case the old `.prev` stays.
+    const prevGen = !file.hasSnapshot ? undefined : file.adapter.keepPrev ? file.prevGen : file.gen;
+    file.low.data = {
+      collection: state.table.spec.name,
+      rows,
+      journal: next,
+      ...(prevGen !== undefined ? { prev: prevGen } : {}),
+    };
+    await file.low.write();
+    file.hasSnapshot = true;
+    file.mustCompact = false;
+    file.gen = next;
+    file.journalBytes = 0;
+    file.prevGen = prevGen;
+    for (const gen of [...file.journals]) {
+      if (gen >= (prevGen ?? next)) continue;
+      await this.fs.unlink(journalPath(file.path, gen)).catch((e: unknown) => {
+        if (errCode(e) !== 'ENOENT') throw e;
+      });
+      file.journals.delete(gen);
     }
   }
 
