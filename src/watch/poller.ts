@@ -466,7 +466,7 @@ export class Poller {
             );
           }
           writes.push(this.d.delivery.callChanged(post, rec));
-        } else if (this.eligible(sub, rec.snapshot!) && (await this.shows(sub, rec))) {
+        } else if (this.eligible(sub, rec.snapshot!) && (!sub.filter || (await this.shows(sub, rec)))) {
           newCalls++;
           writes.push(this.d.delivery.placeNewCall(this.newPost(sub, rec, now), rec));
         }
