@@ -36,6 +36,7 @@ import { conversationFacts, matches, readFilter } from './filter.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
   callKey,
+  postKey,
   subKey,
   type CallRecord,
   type CampaignCursor,
@@ -551,8 +552,11 @@ export class Poller {
     const active = new Set(activeSubs.map((s) => subKey(s.campaignId, s.channelId)));
     // The conversations of the watched channels' posts (a channel's posts are let go once settled and idle).
     const mirrors = new Map<string, PostRecord[]>();
+    /** Every call a channel shows (a message or a digest line), as post keys. */
+    const shown = new Set<string>();
     for (const channelId of new Set(activeSubs.map((s) => s.channelId))) {
       for (const p of await state.postsIn(channelId)) {
+        shown.add(postKey(p.channelId, p.callId));
         if (!p.threadId || !p.ts || !active.has(subKey(p.campaignId, p.channelId))) continue;
         mirrors.set(p.threadId, [...(mirrors.get(p.threadId) ?? []), p]);
       }
@@ -570,10 +574,11 @@ export class Poller {
     // Campaigns a channel watches with a filter: the conversations of calls some channel left out are read too (as
     // they would be without the filter), to see whether the end user wrote or waits for a person (`placeLate`).
     const leftOut = new Map<string, CallRecord>();
-    const filteredCampaigns = new Set(activeSubs.filter((s) => readFilter(s.filter)).map((s) => s.campaignId));
-    for (const campaignId of filteredCampaigns) {
+    const filtered = groupByCampaign(activeSubs.filter((s) => s.kind !== 'whatsapp' && readFilter(s.filter)));
+    for (const [campaignId, subs] of filtered) {
       for (const c of await state.callsOf(campaignId)) {
         if (!c.threadId || !c.snapshot || (c.final && now - (c.finalAt ?? now) > tuning.threadIdleMs)) continue;
+        if (subs.every((s) => shown.has(postKey(s.channelId, c.callId)))) continue;
         leftOut.set(c.threadId, c);
         if (!mirrors.has(c.threadId) && this.dueNow(c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now)) {
           due.push(c.threadId);
