@@ -30,7 +30,7 @@ export interface SettingsShown {
 }
 
 /** The reminder delay a watch without one has (src/watch/state.ts `reminderMinutes`). */
-export const DEFAULT_REMINDER_MINUTES = 15;
+const DEFAULT_REMINDER_MINUTES = 15;
 
 /** The modal's input blocks (block id = what it sets; the element's action id is `value`). */
 export const SETTINGS_BLOCKS = {
@@ -49,7 +49,7 @@ export const SETTINGS_ACTION = 'value';
 export const SETTINGS_YES = 'yes';
 
 /** The modal's private metadata: whose watch, and the language it speaks. */
-export interface SettingsMeta {
+interface SettingsMeta {
   campaignId: number;
   channelId: string;
   lang: Locale;

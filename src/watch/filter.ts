@@ -13,11 +13,10 @@ import { ANSWERED_BY, CALL_LIST_FILTER_STATUSES, type CampaignCallItem, type Mes
 import { FINAL_CALL_STATUSES } from '../outreach/rules.js';
 
 /** A call's outcome as a filter names it (the service's names): a final status, or `in-progress` while it runs. */
-export const WATCH_OUTCOMES = CALL_LIST_FILTER_STATUSES;
+const WATCH_OUTCOMES = CALL_LIST_FILTER_STATUSES;
 export type WatchOutcome = (typeof WATCH_OUTCOMES)[number];
 
-export const WATCH_FORMATS = ['detailed', 'compact'] as const;
-export type WatchFormat = (typeof WATCH_FORMATS)[number];
+export type WatchFormat = 'detailed' | 'compact';
 
 /** Most tags one filter names. */
 export const MAX_FILTER_TAGS = 20;

@@ -102,7 +102,7 @@ type Values = ViewSubmitAction['view']['state']['values'];
 type Problems = Partial<Record<(typeof SETTINGS_BLOCKS)[keyof typeof SETTINGS_BLOCKS], string>>;
 
 /** The form's values as settings, or what is wrong under which field. */
-export function readSettingsForm(values: Values, t: Translator): { settings: WatchSettings } | { problems: Problems } {
+function readSettingsForm(values: Values, t: Translator): { settings: WatchSettings } | { problems: Problems } {
   const el = (block: string) => values[block]?.[SETTINGS_ACTION];
   const problems: Problems = {};
   const chosen = (block: string) => (el(block)?.selected_options ?? []).map((o) => o.value);
