@@ -87,7 +87,8 @@ function trend(points: Array<[number, number]>): { first: number; last: number }
 async function duBytes(dir: string): Promise<number> {
   let total = 0;
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) total += (await stat(join(e.parentPath, e.name))).size;
+    // A temporary file of a write under way may be gone by the time it is looked at.
+    if (e.isFile()) total += (await stat(join(e.parentPath, e.name)).catch(() => ({ size: 0 }))).size;
   }
   return total;
 }
