@@ -202,6 +202,59 @@ describe('filters and formats per channel', () => {
   });
 });
 
+describe('the Watch settings modal', () => {
+  it('opens from the campaign detail for the channel it is shown in, filled in with the watch’s settings', async () => {
+    h = await start();
+    const { id } = h.phoneCampaign(1);
+    await runCommand(h, `watch ${id} <#${OPS}|ops> compact only:failed,busy human`);
+    const detail = JSON.stringify(await runCommand(h, `show ${id}`, { channelId: OPS }));
+    expect(detail).toContain(WATCH_ACTION_IDS.settings);
+    await h.driver.blockAction({
+      actionId: WATCH_ACTION_IDS.settings,
+      value: JSON.stringify({ campaignId: id }),
+      channelId: OPS,
+    });
+    const view = await eventually(
+      () => settingsView(h!),
+      (v) => v !== undefined,
+    );
+    expect(JSON.parse(String(view!.private_metadata))).toEqual({ campaignId: id, channelId: OPS, lang: 'en' });
+    const blocks = view!.blocks as Array<{ block_id?: string; element?: Record<string, unknown> }>;
+    const el = (b: string) => blocks.find((x) => x.block_id === b)!.element!;
+    expect(el(SETTINGS_BLOCKS.format).initial_option).toMatchObject({ value: 'compact' });
+    expect((el(SETTINGS_BLOCKS.outcomes).initial_options as { value: string }[]).map((o) => o.value)).toEqual([
+      'failed',
+      'busy',
+    ]);
+    expect((el(SETTINGS_BLOCKS.answeredBy).initial_options as { value: string }[]).map((o) => o.value)).toEqual([
+      'human',
+    ]);
+    expect(el(SETTINGS_BLOCKS.reminder).initial_value).toBe('15');
+
+    // Wrong values are answered under their fields; nothing changes.
+    const wrong = await h.driver.viewSubmission({
+      viewId: String(view!.id),
+      values: { [SETTINGS_BLOCKS.reminder]: value(stateValue.number('0')) },
+    });
+    expect(JSON.stringify(wrong.json)).toContain(SETTINGS_BLOCKS.reminder);
+    // Saved: back to detailed, every outcome, a reminder after 30 minutes; the person is told in a DM.
+    await h.driver.viewSubmission({
+      viewId: String(view!.id),
+      values: {
+        [SETTINGS_BLOCKS.format]: value(stateValue.radio('detailed')),
+        [SETTINGS_BLOCKS.outcomes]: value(stateValue.checkboxes([])),
+        [SETTINGS_BLOCKS.reminder]: value(stateValue.number('30')),
+      },
+    });
+    const saved = await eventually(
+      () => h!.svc.subscription(id, OPS),
+      (s) => s?.reminderMinutes === 30,
+    );
+    expect(saved?.format).toBeUndefined();
+    expect(saved?.filter).toEqual({ answeredBy: ['human'] });
+  });
+});
+
 describe('settings are kept', () => {
   it('survive a restart', async () => {
     h = await start();
