@@ -32,7 +32,7 @@ import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
 import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
 import type { Delivery } from './delivery.js';
 import { hashText, newCursor } from './conversation.js';
-import { conversationFacts, matches, readFilter } from './filter.js';
+import { conversationFacts, matches, readFilter, shownFormat } from './filter.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
   callKey,
@@ -742,10 +742,14 @@ export class Poller {
           // A channel whose filter left the call out may still get it while its conversation is followed.
           const mayCome = (s: Subscription) =>
             readFilter(s.filter) !== undefined && now - (c.finalAt ?? now) <= tuning.threadIdleMs;
+          // A compact line keeps the call's data while it is kept: its Details opens the card without the service.
+          const compact = (s: Subscription) =>
+            shownFormat({ format: s.format, filter: readFilter(s.filter) }) === 'compact';
           const shown = subs.every((s) => {
             const p = postsByChannel.get(s.channelId)?.get(c.callId);
             if (s.suspended !== undefined) return true;
-            return p ? p.digestId !== undefined || p.deliveredFp === c.fp : !mayCome(s);
+            if (!p) return !mayCome(s);
+            return p.digestId !== undefined || (p.deliveredFp === c.fp && !(p.ts && compact(s)));
           });
           if (shown) {
             const { snapshot: _dropped, ...rest } = c;

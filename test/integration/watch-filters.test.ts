@@ -159,7 +159,8 @@ describe('filters and formats per channel', () => {
   });
 
   it('a compact line’s Details opens the full card in a modal (from the watch, or read from the service)', async () => {
-    h = await start();
+    // Conversations (and the posts of settled calls) are let go after 300 ms instead of 30 minutes.
+    h = await start({ tuning: { threadIdleMs: 300 } });
     const { id } = h.phoneCampaign(2);
     await runCommand(h, `watch ${id} <#${OPS}|ops> compact`);
     const call = h.sim.control.createCall(id, { status: 'in-progress', answered_by: 'human' });
@@ -186,7 +187,21 @@ describe('filters and formats per channel', () => {
     });
     await h.cycle();
     await h.cycle();
-    // Once shown everywhere the watch lets the call's data go: the modal opens, then shows it read from the service.
+    // The compact line keeps the call's data while the watch keeps the line: the ended card opens at once.
+    expect((await h.svc.state.call(id, call.id as string))?.snapshot).toBeDefined();
+    const opens2 = h.fake.calls('views.open').length;
+    await h.driver.blockAction({ channelId: OPS, messageTs: line.ts, actionId: WATCH_ACTION_IDS.callCard });
+    const opened2 = await eventually(
+      () => h!.fake.calls('views.open').slice(opens2),
+      (c) => c.length > 0,
+    );
+    expect(JSON.stringify(opened2[0]!.args.view)).toContain('Plus');
+    // Once the line is let go (settled and idle), so is the call's data: the modal opens, then shows it read from
+    // the service.
+    await sleep(400);
+    await h.cycle();
+    await h.cycle();
+    expect(await h.svc.state.post(OPS, call.id as string)).toBeUndefined();
     expect((await h.svc.state.call(id, call.id as string))?.snapshot).toBeUndefined();
     const updates = h.fake.calls('views.update').length;
     await h.driver.blockAction({ channelId: OPS, messageTs: line.ts, actionId: WATCH_ACTION_IDS.callCard });
