@@ -187,6 +187,11 @@ describe('filters and formats per channel', () => {
     });
     await h.cycle();
     await h.cycle();
+    // The line was updated in place to the call's end (once).
+    const ended = callMessages(h.fake, OPS, call.id as string);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]!.updates).toBe(1);
+    expect(JSON.stringify(ended[0]!.blocks)).toContain('Ended');
     // The compact line keeps the call's data while the watch keeps the line: the ended card opens at once.
     expect((await h.svc.state.call(id, call.id as string))?.snapshot).toBeDefined();
     const opens2 = h.fake.calls('views.open').length;
