@@ -21,12 +21,19 @@
  * shared budgets, plus the service limiter's shared windows); then the Slack calls per ended call, 429s, and the
  * targets of issue 14 with PASS/FAIL.
  *
+ * Watch settings (issue 17): BENCH_WATCH_FORMAT=compact posts one line per call instead of the card;
+ * BENCH_WATCH_FILTER=on gives every watch a filter (ended calls answered by a person: running calls are not posted,
+ * their conversations are still read). Requests per cycle should not change with a filter; the Slack calls per ended
+ * call are printed for each format.
+ *
  *   npm run bench -- watch                 (BENCH_STORE=embedded TIME_SCALE=20 npm run bench -- watch: quicker)
+ *   BENCH_STORE=embedded WATCH_CYCLES=10 BENCH_WATCH_FILTER=on BENCH_WATCH_FORMAT=compact npm run bench -- watch
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../src/sim/server.js';
+import type { WatchFilter } from '../src/watch/filter.js';
 import type { Subscription } from '../src/watch/state.js';
 import { startFakeSlack, type FakeCall } from '../test/support/fakeSlack.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
@@ -42,6 +49,10 @@ const LIVE_CYCLES = Math.max(10, Number(process.env.WATCH_CYCLES ?? 50));
 /** CPU flatness is judged from this cycle on (the first ones fill the app's caches and queues). */
 const FROM_CYCLE = 5;
 const MB = 1024 * 1024;
+
+const FORMAT: 'compact' | 'detailed' = process.env.BENCH_WATCH_FORMAT === 'compact' ? 'compact' : 'detailed';
+const FILTER: WatchFilter | undefined =
+  process.env.BENCH_WATCH_FILTER === 'on' ? { outcomes: ['ended'], answeredBy: ['human'] } : undefined;
 
 type StoreKind = 'embedded' | 'postgres';
 const STORES: StoreKind[] =
@@ -76,7 +87,8 @@ function trend(points: Array<[number, number]>): { first: number; last: number }
 async function duBytes(dir: string): Promise<number> {
   let total = 0;
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) total += (await stat(join(e.parentPath, e.name))).size;
+    // A temporary file of a write under way may be gone by the time it is looked at.
+    if (e.isFile()) total += (await stat(join(e.parentPath, e.name)).catch(() => ({ size: 0 }))).size;
   }
   return total;
 }
@@ -235,6 +247,8 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       startFrom,
       campaignName: `Bench ${id}`,
       kind: 'phone_call',
+      ...(FORMAT === 'compact' ? { format: FORMAT } : {}),
+      ...(FILTER ? { filter: FILTER } : {}),
     }));
     await app.subscribe(subs);
 
@@ -367,6 +381,7 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
         `${fmt(created)} live: ${PER_CYCLE} per cycle = ${fmt((PER_CYCLE * 60) / POLL_SECONDS)} a minute, ${LIVE_CYCLES} cycles), ` +
         `poll interval ${POLL_SECONDS} s, time scale ×${SCALE}`,
     );
+    console.log(`watch settings: format ${FORMAT}, filter ${FILTER ? JSON.stringify(FILTER) : 'none (every call)'}`);
     const bytesTitle = kind === 'embedded' ? 'state bytes (files)' : 'WAL bytes  statements';
     console.log(`cycle  started/ended  requests (lists/messages)  cycle ms  app cpu ms  ${bytesTitle}  pending`);
     for (const r of rows) {
@@ -453,7 +468,8 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     console.log(
       `Slack: ${fmt(delivery.callPosts)} call posts, ${fmt(delivery.callUpdates)} call updates, ` +
         `${fmt(delivery.digestPosts + delivery.digestUpdates)} digest writes, ${fmt(delivery.conversationPosts)} conversation replies; ` +
-        `${fmt(slackCalls)} Web API calls in all = ${fmt(slackCalls / Math.max(1, endedAt.size), 2)} per ended call`,
+        `${fmt(slackCalls)} Web API calls in all = ${fmt(slackCalls / Math.max(1, endedAt.size), 2)} per ended call ` +
+        `(format ${FORMAT}${FILTER ? ', filtered' : ''})`,
     );
     console.log(
       `writes of a call's own message per live call (all end within one poll interval): ` +

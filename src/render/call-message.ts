@@ -44,7 +44,7 @@ import {
   truncateMrkdwn,
 } from './mrkdwn.js';
 import type { KnownBlock, SectionBlock, SlackMessage, View } from './types.js';
-import { END_USER_VIEW_ID, WATCH_ACTION_IDS } from './ids.js';
+import { encodeCallCardValue, END_USER_VIEW_ID, WATCH_ACTION_IDS, WATCH_CALL_CARD_INFO_VIEW_ID } from './ids.js';
 import { tmd } from './text.js';
 
 export const END_USER_BLOCKS = { name: 'enduser_name', info: 'enduser_info' } as const;
@@ -192,6 +192,47 @@ export function callMessage(input: CallMessageInput, t: Translator): SlackMessag
   blocks.push(actions(buttons));
 
   return { text: fallback(md`${who}${raw(phone ? md` (${phone})` : '')}: ${status}`), blocks };
+}
+
+/**
+ * A call as one line (a watch's `compact` format): status, contact and number, answered by, duration, and a Details
+ * button that opens the full card in a modal (`callCardModal`). Its fallback `text` is the card's.
+ */
+export function compactCallMessage(input: { campaignId: number; call: CampaignCallItem }, t: Translator): SlackMessage {
+  const { call, campaignId } = input;
+  const who = contactName(call, t);
+  const phone = call.contact?.phone_number ? formatPhone(call.contact.phone_number) : '';
+  const status = callStatusLabel(call.status, t);
+  const duration = call.duration ? formatDuration(call.duration, t) : '';
+  const line = tmd(t, 'compactCall.line', {
+    status,
+    who: cleanLabel(who, 120),
+    phone: phone || 'none',
+    answeredBy: call.answered_by ? answeredByLabel(call.answered_by, t) : 'none',
+    duration: duration || 'none',
+  });
+  const value = encodeCallCardValue({ campaignId, callId: truncate(call.id, 200, '') });
+  return {
+    text: fallback(md`${who}${raw(phone ? md` (${phone})` : '')}: ${status}`),
+    blocks: [
+      {
+        ...mrkdwnSection(line),
+        accessory: button({ text: t.t('callMessage.details'), actionId: WATCH_ACTION_IDS.callCard, value }),
+      },
+    ],
+  };
+}
+
+/** The full card of a compact line's call, in a modal (its buttons left out: they answer in a channel). */
+export function callCardModal(input: CallMessageInput, t: Translator): View {
+  const card = callMessage(input, t);
+  return {
+    type: 'modal',
+    callback_id: WATCH_CALL_CARD_INFO_VIEW_ID,
+    title: plainText(t.t('compactCall.modalTitle'), 24),
+    close: plainText(t.t('common.close'), 24),
+    blocks: card.blocks.filter((b) => b.type !== 'actions'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 /** One campaign in full (`/campaign show <id>`, the "Show" button), in the words of the person who asked. */
+import { settingsButton } from './watch-settings.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import type { Analytics, CampaignDetail } from '../outreach/schemas.js';
 import { DEFAULT_TIMEZONE } from '../outreach/unspecified.js';
@@ -185,6 +186,8 @@ export function campaignDetailMessage(
     buttons.push(button({ text: t.t('campaignDetail.button.upload'), actionId: ACTION_IDS.campaignUploadOpen, value }));
   }
   buttons.push(button({ text: t.t('campaignDetail.button.watchHere'), actionId: ACTION_IDS.campaignWatchHere, value }));
+  // Calls' filter and format: for phone campaigns (a WhatsApp watch posts counts and contacts, not calls).
+  if (channel !== 'whatsapp') buttons.push(settingsButton(c.id, undefined, t));
   blocks.push(actions(buttons));
 
   return { text: fallback(tmd(t, 'campaignDetail.fallback', { name, id: String(c.id), state })), blocks };

@@ -57,7 +57,46 @@ export const WATCH_ACTION_IDS = {
   callDetails: 'watch_call_details',
   /** value: JSON {"callId":"…","threadId":"…"} */
   callContact: 'watch_call_contact',
+  /** A compact line's "Details": the full card in a modal; value: JSON {"campaignId":12,"callId":"…"} */
+  callCard: 'watch_call_card',
+  /** "Watch settings" (watch answers, campaign detail, `/campaign watching`); value: JSON {"campaignId":12,"channelId":"C…"} (no channel: the one it was clicked in) */
+  settings: 'watch_settings_open',
 } as const;
+
+/** The "Watch settings" modal (format, filter, reminder delay of one channel's watch of one campaign). */
+export const WATCH_SETTINGS_VIEW_ID = 'watch_settings';
+/** The full call card a compact line's "Details" opens (no form: no listener). */
+export const WATCH_CALL_CARD_INFO_VIEW_ID = 'watch_call_card_info';
+
+const CallCardValue = z.object({ campaignId: z.number().int().positive(), callId: z.string().min(1).max(200) });
+export type CallCardValue = z.infer<typeof CallCardValue>;
+
+export function encodeCallCardValue(v: CallCardValue): string {
+  return JSON.stringify(v);
+}
+
+export function decodeCallCardValue(value: string | undefined): CallCardValue | null {
+  const v = CallCardValue.safeParse(parseJson(value));
+  return v.success ? v.data : null;
+}
+
+const SettingsValue = z.object({
+  campaignId: z.number().int().positive(),
+  channelId: z
+    .string()
+    .regex(/^[CGD][A-Z0-9]+$/)
+    .optional(),
+});
+export type SettingsValue = z.infer<typeof SettingsValue>;
+
+export function encodeSettingsValue(v: SettingsValue): string {
+  return JSON.stringify(v);
+}
+
+export function decodeSettingsValue(value: string | undefined): SettingsValue | null {
+  const v = SettingsValue.safeParse(parseJson(value));
+  return v.success ? v.data : null;
+}
 
 /** "Watch it there anyway" on the Slack Connect confirmation; value: JSON {"campaignId":12,"channelId":"C…"}. */
 export const WATCH_CONFIRM_EXTERNAL_ACTION = 'watch_confirm_external';

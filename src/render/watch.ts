@@ -10,6 +10,7 @@ import { encodeConfirmValue, TRY_AGENT_ACTION, WATCH_CONFIRM_EXTERNAL_ACTION } f
 import { actions, button, cleanLabel, context, fallback, md, mrkdwnSection, raw, truncate } from './mrkdwn.js';
 import { tmd } from './text.js';
 import type { KnownBlock, SlackMessage } from './types.js';
+import { settingsButton, settingsWords, type SettingsShown } from './watch-settings.js';
 
 /** One sentence as a message. */
 export function note(sentence: string): SlackMessage {
@@ -79,7 +80,10 @@ export function alreadyWatchingMessage(
   campaign: { id: number; name: string },
   t: Translator,
 ): SlackMessage {
-  return note(tmd(t, 'watch.already', { channel: channelLink(channelId), campaign: raw(campaignNameLabel(campaign)) }));
+  const m = note(
+    tmd(t, 'watch.already', { channel: channelLink(channelId), campaign: raw(campaignNameLabel(campaign)) }),
+  );
+  return { ...m, blocks: [...m.blocks, actions([settingsButton(campaign.id, channelId, t)])] };
 }
 
 /** Posted in the channel that starts watching (in the channel's language): who set it, and what will appear there. */
@@ -109,6 +113,8 @@ export function watchStartedMessage(
     resumed: boolean;
     publicChannel: boolean;
     external: boolean;
+    /** Settings typed with the watch: what the channel will show. */
+    settings?: SettingsShown;
   },
   t: Translator,
 ): SlackMessage {
@@ -122,7 +128,15 @@ export function watchStartedMessage(
     ...(input.publicChannel ? [tmd(t, 'watch.publicChannel', { channel })] : []),
     ...(input.external ? [tmd(t, 'watch.externalChannel', { channel })] : []),
   ];
-  return { text: fallback(done), blocks: [mrkdwnSection(done), ...warnings.map((w) => mrkdwnSection(w))] };
+  return {
+    text: fallback(done),
+    blocks: [
+      mrkdwnSection(done),
+      ...(input.settings ? [context(settingsWords(input.settings, t))] : []),
+      ...warnings.map((w) => mrkdwnSection(w)),
+      actions([settingsButton(input.campaign.id, input.channelId, t)]),
+    ],
+  };
 }
 
 export function notWatchingMessage(channelId: string, campaignId: number, t: Translator): SlackMessage {
@@ -156,7 +170,13 @@ export interface WatchingLine {
   /** Stopped: Slack refused the channel (its error code), or the campaign is gone from the service. */
   suspended?: { error: string };
   campaignGone: boolean;
+  /** Its format and filter (absent: detailed, every call). */
+  format?: SettingsShown['format'];
+  filter?: SettingsShown['filter'];
 }
+
+/** Sections a `/campaign watching` answer holds at most (Slack: 50 blocks; one for the header, one for "more"). */
+const WATCHING_SECTIONS = 48;
 
 /**
  * Every subscription, per channel, suspended ones with the reason; in the words and the timezone (`timeZone`, the
@@ -166,29 +186,42 @@ export function watchingMessage(subs: WatchingLine[], opts: { timeZone?: string 
   if (subs.length === 0) return note(t.t('watching.none'));
   const byChannel = new Map<string, WatchingLine[]>();
   for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);
-  const sections = [...byChannel].map(([channel, list]) => {
-    const lines = list
-      .sort((a, b) => a.campaignId - b.campaignId)
-      .map((s) =>
-        tmd(t, 'watching.line', {
-          id: String(s.campaignId),
-          named: s.campaignName ? 'yes' : 'no',
-          name: cleanLabel(s.campaignName ?? '', 80),
-          kind: channelLabel(s.kind === 'unknown' ? null : s.kind, t),
-          since: formatDateTime(s.createdAt, opts.timeZone, t),
-          who: raw(`<@${s.createdBy}>`),
-          state: !s.suspended ? 'watching' : s.campaignGone ? 'gone' : 'suspended',
-          error: s.suspended?.error ?? '',
-          channel: channelLink(channel),
-        }),
-      );
-    return mrkdwnSection(`*<#${channel}>*\n${lines.join('\n')}`);
-  });
+  // One section per watch, its channel named above its first one, with its settings in words and their button.
+  const sections: KnownBlock[] = [];
+  let channelsShown = 0;
+  let watchesShown = 0;
+  for (const [channel, list] of byChannel) {
+    if (sections.length >= WATCHING_SECTIONS) break;
+    channelsShown++;
+    list.sort((a, b) => a.campaignId - b.campaignId);
+    for (const [i, s] of list.entries()) {
+      if (sections.length >= WATCHING_SECTIONS) break;
+      watchesShown++;
+      const line = tmd(t, 'watching.line', {
+        id: String(s.campaignId),
+        named: s.campaignName ? 'yes' : 'no',
+        name: cleanLabel(s.campaignName ?? '', 80),
+        kind: channelLabel(s.kind === 'unknown' ? null : s.kind, t),
+        since: formatDateTime(s.createdAt, opts.timeZone, t),
+        who: raw(`<@${s.createdBy}>`),
+        state: !s.suspended ? 'watching' : s.campaignGone ? 'gone' : 'suspended',
+        error: s.suspended?.error ?? '',
+        channel: channelLink(channel),
+      });
+      const settings = s.kind === 'whatsapp' ? '' : `\n      ${settingsWords(s, t)}`;
+      sections.push({
+        ...mrkdwnSection(`${i === 0 ? `*<#${channel}>*\n` : ''}${line}${settings}`),
+        ...(s.kind === 'whatsapp' ? {} : { accessory: settingsButton(s.campaignId, channel, t) }),
+      });
+    }
+  }
   const blocks: KnownBlock[] = [
     mrkdwnSection(t.t('watching.header', { subs: subs.length, channels: byChannel.size })),
-    ...sections.slice(0, 47),
+    ...sections,
   ];
-  if (sections.length > 47) blocks.push(context(t.t('watching.more', { count: sections.length - 47 })));
+  if (watchesShown < subs.length) {
+    blocks.push(context(t.t('watching.more', { count: Math.max(1, byChannel.size - channelsShown) })));
+  }
   return { text: fallback(t.t('watching.fallback', { subs: subs.length })), blocks };
 }
 

@@ -40,12 +40,29 @@ export type CampaignCommand =
   | { kind: 'create' }
   | { kind: 'edit'; id: number }
   | { kind: 'upload'; id: number }
-  | { kind: 'watch'; id: number; channel?: ChannelRef }
+  | {
+      kind: 'watch';
+      id: number;
+      channel?: ChannelRef;
+      /** Settings typed after the id and channel (`compact`, `only:ended,busy`, `human`); none: today's watch. */
+      options?: TypedWatchOptions;
+      /** `settings` / `ajustes`: open the Watch settings form instead. */
+      openSettings?: true;
+    }
   | { kind: 'unwatch'; id: number; channel?: ChannelRef }
   | { kind: 'watching' }
   | { kind: 'try'; agentId?: string }
   /** No setting: say which language is in use. */
   | { kind: 'lang'; setting?: LanguageSetting };
+
+/** The common watch settings, as typed (src/watch/filter.ts holds all of them; the form sets the rest). */
+export interface TypedWatchOptions {
+  format?: 'compact' | 'detailed';
+  /** `only:<outcome>,…`: the outcomes shown (the service's names). */
+  outcomes?: CallListFilterStatus[];
+  /** `human`: only calls a person answered. */
+  human?: true;
+}
 
 export const SUBCOMMANDS = [
   'help',
@@ -148,9 +165,17 @@ const CALL_STATUS_WORDS: Record<CallListFilterStatus, readonly string[]> = {
   ended: ['terminada', 'terminadas', 'finalizada', 'finalizadas'],
   failed: ['fallida', 'fallidas'],
   busy: ['ocupado', 'ocupada', 'ocupadas'],
-  'no-answer': ['sin-respuesta', 'sinrespuesta'],
+  'no-answer': ['sin-respuesta', 'sinrespuesta', 'no-contesta', 'nocontesta'],
   'in-progress': ['en-curso', 'encurso'],
 };
+/** The words of `/campaign watch` options (besides the channel): English first, then Spanish. */
+const WATCH_OPTION_WORDS = {
+  compact: ['compact', 'compacto'],
+  detailed: ['detailed', 'detallado'],
+  human: ['human', 'humano', 'humanos'],
+  settings: ['settings', 'ajustes'],
+  only: ['only', 'solo'],
+} as const;
 const LANGUAGE_WORDS: Record<LanguageSetting, readonly string[]> = {
   en: ['english', 'ingles'],
   es: ['spanish', 'espanol'],
@@ -196,6 +221,7 @@ function listsIn(locale: Locale): Record<string, string> {
     archived: locale === 'es' ? ARCHIVED_WORDS[0]! : 'archived',
     contactStatuses: wordsIn(locale, CONTACT_STATUSES, CONTACT_STATUS_WORDS),
     callStatuses: wordsIn(locale, CALL_LIST_FILTER_STATUSES, CALL_STATUS_WORDS),
+    outcomes: wordsIn(locale, CALL_LIST_FILTER_STATUSES, CALL_STATUS_WORDS),
   };
 }
 
@@ -241,6 +267,47 @@ function parseChannel(raw: string): ChannelRef | ParseResult {
 function subcommandOf(word: string): Subcommand | undefined {
   const w = normalizeWord(word);
   return (SUBCOMMANDS as readonly string[]).includes(w) ? (w as Subcommand) : SPANISH_ALIASES[w];
+}
+
+const isWord = (w: string, words: readonly string[]) => words.includes(w);
+
+/**
+ * `/campaign watch <id> [#channel] [compact|detailed] [only:<outcome>,…] [human] [settings]`, the options in any
+ * order after the id, in English or Spanish.
+ */
+function parseWatch(args: string[], sub: string): ParseResult {
+  const id = parseCampaignId(args[0], sub);
+  if (typeof id !== 'number') return id;
+  const cmd: Extract<CampaignCommand, { kind: 'watch' }> = { kind: 'watch', id };
+  const options: TypedWatchOptions = {};
+  for (const a of args.slice(1)) {
+    const w = normalizeWord(a);
+    const colon = w.indexOf(':');
+    const head = colon < 0 ? w : w.slice(0, colon);
+    if (isWord(w, WATCH_OPTION_WORDS.compact)) options.format = 'compact';
+    else if (isWord(w, WATCH_OPTION_WORDS.detailed)) options.format = 'detailed';
+    else if (isWord(w, WATCH_OPTION_WORDS.human)) options.human = true;
+    else if (isWord(w, WATCH_OPTION_WORDS.settings)) cmd.openSettings = true;
+    else if (colon > 0 && isWord(head, WATCH_OPTION_WORDS.only)) {
+      const outcomes: CallListFilterStatus[] = [];
+      for (const o of w
+        .slice(colon + 1)
+        .split(',')
+        .filter(Boolean)) {
+        const outcome = wordOf(CALL_STATUS_WORDS, o);
+        if (!outcome) return fail('grammar.notAWatchOutcome', { raw: shown(o) });
+        if (!outcomes.includes(outcome)) outcomes.push(outcome);
+      }
+      if (!outcomes.length) return fail('grammar.notAWatchOutcome', { raw: shown(a) });
+      options.outcomes = outcomes;
+    } else if (!cmd.channel && (a.startsWith('<') || a.startsWith('#') || /^[CG][A-Z0-9]{6,}$/.test(a))) {
+      const channel = parseChannel(a);
+      if ('ok' in channel) return channel;
+      cmd.channel = channel;
+    } else return fail('grammar.watchOption', { raw: shown(a) });
+  }
+  if (Object.keys(options).length) cmd.options = options;
+  return ok(cmd);
 }
 
 export function parseCommandText(text: string): ParseResult {
@@ -303,6 +370,7 @@ export function parseCommandText(text: string): ParseResult {
       if (args.length) return fail('grammar.noArguments', { sub });
       return ok({ kind: 'watching' });
     case 'watch':
+      return parseWatch(args, sub);
     case 'unwatch': {
       if (args.length > 2) return fail('grammar.idAndChannel', { sub });
       const id = parseCampaignId(args[0], sub);

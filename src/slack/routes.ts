@@ -35,6 +35,9 @@ import {
   UPLOAD_CALLBACK_ID,
   WATCH_ACTION_IDS,
   WATCH_CONFIRM_EXTERNAL_ACTION,
+  WATCH_SETTINGS_VIEW_ID,
+  decodeCallCardValue,
+  decodeSettingsValue,
 } from '../render/ids.js';
 import type { WatchService } from '../watch/service.js';
 import * as form from './campaign-form/listeners.js';
@@ -60,6 +63,7 @@ import * as tryAgent from './try/listeners.js';
 import * as upload from './upload/listeners.js';
 import type { UploadService } from './upload/service.js';
 import * as watch from './watch/listeners.js';
+import * as watchSettings from './watch/settings.js';
 import { watchChange } from './watch/subscribe.js';
 
 /** The app's shared base plus every service a listener uses. */
@@ -218,6 +222,29 @@ export function routes(app: App, s: Services): void {
     ),
   );
   app.action(WATCH_ACTION_IDS.callContact, button(s, watch.decodeContactValue, watch.showEndUser));
+  app.action(WATCH_ACTION_IDS.callCard, button(s, decodeCallCardValue, watchSettings.showCallCard));
+  app.action(
+    WATCH_ACTION_IDS.settings,
+    button(
+      s,
+      (v, body) => watchSettings.decodeSettingsButton(decodeSettingsValue(v), body),
+      change(
+        { what: () => 'watch', campaign: (c) => c.value.campaignId, failedAs: (c) => `watch in ${c.value.channelId}` },
+        watchSettings.settingsButton,
+      ),
+      { campaignOf: ofCampaign },
+    ),
+  );
+  app.view(
+    WATCH_SETTINGS_VIEW_ID,
+    watchSettings.settingsSubmitted(
+      s,
+      changeAfterAck(
+        { campaign: (c) => c.campaignId, failedAs: (c) => `watch in ${c.channelId}` },
+        watchSettings.saveSettings,
+      ),
+    ),
+  );
   app.view(END_USER_VIEW_ID, watch.endUserSubmitted(s, change({ what: () => 'edit end users of' }, watch.saveEndUser)));
   app.event('message', watch.onMessage(s));
   app.event('member_joined_channel', watch.onMemberJoined(s));

@@ -481,6 +481,8 @@ export class Delivery {
     const key = postKey(channelId, callId);
     const message = `call:${key}`;
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
+    // What this channel shows of the call (a compact line is the same for many fingerprints: written only if changed).
+    const shown = hashText(JSON.stringify(msg));
     if (!post.ts) {
       if (!this.storeDurable()) return 'done';
       if (!final && !this.openRoom()) {
@@ -504,6 +506,7 @@ export class Delivery {
         ...cur,
         ts,
         deliveredFp: fp,
+        shownHash: shown,
         conv: cur.conv ?? newCursor(Date.now()),
       });
       // Let go meanwhile (it should not be): written back, so the message is never posted twice.
@@ -511,12 +514,15 @@ export class Delivery {
       this.unposted.delete(postKey(channelId, callId));
       // The conversation may already be waiting for its parent message.
       if (post.threadId && this.conversations.has(post.threadId)) this.enqueue(channelId, `conv:${callId}`);
+    } else if (post.shownHash === shown) {
+      // The channel already shows exactly this (its compact line did not change): nothing to write.
+      await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp }));
     } else {
       if (this.gapLeft(message, channelId, `call:${callId}`) > 0) return 'done';
       await this.poster.update(channelId, post.ts, { ...msg, metadata });
       this.wrote(message);
       this.stats.callUpdates++;
-      await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp }));
+      await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp, shownHash: shown }));
     }
     if (final) {
       this.closeOpen(key);

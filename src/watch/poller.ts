@@ -32,9 +32,11 @@ import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
 import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
 import type { Delivery } from './delivery.js';
 import { hashText, newCursor } from './conversation.js';
+import { conversationFacts, matches, readFilter, shownFormat } from './filter.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
   callKey,
+  postKey,
   subKey,
   type CallRecord,
   type CampaignCursor,
@@ -44,6 +46,8 @@ import {
   type WatchState,
 } from './state.js';
 import { FINAL_CALL_STATUSES, WHATSAPP_NOTABLE_STATUSES } from '../outreach/rules.js';
+import { endUserWaiting } from './waiting.js';
+import type { Message } from '../outreach/schemas.js';
 
 export interface PollerTuning {
   pollIntervalMs: number;
@@ -463,19 +467,9 @@ export class Poller {
             );
           }
           writes.push(this.d.delivery.callChanged(post, rec));
-        } else if (this.eligible(sub, rec.snapshot!)) {
+        } else if (this.eligible(sub, rec.snapshot!) && (!sub.filter || (await this.shows(sub, rec)))) {
           newCalls++;
-          const fresh: PostRecord = {
-            channelId: sub.channelId,
-            campaignId,
-            callId: rec.callId,
-            createdAt: rec.createdAt,
-            conv: newCursor(now),
-          };
-          if (rec.threadId) fresh.threadId = rec.threadId;
-          const name = rec.snapshot?.contact?.name?.trim();
-          if (name) fresh.endUserName = name;
-          writes.push(this.d.delivery.placeNewCall(fresh, rec));
+          writes.push(this.d.delivery.placeNewCall(this.newPost(sub, rec, now), rec));
         }
       }
     }
@@ -489,6 +483,57 @@ export class Poller {
     delete cursor.lastError;
     await state.putCursor(cursor);
     return { newCalls, changed: changed.length, requests };
+  }
+
+  /** A call's record in a channel about to show it for the first time. */
+  private newPost(sub: Subscription, rec: CallRecord, now: number): PostRecord {
+    const fresh: PostRecord = {
+      channelId: sub.channelId,
+      campaignId: rec.campaignId,
+      callId: rec.callId,
+      createdAt: rec.createdAt,
+      conv: newCursor(now),
+    };
+    if (rec.threadId) fresh.threadId = rec.threadId;
+    const name = rec.snapshot?.contact?.name?.trim();
+    if (name) fresh.endUserName = name;
+    return fresh;
+  }
+
+  /**
+   * Whether a channel shows a call in its current state: its watch's filter passes it (filter.ts), or its end user
+   * waits for a person's reply (waiting.ts: a filter never hides that). `messages`: its conversation as just read
+   * (else the last read, if any).
+   */
+  private async shows(sub: Subscription, rec: CallRecord, messages?: readonly Message[]): Promise<boolean> {
+    const filter = readFilter(sub.filter);
+    if (!filter || !rec.snapshot) return true;
+    const conversation = messages ?? (rec.threadId ? this.d.delivery.conversations.get(rec.threadId) : undefined);
+    if (matches(filter, rec.snapshot, conversationFacts(conversation))) return true;
+    if (!conversation || !rec.threadId || !isFinalStatus(rec.status)) return false;
+    const ended = Date.parse(rec.snapshot.ended_at ?? '');
+    const fromSlack = new Set<string>();
+    for (const p of await this.d.state.postsOfServiceThread(rec.threadId)) {
+      for (const k of p.conv?.accounted ?? []) fromSlack.add(k);
+    }
+    return endUserWaiting([...conversation], {
+      endedAt: Number.isNaN(ended) ? (rec.finalAt ?? rec.firstSeenAt) : ended,
+      fromSlack,
+    });
+  }
+
+  /**
+   * A conversation was read of a call some channel's filter had left out: the channels that show it now (the end
+   * user wrote, or waits for a person) get it.
+   */
+  private async placeLate(rec: CallRecord, subs: Subscription[], messages: readonly Message[]): Promise<void> {
+    const now = this.now();
+    for (const sub of subs) {
+      if (sub.kind === 'whatsapp' || sub.suspended || !rec.snapshot) continue;
+      if (await this.d.state.post(sub.channelId, rec.callId)) continue;
+      if (!this.eligible(sub, rec.snapshot) || !(await this.shows(sub, rec, messages))) continue;
+      await this.d.delivery.placeNewCall(this.newPost(sub, rec, now), rec);
+    }
   }
 
   /** Calls created after the watch started (a minute of clock difference allowed), or still running. */
@@ -507,8 +552,11 @@ export class Poller {
     const active = new Set(activeSubs.map((s) => subKey(s.campaignId, s.channelId)));
     // The conversations of the watched channels' posts (a channel's posts are let go once settled and idle).
     const mirrors = new Map<string, PostRecord[]>();
+    /** Every call a channel shows (a message or a digest line), as post keys. */
+    const shown = new Set<string>();
     for (const channelId of new Set(activeSubs.map((s) => s.channelId))) {
       for (const p of await state.postsIn(channelId)) {
+        shown.add(postKey(p.channelId, p.callId));
         if (!p.threadId || !p.ts || !active.has(subKey(p.campaignId, p.channelId))) continue;
         mirrors.set(p.threadId, [...(mirrors.get(p.threadId) ?? []), p]);
       }
@@ -522,6 +570,20 @@ export class Poller {
       const lastActivity = Math.max(...posts.map((m) => m.conv?.lastActivityAt ?? 0));
       const running = posts.some((m) => open.has(callKey(m.campaignId, m.callId)));
       if (this.dueNow(threadId, running, lastActivity, now)) due.push(threadId);
+    }
+    // Campaigns a channel watches with a filter: the conversations of calls some channel left out are read too (as
+    // they would be without the filter), to see whether the end user wrote or waits for a person (`placeLate`).
+    const leftOut = new Map<string, CallRecord>();
+    const filtered = groupByCampaign(activeSubs.filter((s) => s.kind !== 'whatsapp' && readFilter(s.filter)));
+    for (const [campaignId, subs] of filtered) {
+      for (const c of await state.callsOf(campaignId)) {
+        if (!c.threadId || !c.snapshot || (c.final && now - (c.finalAt ?? now) > tuning.threadIdleMs)) continue;
+        if (subs.every((s) => shown.has(postKey(s.channelId, c.callId)))) continue;
+        leftOut.set(c.threadId, c);
+        if (!mirrors.has(c.threadId) && this.dueNow(c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now)) {
+          due.push(c.threadId);
+        }
+      }
     }
     // People trying agents in their DMs: one record per person (a small collection).
     for (const [, t] of await state.tries.list()) {
@@ -539,6 +601,14 @@ export class Poller {
         read++;
         if (this.breaker.answered()) this.backoff.clear();
         await this.d.delivery.conversationFetched(threadId, messages);
+        const call = leftOut.get(threadId);
+        if (call) {
+          await this.placeLate(
+            call,
+            activeSubs.filter((s) => s.campaignId === call.campaignId),
+            messages,
+          );
+        }
       } catch (err) {
         // Read again next cycle (its last read did not move); an unavailable service is the breaker's to report.
         if (failureKind(err) === 'unavailable') this.breaker.unavailable(err);
@@ -669,9 +739,17 @@ export class Poller {
       for (const c of list) {
         calls.set(callKey(c.campaignId, c.callId), c);
         if (c.final && c.snapshot) {
+          // A channel whose filter left the call out may still get it while its conversation is followed.
+          const mayCome = (s: Subscription) =>
+            readFilter(s.filter) !== undefined && now - (c.finalAt ?? now) <= tuning.threadIdleMs;
+          // A compact line keeps the call's data while it is kept: its Details opens the card without the service.
+          const compact = (s: Subscription) =>
+            shownFormat({ format: s.format, filter: readFilter(s.filter) }) === 'compact';
           const shown = subs.every((s) => {
             const p = postsByChannel.get(s.channelId)?.get(c.callId);
-            return !p || p.digestId !== undefined || p.deliveredFp === c.fp || s.suspended !== undefined;
+            if (s.suspended !== undefined) return true;
+            if (!p) return !mayCome(s);
+            return p.digestId !== undefined || (p.deliveredFp === c.fp && !(p.ts && compact(s)));
           });
           if (shown) {
             const { snapshot: _dropped, ...rest } = c;

@@ -9,11 +9,17 @@ import { translator, type Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../outreach/schemas.js';
-import { callMessage, whatsappContactMessage, whatsappDigestMessage } from '../render/call-message.js';
+import {
+  callMessage,
+  compactCallMessage,
+  whatsappContactMessage,
+  whatsappDigestMessage,
+} from '../render/call-message.js';
 import { ENGLISH } from '../render/format.js';
 import type { SlackMessage } from '../render/types.js';
 import type { Store } from '../store/store.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
+import { isEmptyFilter, readFilter, shownFormat, type WatchFilter, type WatchFormat } from './filter.js';
 import { Poller, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
@@ -111,6 +117,29 @@ export interface WatchDeps {
   tuning: WatchTuning;
   /** The live service's origin: recording links on it are shown (see call-message.ts). */
   serviceOrigin?: string;
+}
+
+/** A watch's settings (filter.ts); `reminderMinutes` is the waiting customers' reminder delay (1 to 1440). */
+export interface WatchSettings {
+  format?: WatchFormat;
+  filter?: WatchFilter;
+  reminderMinutes?: number;
+}
+
+/** The subscription with these settings: `detailed` and an empty filter are stored as nothing (as before them). */
+function withSettings(sub: Subscription, settings: WatchSettings): Subscription {
+  const next: Subscription = { ...sub };
+  if (settings.format !== undefined) {
+    if (settings.format === 'compact') next.format = 'compact';
+    else delete next.format;
+  }
+  if ('filter' in settings) {
+    const filter = readFilter(settings.filter);
+    if (filter && !isEmptyFilter(filter)) next.filter = filter;
+    else delete next.filter;
+  }
+  if (settings.reminderMinutes !== undefined) next.reminderMinutes = settings.reminderMinutes;
+  return next;
 }
 
 export class WatchService {
@@ -265,11 +294,17 @@ export class WatchService {
     campaign: CampaignDetail;
     channelId: string;
     userId: string;
-  }): Promise<'already' | 'started' | 'resumed'> {
+    /** Typed or chosen with the watch (`updated`: the channel watched it already, these settings now apply). */
+    settings?: WatchSettings;
+  }): Promise<'already' | 'updated' | 'started' | 'resumed'> {
     const { campaign, channelId, userId } = req;
     const key = subKey(campaign.id, channelId);
     const existing = await this.state.subscriptions.get(key);
-    if (existing && !existing.suspended) return 'already';
+    if (existing && !existing.suspended) {
+      if (!req.settings) return 'already';
+      await this.saveSettings(campaign.id, channelId, req.settings);
+      return 'updated';
+    }
     const now = new Date().toISOString();
     const kind = campaign.integration?.type ?? 'phone_call';
     const sub: Subscription = existing
@@ -285,10 +320,34 @@ export class WatchService {
         };
     if (campaign.timezone) sub.campaignTimezone = campaign.timezone;
     delete sub.suspended;
-    await this.state.subscriptions.put(key, sub);
+    await this.state.subscriptions.put(key, req.settings ? withSettings(sub, req.settings) : sub);
     // What was waiting when the channel was suspended goes out now.
     if (existing?.suspended) await this.resume(channelId);
     return existing ? 'resumed' : 'started';
+  }
+
+  /**
+   * Changes a channel's watch of a campaign: its format, filter, reminder delay (what `settings` names). Stored, so
+   * every replica's next poll honours it. The subscription as saved; undefined when the channel does not watch it.
+   */
+  async saveSettings(
+    campaignId: number,
+    channelId: string,
+    settings: WatchSettings,
+  ): Promise<Subscription | undefined> {
+    const key = subKey(campaignId, channelId);
+    for (let i = 0; i < 20; i++) {
+      const cur = await this.state.subscriptions.getVersioned(key);
+      if (!cur) return undefined;
+      const next = withSettings(cur.value, settings);
+      if (await this.state.subscriptions.compareAndSet(key, cur.version, next)) return next;
+    }
+    throw new Error(`the watch ${key} kept changing while its settings were saved`);
+  }
+
+  /** A channel's watch of a campaign (suspended too), or undefined. */
+  subscription(campaignId: number, channelId: string): Promise<Subscription | undefined> {
+    return this.state.subscriptions.get(subKey(campaignId, channelId));
   }
 
   /** The channel stops watching the campaign; the removed subscription, or undefined when there was none. */
@@ -425,9 +484,17 @@ export class WatchService {
     return { ...(name ? { name } : {}), ...(timezone ? { timezone } : {}) };
   }
 
+  /** A call's message as a channel shows it: the card, or one line (its watch's format, filter.ts). */
   private async renderCall(c: CallRecord, channelId: string): Promise<SlackMessage | undefined> {
     if (!c.snapshot) return undefined;
-    const [facts, t] = await Promise.all([this.campaignFacts(c.campaignId), this.channelWords(channelId)]);
+    const [facts, t, sub] = await Promise.all([
+      this.campaignFacts(c.campaignId),
+      this.channelWords(channelId),
+      this.subscription(c.campaignId, channelId),
+    ]);
+    if (sub && shownFormat({ ...sub, filter: readFilter(sub.filter) }) === 'compact') {
+      return compactCallMessage({ campaignId: c.campaignId, call: c.snapshot }, t);
+    }
     return this.renderCallItem(c.campaignId, c.snapshot, facts.name, t, facts.timezone);
   }
 

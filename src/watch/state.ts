@@ -13,6 +13,7 @@
  */
 import type { CampaignCallItem } from '../outreach/schemas.js';
 import type { DigestLine } from '../render/call-message.js';
+import type { WatchFilter, WatchFormat } from './filter.js';
 import type { Collection, CollectionSpec, Store, WriteOptions } from '../store/store.js';
 
 const COLLECTIONS = {
@@ -52,6 +53,10 @@ export interface Subscription {
   /** The campaign's timezone when the watch was set (times in the channel are shown in it). */
   campaignTimezone?: string;
   kind: ChannelKind;
+  /** How calls are shown here: the card (absent: `detailed`, as before) or one line per call (filter.ts). */
+  format?: WatchFormat;
+  /** Which calls are shown here (absent: every call, as before; filter.ts). */
+  filter?: WatchFilter;
   /**
    * Set while the watch is stopped: Slack refused the channel (resumes by itself when the channel is reachable
    * again, or when someone watches again), or the service no longer has the campaign (`campaign_not_found`).
@@ -59,6 +64,8 @@ export interface Subscription {
   suspended?: { error: string; at: string };
   /** The last suspension its owner was told about by DM (the same one is not told twice within a day). */
   lastNotice?: { error: string; at: string };
+  /** Minutes an end user's message may wait for a person's reply before one reminder is posted (default 15). */
+  reminderMinutes?: number;
 }
 
 /** Where polling of one campaign stands. Key: campaign id. */
@@ -117,6 +124,8 @@ export interface PostRecord {
   digestId?: string;
   /** Fingerprint shown in Slack. */
   deliveredFp?: string;
+  /** Hash of the message last written (a compact line unchanged by a new fingerprint is not written again). */
+  shownHash?: string;
   conv?: ConversationCursor;
   /** Cached from the service thread, for relaying replies. */
   agentId?: string;

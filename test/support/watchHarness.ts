@@ -72,6 +72,8 @@ export async function startWatchHarness(
     slackTimeScale?: number;
     /** DEFAULT_LOCALE: the language of channels that chose none (default `en`). */
     defaultLocale?: Locale;
+    /** DATABASE_URL: the app's store in PostgreSQL (test/support/postgres.ts `freshDatabase`); default embedded. */
+    databaseUrl?: string;
   } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
@@ -108,6 +110,7 @@ export async function startWatchHarness(
     personActionsBurst: 1000,
     logLevel: 'silent',
     ...(opts.socketMode ? { slackAppToken: fake.appToken } : {}),
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   };
   const tuning = { ...FAST_TUNING, ...opts.tuning };
   const boot = (t: Partial<WatchTuning>) =>

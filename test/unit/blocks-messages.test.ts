@@ -156,7 +156,7 @@ describe('feedback', () => {
       'create',
       'edit &lt;id&gt;',
       'upload &lt;id&gt;',
-      'watch &lt;id&gt; [#channel]',
+      'watch &lt;id&gt; [#channel] [compact|detailed] [only:&lt;outcome&gt;,…] [human] [settings]',
       'unwatch &lt;id&gt; [#channel]',
       'watching',
       'try &lt;agent_id&gt;',

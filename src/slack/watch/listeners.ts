@@ -31,19 +31,32 @@ import type { CommandContext, CommandHandler } from '../deps.js';
 import type { ChangeContext, ChangeHandler } from '../middleware/change.js';
 import { dmReply } from '../reply.js';
 import type { ButtonContext } from '../middleware/listener.js';
+import { openSettingsModal, typedSettings } from './settings.js';
 import { unwatchCampaign, watchChange, watchingReply, type WatchDeps } from './subscribe.js';
 
 /** The channel a watch command names, or the one it was typed in. */
 export const commandChannel = (c: { command: { channel?: { id: string } }; channelId: string }) =>
   c.command.channel?.id ?? c.channelId;
 
-/** `/campaign watch <id> [#channel]`: the channel (default: this one) follows the campaign's calls. */
-export const watch: ChangeHandler<CommandContext<'watch', WatchDeps>> = (c) =>
-  watchChange(c.deps.watch, c.t, c.client, {
+/**
+ * `/campaign watch <id> [#channel] [options]`: the channel (default: this one) follows the campaign's calls, with
+ * the typed settings if any (a channel that watches it already just takes them); `settings` opens the form instead.
+ */
+export const watch: ChangeHandler<CommandContext<'watch', WatchDeps>> = async (c) => {
+  const channelId = commandChannel(c);
+  const { id: campaignId, options, openSettings } = c.command;
+  if (openSettings) {
+    await openSettingsModal(c.deps, c.client, { triggerId: c.triggerId, campaignId, channelId, t: c.t });
+    return;
+  }
+  const settings = options ? typedSettings(await c.deps.watch.subscription(campaignId, channelId), options) : undefined;
+  return watchChange(c.deps.watch, c.t, c.client, {
     userId: c.userId,
-    campaignId: c.command.id,
-    channelId: commandChannel(c),
+    campaignId,
+    channelId,
+    ...(settings ? { settings } : {}),
   });
+};
 
 /** `/campaign unwatch <id> [#channel]`: the channel (default: this one) stops following the campaign. */
 export const unwatch: ChangeHandler<CommandContext<'unwatch', WatchDeps>> = async (c) => {

@@ -21,10 +21,12 @@ import {
   watchingMessage,
   watchStartedMessage,
 } from '../../render/watch.js';
-import type { WatchService } from '../../watch/service.js';
+import type { WatchService, WatchSettings } from '../../watch/service.js';
+import { settingsSavedMessage } from '../../render/watch-settings.js';
 import type { AppDeps } from '../deps.js';
 import type { Changed } from '../middleware/change.js';
 import { CAMPAIGN_GONE } from '../../watch/suspensions.js';
+import { readFilter } from '../../watch/filter.js';
 import { platformError } from '../platform.js';
 import { audienceOf, needsConfirmation, type ChannelAudience, type ChannelInfoFacts } from './channel-privacy.js';
 
@@ -37,6 +39,8 @@ export interface WatchRequest {
   campaignId: number;
   channelId: string;
   externalConfirmed?: boolean;
+  /** Settings chosen with the watch (the Watch settings form, or typed: settings.ts `typedSettings`). */
+  settings?: WatchSettings;
 }
 
 type ChannelAccess =
@@ -92,6 +96,8 @@ export interface WatchOutcome {
   failure?: string;
   /** Set when the watch started in a channel people of another organization can read (for the audit trail). */
   external?: string;
+  /** The channel watched the campaign already: only its settings changed. */
+  settingsOnly?: boolean;
 }
 
 /**
@@ -113,8 +119,25 @@ async function watchCampaign(
   }
   if (!access.ok) return { reply: note(`⚠️ ${access.sentence}`), changed: false, failure: access.sentence };
 
-  const started = await svc.subscribe({ campaign, channelId: req.channelId, userId: req.userId });
+  const started = await svc.subscribe({
+    campaign,
+    channelId: req.channelId,
+    userId: req.userId,
+    ...(req.settings ? { settings: req.settings } : {}),
+  });
   if (started === 'already') return { reply: alreadyWatchingMessage(req.channelId, campaign, t), changed: false };
+  if (started === 'updated') {
+    const sub = await svc.subscription(campaign.id, req.channelId);
+    return {
+      reply: settingsSavedMessage(
+        { campaignId: campaign.id, campaignName: campaign.name, channelId: req.channelId, settings: sub ?? {} },
+        t,
+      ),
+      changed: true,
+      settingsOnly: true,
+    };
+  }
+  const settings = req.settings ? await svc.subscription(campaign.id, req.channelId) : undefined;
   const kind = campaign.integration?.type ?? 'phone_call';
   try {
     const channelWords = await svc.channelWords(req.channelId);
@@ -132,6 +155,7 @@ async function watchCampaign(
         resumed: started === 'resumed',
         publicChannel: access.audience.kind === 'public',
         external,
+        ...(settings ? { settings } : {}),
       },
       t,
     ),
@@ -160,7 +184,11 @@ export async function watchingReply(
   person: { timeZone?: string },
 ): Promise<SlackMessage> {
   return watchingMessage(
-    (await svc.state.allSubscriptions()).map((s) => ({ ...s, campaignGone: s.suspended?.error === CAMPAIGN_GONE })),
+    (await svc.state.allSubscriptions()).map((s) => ({
+      ...s,
+      filter: readFilter(s.filter),
+      campaignGone: s.suspended?.error === CAMPAIGN_GONE,
+    })),
     person.timeZone ? { timeZone: person.timeZone } : {},
     t,
   );
@@ -178,7 +206,7 @@ export async function watchChange(
 ): Promise<Changed> {
   // A context without words (ChangeContext's `t` is optional while hand-built ones gain it) answers in English.
   const outcome = await watchCampaign(svc, t ?? ENGLISH, client, req);
-  const action = `watch in ${req.channelId}`;
+  const action = outcome.settingsOnly ? `watch settings in ${req.channelId}` : `watch in ${req.channelId}`;
   const audit: Changed['audit'] = outcome.changed
     ? { action, result: 'ok', ...(outcome.external ? { detail: outcome.external } : {}) }
     : outcome.failure

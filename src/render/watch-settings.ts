@@ -1,0 +1,273 @@
+/**
+ * A watch's settings, as people see them: the "Watch settings" modal (format, filter, reminder delay of one channel's
+ * watch of one campaign), the filter and format in words (`/campaign watching`, the answers), and the button that
+ * opens the modal. The settings' rules are watch's (src/watch/filter.ts); here they are only shown and read back.
+ */
+import type { Locale } from '../i18n/locale.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
+import { ANSWERED_BY, CALL_LIST_FILTER_STATUSES } from '../outreach/schemas.js';
+import { answeredByLabel, callStatusLabel } from './format.js';
+import { encodeSettingsValue, WATCH_ACTION_IDS, WATCH_SETTINGS_VIEW_ID } from './ids.js';
+import { actions, button, cleanLabel, context, fallback, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import { tmd } from './text.js';
+import type { Button, KnownBlock, SlackMessage, View } from './types.js';
+
+/** A watch's settings as shown (the shape of src/watch/filter.ts `WatchFilter`, and the subscription's fields). */
+export interface SettingsShown {
+  format?: 'detailed' | 'compact' | undefined;
+  filter?:
+    | {
+        outcomes?: readonly string[] | undefined;
+        answeredBy?: readonly string[] | undefined;
+        policyScoreBelow?: number | undefined;
+        withData?: boolean | undefined;
+        dataKey?: string | undefined;
+        tags?: readonly string[] | undefined;
+        conversationsOnly?: boolean | undefined;
+      }
+    | undefined;
+  reminderMinutes?: number | undefined;
+}
+
+/** The reminder delay a watch without one has (src/watch/state.ts `reminderMinutes`). */
+const DEFAULT_REMINDER_MINUTES = 15;
+
+/** The modal's input blocks (block id = what it sets; the element's action id is `value`). */
+export const SETTINGS_BLOCKS = {
+  format: 'ws_format',
+  outcomes: 'ws_outcomes',
+  answeredBy: 'ws_answered_by',
+  score: 'ws_score',
+  data: 'ws_data',
+  dataKey: 'ws_data_key',
+  tags: 'ws_tags',
+  conversations: 'ws_conversations',
+  reminder: 'ws_reminder',
+} as const;
+export const SETTINGS_ACTION = 'value';
+/** The one option of the "with data" and "conversations only" checkboxes. */
+export const SETTINGS_YES = 'yes';
+
+/** The modal's private metadata: whose watch, and the language it speaks. */
+interface SettingsMeta {
+  campaignId: number;
+  channelId: string;
+  lang: Locale;
+}
+
+const FORMAT_KEYS: Record<'detailed' | 'compact', MessageKey> = {
+  detailed: 'watchFormat.detailed',
+  compact: 'watchFormat.compact',
+};
+
+/** `compact` / `detailed` in the reader's words (a conversations-only filter shows one line per call too). */
+function formatWords(s: SettingsShown, t: Translator): string {
+  return t.t(FORMAT_KEYS[s.format === 'compact' || s.filter?.conversationsOnly ? 'compact' : 'detailed']);
+}
+
+/** "only ended, busy · answered by Human · with extracted data", or "every call". Plain text, outside words cleaned. */
+export function filterWords(filter: SettingsShown['filter'], t: Translator): string {
+  const parts: string[] = [];
+  const list = (xs: readonly string[]) => xs.join(', ');
+  if (filter?.outcomes?.length) {
+    parts.push(t.t('watchFilter.outcomes', { list: list(filter.outcomes.map((o) => callStatusLabel(o, t))) }));
+  }
+  if (filter?.answeredBy?.length) {
+    parts.push(t.t('watchFilter.answeredBy', { list: list(filter.answeredBy.map((a) => answeredByLabel(a, t))) }));
+  }
+  if (filter?.policyScoreBelow !== undefined) {
+    parts.push(t.t('watchFilter.scoreBelow', { score: t.number(filter.policyScoreBelow) }));
+  }
+  if (filter?.withData) parts.push(t.t('watchFilter.withData'));
+  if (filter?.dataKey) parts.push(t.t('watchFilter.dataKey', { key: cleanLabel(filter.dataKey, 100) }));
+  if (filter?.tags?.length) {
+    parts.push(t.t('watchFilter.tags', { list: truncate(list(filter.tags.map((x) => cleanLabel(x, 100))), 500) }));
+  }
+  if (filter?.conversationsOnly) parts.push(t.t('watchFilter.conversationsOnly'));
+  return parts.length ? parts.join(' · ') : t.t('watchFilter.everything');
+}
+
+/** "compact · only ended · answered by Human", escaped mrkdwn. */
+export function settingsWords(s: SettingsShown, t: Translator): string {
+  return tmd(t, 'watchSettings.summary', { format: formatWords(s, t), filter: filterWords(s.filter, t) });
+}
+
+/** "Watch settings", for a channel's watch of a campaign (no channel: the one it is clicked in). */
+export function settingsButton(campaignId: number, channelId: string | undefined, t: Translator): Button {
+  return button({
+    text: t.t('watchSettings.button'),
+    actionId: WATCH_ACTION_IDS.settings,
+    value: encodeSettingsValue({ campaignId, ...(channelId ? { channelId } : {}) }),
+  });
+}
+
+const option = (text: string, value: string) => ({ text: plainText(text, 75), value });
+
+/** The "Watch settings" modal, filled in with the watch's settings (`watching` false: saving starts it). */
+export function watchSettingsModal(
+  input: {
+    campaignId: number;
+    campaignName?: string;
+    channelId: string;
+    watching: boolean;
+    settings: SettingsShown;
+  },
+  t: Translator,
+): View {
+  const { settings } = input;
+  const filter = settings.filter ?? {};
+  const meta: SettingsMeta = { campaignId: input.campaignId, channelId: input.channelId, lang: t.locale };
+  const outcomeOptions = CALL_LIST_FILTER_STATUSES.map((o) => option(callStatusLabel(o, t), o));
+  const answeredOptions = ANSWERED_BY.map((a) => option(answeredByLabel(a, t), a));
+  const formatOptions = (['detailed', 'compact'] as const).map((f) =>
+    option(t.t(f === 'compact' ? 'watchSettings.format.compact' : 'watchSettings.format.detailed'), f),
+  );
+  const withData = option(t.t('watchSettings.data.with'), SETTINGS_YES);
+  const conversations = option(t.t('watchSettings.conversations.only'), SETTINGS_YES);
+  const campaign = input.campaignName
+    ? `${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
+    : `#${input.campaignId}`;
+  const checkboxes = (opts: ReturnType<typeof option>[], chosen: readonly string[] | undefined) => ({
+    type: 'checkboxes' as const,
+    action_id: SETTINGS_ACTION,
+    options: opts,
+    ...(chosen?.length ? { initial_options: opts.filter((o) => chosen.includes(o.value)) } : {}),
+  });
+  const text = (block: string, label: MessageKey, initial: string | undefined, hint?: MessageKey, max = 500) => ({
+    type: 'input' as const,
+    block_id: block,
+    optional: true,
+    label: plainText(t.t(label), 2000),
+    ...(hint ? { hint: plainText(t.t(hint), 2000) } : {}),
+    element: {
+      type: 'plain_text_input' as const,
+      action_id: SETTINGS_ACTION,
+      max_length: max,
+      ...(initial ? { initial_value: truncate(initial, max, '') } : {}),
+    },
+  });
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(
+      tmd(t, 'watchSettings.intro', {
+        campaign,
+        channel: raw(`<#${input.channelId}>`),
+        watching: input.watching ? 'yes' : 'no',
+      }),
+    ),
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.format,
+      label: plainText(t.t('watchSettings.format.label'), 2000),
+      element: {
+        type: 'radio_buttons',
+        action_id: SETTINGS_ACTION,
+        options: formatOptions,
+        initial_option: formatOptions[settings.format === 'compact' ? 1 : 0]!,
+      },
+    },
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.outcomes,
+      optional: true,
+      label: plainText(t.t('watchSettings.outcomes.label'), 2000),
+      hint: plainText(t.t('watchSettings.noneTicked'), 2000),
+      element: checkboxes(outcomeOptions, filter.outcomes),
+    },
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.answeredBy,
+      optional: true,
+      label: plainText(t.t('watchSettings.answeredBy.label'), 2000),
+      hint: plainText(t.t('watchSettings.noneTicked'), 2000),
+      element: checkboxes(answeredOptions, filter.answeredBy),
+    },
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.score,
+      optional: true,
+      label: plainText(t.t('watchSettings.score.label'), 2000),
+      hint: plainText(t.t('watchSettings.score.hint'), 2000),
+      element: {
+        type: 'number_input',
+        action_id: SETTINGS_ACTION,
+        is_decimal_allowed: true,
+        min_value: '0',
+        max_value: '100',
+        ...(filter.policyScoreBelow !== undefined ? { initial_value: String(filter.policyScoreBelow) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.data,
+      optional: true,
+      label: plainText(t.t('watchSettings.data.label'), 2000),
+      element: checkboxes([withData], filter.withData ? [SETTINGS_YES] : []),
+    },
+    text(SETTINGS_BLOCKS.dataKey, 'watchSettings.dataKey.label', filter.dataKey, undefined, 100),
+    text(SETTINGS_BLOCKS.tags, 'watchSettings.tags.label', filter.tags?.join(', '), 'watchSettings.tags.hint'),
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.conversations,
+      optional: true,
+      label: plainText(t.t('watchSettings.conversations.label'), 2000),
+      element: checkboxes([conversations], filter.conversationsOnly ? [SETTINGS_YES] : []),
+    },
+    {
+      type: 'input',
+      block_id: SETTINGS_BLOCKS.reminder,
+      label: plainText(t.t('watchSettings.reminder.label'), 2000),
+      hint: plainText(t.t('watchSettings.reminder.hint'), 2000),
+      element: {
+        type: 'number_input',
+        action_id: SETTINGS_ACTION,
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: '1440',
+        initial_value: String(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES),
+      },
+    },
+    context(t.t('watchSettings.waitingNote')),
+  ];
+  return {
+    type: 'modal',
+    callback_id: WATCH_SETTINGS_VIEW_ID,
+    private_metadata: JSON.stringify(meta),
+    title: plainText(t.t('watchSettings.title'), 24),
+    submit: plainText(t.t('watchSettings.save'), 24),
+    close: plainText(t.t('common.cancel'), 24),
+    blocks,
+  };
+}
+
+/** The modal replaced by one sentence (a refusal, a stale form; a call card loading or failing to). */
+export function settingsNoticeModal(
+  text: string,
+  t: Translator,
+  title: 'watchSettings.title' | 'compactCall.modalTitle' = 'watchSettings.title',
+): View {
+  return {
+    type: 'modal',
+    title: plainText(t.t(title), 24),
+    close: plainText(t.t('common.close'), 24),
+    blocks: [mrkdwnSection(text)],
+  };
+}
+
+/** Settings saved for a watch: what the channel shows now, and the button to change them again. */
+export function settingsSavedMessage(
+  input: { campaignId: number; campaignName?: string; channelId: string; settings: SettingsShown },
+  t: Translator,
+): SlackMessage {
+  const campaign = input.campaignName
+    ? `${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
+    : `#${input.campaignId}`;
+  const text = tmd(t, 'watchSettings.saved', {
+    campaign,
+    channel: raw(`<#${input.channelId}>`),
+    summary: raw(settingsWords(input.settings, t)),
+  });
+  return {
+    text: fallback(text),
+    blocks: [mrkdwnSection(text), actions([settingsButton(input.campaignId, input.channelId, t)])],
+  };
+}
