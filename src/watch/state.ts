@@ -11,7 +11,7 @@
  * after it became final), handled Slack event ids after `eventTtlMs`. The poller's housekeeping deletes what an older
  * state holds without an expiry (poller.ts).
  */
-import type { CampaignCallItem } from '../outreach/schemas.js';
+import type { CampaignCallItem, Schedule } from '../outreach/schemas.js';
 import type { DigestLine } from '../render/call-message.js';
 import type { Collection, CollectionSpec, Store, WriteOptions } from '../store/store.js';
 
@@ -36,6 +36,10 @@ const COLLECTIONS = {
   whatsapp: { name: 'watch_whatsapp' },
   /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
   waPosts: { name: 'watch_whatsapp_posts' },
+  /** Key `${channelId}/${callId}`: a call thread whose end user waits for a person's reply (attention.ts). */
+  waiting: { name: 'watch_waiting' },
+  /** Key campaign id: the campaign's status, schedule and zone as last read (attention.ts). */
+  campaignFacts: { name: 'watch_campaign_facts' },
 } as const satisfies Record<string, CollectionSpec>;
 
 type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
@@ -59,6 +63,8 @@ export interface Subscription {
   suspended?: { error: string; at: string };
   /** The last suspension its owner was told about by DM (the same one is not told twice within a day). */
   lastNotice?: { error: string; at: string };
+  /** Minutes an end user's message may wait for a person's reply before one reminder is posted (default 15). */
+  reminderMinutes?: number;
 }
 
 /** Where polling of one campaign stands. Key: campaign id. */
@@ -124,6 +130,44 @@ export interface PostRecord {
   endUserName?: string;
   /** Re-created from the Slack message's metadata after it was let go: the conversation cursor starts at "now". */
   rebuilt?: boolean;
+  /** The assignee was mentioned in the current turn (reset when the agent or a person answers: attention.ts). */
+  turnMentioned?: boolean;
+}
+
+/**
+ * An end user's message in a call thread that no person has answered in Slack yet. Key: `${channelId}/${callId}`.
+ * Written when the first unanswered end-user message is posted, deleted when a person replies or writes a note.
+ */
+export interface WaitingRecord {
+  channelId: string;
+  campaignId: number;
+  callId: string;
+  /** The call message (the thread's parent). */
+  threadTs: string;
+  /** The app's clock (ms) when the end user's first unanswered message was posted. */
+  since: number;
+  /** Key of that message (conversation.ts `messageKey`). */
+  messageKey: string;
+  endUserName?: string;
+  /** Link to the thread (chat.getPermalink), when Slack gave one. */
+  link?: string;
+  /** The one reminder was posted (the app's clock, ms). */
+  remindedAt?: number;
+}
+
+/** A watched campaign's facts as last read (GET /campaigns/{id}). Key: campaign id. */
+export interface CampaignFacts {
+  campaignId: number;
+  status?: string;
+  /** The weekly schedule (`scheduling`) and the zone it is in. */
+  scheduling?: Schedule;
+  timezone?: string;
+  /** The app's clock (ms) of the last read. */
+  checkedAt: number;
+  /** Someone paused it from Slack (the app's clock, ms): the next `inactive` is theirs, not the service's. */
+  pausedFromSlackAt?: number;
+  /** The watches' owners were last told the plan limit was reached (the app's clock, ms). */
+  billingToldAt?: number;
 }
 
 /** Per channel: burst mode. Key: channel id. */
@@ -231,6 +275,8 @@ export class WatchState {
   readonly tries: Collection<TrySession>;
   readonly whatsapp: Collection<WhatsAppRecord>;
   readonly waPosts: Collection<WhatsAppPost>;
+  readonly waiting: Collection<WaitingRecord>;
+  readonly campaignFacts: Collection<CampaignFacts>;
   readonly retentionMs: number;
   private readonly eventTtlMs: number;
   private readonly now: () => number;
@@ -252,6 +298,8 @@ export class WatchState {
     this.tries = store.collection<TrySession>(COLLECTIONS.tries);
     this.whatsapp = store.collection<WhatsAppRecord>(COLLECTIONS.whatsapp);
     this.waPosts = store.collection<WhatsAppPost>(COLLECTIONS.waPosts);
+    this.waiting = store.collection<WaitingRecord>(COLLECTIONS.waiting);
+    this.campaignFacts = store.collection<CampaignFacts>(COLLECTIONS.campaignFacts);
   }
 
   /** Kept `retentionMs` from now (each write moves it on). */
@@ -372,6 +420,16 @@ export class WatchState {
 
   updateDigest(id: string, fn: (cur: DigestRecord) => DigestRecord | undefined) {
     return updateRecord(this.digests, id, fn, () => this.kept());
+  }
+
+  // ---- waiting end users and campaign facts (attention.ts)
+  /** Changes a waiting record unless someone else wrote it in between; undefined when there is none. */
+  updateWaiting(key: string, fn: (cur: WaitingRecord) => WaitingRecord | undefined) {
+    return updateRecord(this.waiting, key, fn, () => this.kept());
+  }
+
+  updateCampaignFacts(campaignId: number, fn: (cur: CampaignFacts) => CampaignFacts | undefined) {
+    return updateRecord(this.campaignFacts, String(campaignId), fn, () => this.kept());
   }
 
   // ---- tries

@@ -967,6 +967,16 @@ export const en = {
     'has values beyond the {columns} columns of the header ({values}): a value probably contains the delimiter without quotes, or a column has no header',
   'rowReason.phoneTooLong': 'too long to be a phone number ({chars, number} characters)',
   'rowReason.duplicate': 'duplicate of row {row} (same number {number})',
+  // Watches that call people in (issue 17: assignee, reminders, owner DMs, Home's waiting list: src/render/attention.ts)
+  'attention.mention': '🔔 {assignee}: the customer wrote in this conversation.',
+  'attention.reminder':
+    '⏰ {assignee}: {named, select, yes {{name}} other {the customer}} has been waiting for a reply here for {minutes, plural, one {# minute} other {# minutes}}. Reply in this thread to answer (or start with `note:` to leave an internal note).',
+  'attention.notice':
+    '{event, select, finished {🏁 Campaign {campaign} has finished.} paused {⏸️ Campaign {campaign} was paused by the Outreach service (not from Slack).} other {💳 Campaign {campaign} cannot run: the organization’s plan limit was reached.}} You watch it in {channels}. {event, select, finished {Its messages stay there; `/campaign unwatch {id} #channel` stops the watch.} paused {`/campaign resume {id}` starts it again when it should run.} other {Ask an admin to raise the plan or pause another campaign, then `/campaign resume {id}`.}}',
+  'attention.home.header': '⏳ Waiting for a reply',
+  'attention.home.line': '• {who} in {channel}, since {since}{reminded, select, yes { (reminded)} other {}}',
+  'attention.home.customer': 'A customer',
+  'attention.home.more': '…and {count, plural, one {# more conversation} other {# more conversations}} waiting.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -988,4 +988,14 @@ export const es: Record<MessageKey, string> = {
     'tiene valores más allá de las {columns} columnas del encabezado ({values}): probablemente un valor contiene el delimitador sin comillas, o una columna no tiene encabezado',
   'rowReason.phoneTooLong': 'demasiado largo para ser un número de teléfono ({chars, number} caracteres)',
   'rowReason.duplicate': 'repetido de la fila {row} (mismo número {number})',
+  // Watches that call people in (issue 17: assignee, reminders, owner DMs, Home's waiting list: src/render/attention.ts)
+  'attention.mention': '🔔 {assignee}: el cliente escribió en esta conversación.',
+  'attention.reminder':
+    '⏰ {assignee}: {named, select, yes {{name}} other {el cliente}} lleva {minutes, plural, one {# minuto} other {# minutos}} esperando una respuesta aquí. Responde en este hilo (o empieza con `note:` para dejar una nota interna).',
+  'attention.notice':
+    '{event, select, finished {🏁 La campaña {campaign} terminó.} paused {⏸️ El servicio de Outreach pausó la campaña {campaign} (no se pausó desde Slack).} other {💳 La campaña {campaign} no puede correr: se alcanzó el límite del plan de la organización.}} La sigues en {channels}. {event, select, finished {Sus mensajes se quedan ahí; `/campaign dejar {id} #canal` detiene el seguimiento.} paused {`/campaign reanudar {id}` la vuelve a iniciar cuando deba correr.} other {Pide a un administrador que amplíe el plan o pausa otra campaña, y luego usa `/campaign reanudar {id}`.}}',
+  'attention.home.header': '⏳ Esperando respuesta',
+  'attention.home.line': '• {who} en {channel}, desde {since}{reminded, select, yes { (con recordatorio)} other {}}',
+  'attention.home.customer': 'Un cliente',
+  'attention.home.more': '…y {count, plural, one {# conversación más} other {# conversaciones más}} esperando.',
 };

@@ -65,5 +65,23 @@ export function watchSlack(client: WebClient): WatchSlack {
         return undefined;
       }
     },
+    async userIdByEmail(email) {
+      try {
+        const res = await client.users.lookupByEmail({ email });
+        const u = res.user as { id?: string; deleted?: boolean; is_bot?: boolean } | undefined;
+        return u?.id && !u.deleted && !u.is_bot ? u.id : undefined;
+      } catch (err) {
+        if (platformError(err) === 'users_not_found') return undefined;
+        throw err;
+      }
+    },
+    async permalink(channelId, ts) {
+      try {
+        const res = await client.chat.getPermalink({ channel: channelId, message_ts: ts });
+        return res.permalink ?? undefined;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
