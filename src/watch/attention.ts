@@ -356,5 +356,5 @@ export class Attention {
 
 /** The service's error key of a failure, when it gave one. */
 export function codeOf(err: unknown): string | undefined {
-  return isOutreachError(err) ? err.code : undefined;
+  return isOutreachError(err) ? err.key : undefined;
 }

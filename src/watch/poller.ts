@@ -320,7 +320,7 @@ export class Poller {
   }
 
   private async failed(campaignId: number, err: unknown): Promise<void> {
-    if (isOutreachError(err) && err.code === 'BILLING_LIMIT_REACHED') {
+    if (isOutreachError(err) && err.key === 'BILLING_LIMIT_REACHED') {
       await this.d.billingReached?.(campaignId).catch(() => undefined);
     }
     let kind = failureKind(err);

@@ -64,7 +64,7 @@ async function setup(
       ],
     },
   });
-  const c = h.phoneCampaign(1, 'Spring promo', {
+  const c = h.phoneCampaign(2, 'Spring promo', {
     timezone: 'America/Mexico_City',
     ...(opts.scheduling ? { scheduling: opts.scheduling } : {}),
   });
@@ -259,5 +259,117 @@ describe('no customer left waiting', () => {
     await s.h.cycle();
     await s.h.cycle();
     expect(reminders(s)).toHaveLength(1);
+  });
+});
+
+describe('the watch’s owner told by DM', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.h.close();
+  });
+  const dms = () => s.h.fake.messages(OWNER).map((m) => m.text);
+
+  it('when the campaign finishes, once', async () => {
+    s = await setup();
+    expect(dms()).toEqual([]);
+    s.h.sim.control.setCampaignStatus(s.campaignId, 'finished');
+    await s.h.cycle();
+    const told = await eventually(dms, (d) => d.length === 1);
+    expect(told[0]).toContain(`#${s.campaignId}`);
+    expect(told[0]).toContain('has finished');
+    expect(told[0]).toContain(`<#${CH}>`);
+    await s.h.cycle();
+    await s.h.cycle();
+    expect(dms()).toHaveLength(1);
+  });
+
+  it('when the service pauses it, not when someone pauses it from Slack', async () => {
+    s = await setup();
+    await runCommand(s.h, `pause ${s.campaignId}`, { channelId: CH, userId: OWNER });
+    await s.h.cycle();
+    await s.h.cycle();
+    expect(dms()).toEqual([]);
+    await runCommand(s.h, `resume ${s.campaignId}`, { channelId: CH, userId: OWNER });
+    await s.h.cycle();
+    expect(dms()).toEqual([]);
+
+    // The service's back office pauses it.
+    s.h.sim.control.setCampaignStatus(s.campaignId, 'inactive');
+    await s.h.cycle();
+    const told = await eventually(dms, (d) => d.length === 1);
+    expect(told[0]).toContain('paused by the Outreach service');
+    expect(told[0]).toContain(`/campaign resume ${s.campaignId}`);
+  });
+
+  it('when resuming from Slack, or a poll, meets BILLING_LIMIT_REACHED (once a day)', async () => {
+    s = await setup();
+    await runCommand(s.h, `pause ${s.campaignId}`, { channelId: CH, userId: OWNER });
+    s.h.sim.control.setBillingLimitReached(true);
+    await runCommand(s.h, `resume ${s.campaignId}`, { channelId: CH, userId: OWNER });
+    const told = await eventually(dms, (d) => d.length === 1);
+    expect(told[0]).toContain('plan limit was reached');
+
+    // A poll refused for the plan limit within the day: not told again.
+    s.h.sim.control.injectFaults({ status: 402, match: /^GET \/api\/v1\.0\/campaigns\/\d+\/calls/ });
+    await s.h.cycle();
+    expect(dms()).toHaveLength(1);
+  });
+
+  it('when a poll meets BILLING_LIMIT_REACHED', async () => {
+    s = await setup();
+    s.h.sim.control.injectFaults({ status: 402, match: /^GET \/api\/v1\.0\/campaigns\/\d+\/calls/ });
+    await s.h.cycle();
+    const told = await eventually(dms, (d) => d.length === 1);
+    expect(told[0]).toContain('plan limit was reached');
+  });
+});
+
+describe('the Home tab’s conversations waiting for a reply', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.h.close();
+  });
+
+  async function openHome(userId: string): Promise<string> {
+    const since = s.h.fake.seq();
+    await s.h.driver.appHomeOpened({ userId });
+    const done = (c: { seq: number; ok: boolean; args: Record<string, unknown> }) =>
+      c.seq > since && c.ok && c.args.user_id === userId && !JSON.stringify(c.args.view).includes('Reading the');
+    await s.h.fake.waitFor(() => s.h.fake.calls('views.publish').find(done), 8000);
+    return JSON.stringify(s.h.fake.publishedHome(userId));
+  }
+
+  it('lists them oldest first with a link to each thread, and drops one once a person answered', async () => {
+    s = await setup();
+    const second = s.h.sim.control.createCall(s.campaignId, { status: 'ended', contactId: 2 });
+    await s.h.cycle();
+    await s.h.cycle();
+    const secondParent = callMessages(s.h.fake, CH, second.id as string)[0]!;
+
+    // The second call's customer writes first: theirs is the oldest wait.
+    s.h.sim.control.addMessage(second.thread_id as string, { sent_by: 'EU', content: 'Primero yo' });
+    await s.h.cycle();
+    await s.h.cycle();
+    s.clock.advance(3 * MIN);
+    await endUserWrites(s, 'Después yo');
+    expect(await s.h.svc.state.waiting.list()).toHaveLength(2);
+
+    let home = await openHome(OWNER);
+    expect(home).toContain('Waiting for a reply');
+    const firstLink = `/archives/${CH}/p${secondParent.ts.replace('.', '')}`;
+    const secondLink = `/archives/${CH}/p${s.parent.ts.replace('.', '')}`;
+    expect(home).toContain(firstLink);
+    expect(home).toContain(secondLink);
+    expect(home.indexOf(firstLink)).toBeLessThan(home.indexOf(secondLink));
+
+    // A person answers the oldest: it leaves the list.
+    await s.h.driver.userMessage({ channelId: CH, threadTs: secondParent.ts, text: 'note: on it' });
+    await eventually(
+      async () => (await s.h.svc.state.waiting.list()).length,
+      (n) => n === 1,
+    );
+    home = await openHome(OWNER);
+    expect(home).not.toContain(firstLink);
+    expect(home).toContain(secondLink);
   });
 });

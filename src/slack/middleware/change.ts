@@ -119,7 +119,7 @@ async function carryOut<C extends ChangeContext>(ctx: C, spec: Omit<ChangeSpec<C
   } catch (err) {
     if (spec.failedAs) {
       const action = spec.failedAs(ctx);
-      const code = isOutreachError(err) ? err.code : undefined;
+      const code = isOutreachError(err) ? err.key : undefined;
       await deps.audit.record(
         { userId, action, campaignId, result: 'failed', detail: humanMessage(err), ...(code ? { code } : {}) },
         client,
