@@ -133,6 +133,7 @@ export class Attention {
       channelId: post.channelId,
       campaignId: post.campaignId,
       callId: post.callId,
+      ...(post.threadId ? { threadId: post.threadId } : {}),
       threadTs: post.ts,
       since: this.d.now(),
       messageKey: messageKey(m),
@@ -158,7 +159,7 @@ export class Attention {
   }
 
   /** Who is called in for a thread: its assignee found in Slack, else the person who set the watch there. */
-  async assignee(post: PostRecord): Promise<string | undefined> {
+  async assignee(post: Pick<PostRecord, 'campaignId' | 'channelId' | 'threadId'>): Promise<string | undefined> {
     if (post.threadId) {
       try {
         const thread = await this.d.outreach.getThread(post.threadId, POLL);
@@ -228,7 +229,11 @@ export class Attention {
     const sub = await state.subscriptions.get(subKey(w.campaignId, channelId));
     if (!sub || sub.suspended) return;
     const post = await state.post(channelId, callId);
-    const assignee = post ? await this.assignee(post) : sub.createdBy;
+    const assignee = await this.assignee({
+      campaignId: w.campaignId,
+      channelId,
+      ...((post?.threadId ?? w.threadId) ? { threadId: post?.threadId ?? w.threadId } : {}),
+    });
     const t = await this.d.channelWords(channelId);
     const msg = waitingReminder(
       {

@@ -142,6 +142,8 @@ export interface WaitingRecord {
   channelId: string;
   campaignId: number;
   callId: string;
+  /** The service thread (its assignee is looked up when the reminder goes out, even if the post was let go). */
+  threadId?: string;
   /** The call message (the thread's parent). */
   threadTs: string;
   /** The app's clock (ms) when the end user's first unanswered message was posted. */
