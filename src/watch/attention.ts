@@ -45,7 +45,7 @@ import {
 } from './state.js';
 
 /** Minutes an end user's message waits for a person before its reminder, unless the watch says otherwise. */
-export const DEFAULT_REMINDER_MINUTES = 15;
+const DEFAULT_REMINDER_MINUTES = 15;
 /** How long a users.lookupByEmail answer (a miss too) is reused. */
 const EMAIL_CACHE_MS = 3600_000;
 /** The plan limit is told to the owners at most this often per campaign. */
@@ -360,6 +360,6 @@ export class Attention {
 }
 
 /** The service's error key of a failure, when it gave one. */
-export function codeOf(err: unknown): string | undefined {
+function codeOf(err: unknown): string | undefined {
   return isOutreachError(err) ? err.key : undefined;
 }

@@ -107,7 +107,7 @@ export interface DeliveryHooks {
 }
 
 /** What a call thread's messages do besides being posted (attention.ts `Attention`). */
-export interface ConversationAttention {
+interface ConversationAttention {
   /** The message as it is to be posted (the assignee mentioned on the first end-user message of a turn). */
   beforePost(
     post: PostRecord,
