@@ -194,13 +194,18 @@ export class Attention {
   // ---------------------------------------------------------------------------------------------------------------
   // Reminders and the campaigns' status (after each poll cycle, by the leader)
 
-  /** After a poll cycle: campaigns' status read when due, then reminders that came due are queued. */
-  async afterCycle(subscriptions: Subscription[]): Promise<void> {
+  /**
+   * After a poll cycle: campaigns' status read when due (not while the service is down: the poller's probe alone asks
+   * it then), then reminders that came due are queued.
+   */
+  async afterCycle(subscriptions: Subscription[], serviceDown = false): Promise<void> {
     const active = subscriptions.filter((s) => !s.suspended);
-    try {
-      await this.checkCampaigns(active);
-    } catch (err) {
-      this.d.logger.warn({ err: String(err) }, 'could not read the watched campaigns’ status');
+    if (!serviceDown) {
+      try {
+        await this.checkCampaigns(active);
+      } catch (err) {
+        this.d.logger.warn({ err: String(err) }, 'could not read the watched campaigns’ status');
+      }
     }
     await this.queueReminders(active);
   }

@@ -104,7 +104,7 @@ export interface PollerDeps {
   /** A poll was refused because the organization's plan limit is reached (its watches' owners are told). */
   billingReached?: (campaignId: number) => Promise<void>;
   /** After each cycle's polling (attention.ts: campaigns' status, reminders that came due). */
-  afterCycle?: (subscriptions: Subscription[]) => Promise<void>;
+  afterCycle?: (subscriptions: Subscription[], serviceDown: boolean) => Promise<void>;
   /** True while nothing can reach Slack (the token refused): cycles are skipped, cursors stay where they are. */
   paused?: () => boolean;
   now?: () => number;
@@ -267,7 +267,7 @@ export class Poller {
       );
     }
     if (this.d.afterCycle) {
-      await this.d.afterCycle(subscriptions).catch((err: unknown) => {
+      await this.d.afterCycle(subscriptions, this.breaker.open).catch((err: unknown) => {
         this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
       });
     }

@@ -196,7 +196,7 @@ export class WatchService {
       onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
-      afterCycle: (subs) => this.attention.afterCycle(subs),
+      afterCycle: (subs, serviceDown) => this.attention.afterCycle(subs, serviceDown),
       billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
