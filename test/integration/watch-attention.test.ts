@@ -50,16 +50,24 @@ interface Setup {
 
 /** A watched campaign with one ended call whose Slack thread exists. */
 async function setup(
-  opts: { at?: number; assignee?: string; scheduling?: typeof WEEKDAYS; reminderMinutes?: number } = {},
+  opts: {
+    at?: number;
+    assignee?: string;
+    scheduling?: typeof WEEKDAYS;
+    reminderMinutes?: number;
+    /** Channels speak Spanish (DEFAULT_LOCALE) and the owner reads Spanish (their Slack locale). */
+    spanish?: boolean;
+  } = {},
 ): Promise<Setup> {
   const clock = new TestClock(opts.at ?? WEDNESDAY_10AM);
   const h = await startWatchHarness({
     clock,
+    ...(opts.spanish ? { defaultLocale: 'es' as const } : {}),
     // Conversations are read at every cycle (the test's cycles follow each other within milliseconds).
     tuning: { campaignCheckMs: 0, threadMaxGapMs: 0 },
     fake: {
       users: [
-        { id: OWNER, name: 'alice' },
+        { id: OWNER, name: 'alice', ...(opts.spanish ? { locale: 'es-MX' } : {}) },
         { id: MARIA, name: 'maria', email: 'Maria.Lopez@example.com' },
       ],
     },
@@ -259,6 +267,34 @@ describe('no customer left waiting', () => {
     await s.h.cycle();
     await s.h.cycle();
     expect(reminders(s)).toHaveLength(1);
+  });
+});
+
+describe('in Spanish', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.h.close();
+  });
+
+  it('the mention and the reminder in the channel’s language, the owner’s DM in theirs', async () => {
+    s = await setup({ assignee: 'maria.lopez@example.com', spanish: true });
+    await endUserWrites(s, '¿Hay alguien?');
+    expect(mentioning(s, MARIA)[0]!.text).toContain('el cliente escribió en esta conversación');
+    s.clock.advance(16 * MIN);
+    await s.h.cycle();
+    const [reminder] = await eventually(
+      () => reminders(s),
+      (r) => r.length === 1,
+    );
+    expect(reminder!.text).toContain('lleva 15 minutos esperando una respuesta');
+    s.h.sim.control.setCampaignStatus(s.campaignId, 'finished');
+    await s.h.cycle();
+    const [dm] = await eventually(
+      () => s.h.fake.messages(OWNER).map((m) => m.text),
+      (d) => d.length === 1,
+    );
+    expect(dm).toContain('terminó');
+    expect(dm).toContain(`/campaign dejar ${s.campaignId}`);
   });
 });
 
