@@ -12,9 +12,10 @@
  *   `users.lookupByEmail` (cached for an hour, a miss too); the first one Slack knows. None: the person who set the
  *   watch in that channel. The id mentioned always comes from Slack or from the watch, never from outside text.
  * - **Waiting**: the first unanswered end-user message of a thread makes a `waiting` record (its time on the app's
- *   clock); a person's message in the thread (a reply relayed to the customer, a note, a reply kept in Slack)
- *   deletes it. The agent's answers do not: the customer waits for a person. After the watch's `reminderMinutes`
- *   (default 15), checked after each poll cycle, one reminder is posted in the thread mentioning the assignee, and
+ *   clock); a person's message in the thread (a reply relayed to the customer, a note, a reply kept in Slack, or an
+ *   answer a person sent from the service's own app, `sent_by_user`) deletes it. The agent's answers do not: the
+ *   customer waits for a person. After the watch's `reminderMinutes` (default 15), checked after each poll cycle,
+ *   one reminder is posted in the thread mentioning the assignee, and
  *   only while the campaign's schedule runs (its active days, between their start and stop times, in the campaign's
  *   timezone; a campaign without a schedule runs any time): a wait that comes due outside the schedule is reminded
  *   of when the schedule opens again, if nobody answered meanwhile. At most one reminder per waiting record.
@@ -116,6 +117,11 @@ export class Attention {
   /** After a conversation message reached the call thread: the turn and the waiting record move on. */
   async afterPost(post: PostRecord, m: Message, mentioned: boolean): Promise<void> {
     const { state } = this.d;
+    if (m.sent_by !== 'EU' && m.sent_by_user) {
+      // A person answered from the service's own app (`sent_by_user`): shown in the thread, it is a human reply.
+      await this.humanWrote(post);
+      return;
+    }
     if (m.sent_by === 'AI') {
       if (post.turnMentioned) await this.endTurn(post);
       return;

@@ -229,6 +229,18 @@ describe('no customer left waiting', () => {
     expect(reminders(s)).toHaveLength(0);
   });
 
+  it('posts no reminder after a person answered from the service’s own app (sent_by_user)', async () => {
+    s = await setup();
+    await endUserWrites(s, '¿Me ayudan?');
+    s.h.sim.control.addMessage(s.threadId, { sent_by: 'AI', content: 'Soy Carla, te ayudo', sent_by_user: 'svc-7' });
+    await s.h.cycle();
+    await s.h.cycle();
+    expect(await s.h.svc.state.waiting.list()).toHaveLength(0);
+    s.clock.advance(60 * MIN);
+    await s.h.cycle();
+    expect(reminders(s)).toHaveLength(0);
+  });
+
   it('posts no reminder outside the campaign’s schedule; it comes when the schedule opens, if still waiting', async () => {
     s = await setup({ at: SATURDAY_10AM, scheduling: WEEKDAYS });
     await endUserWrites(s, 'Escribo el sábado');
