@@ -29,6 +29,7 @@ import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { isOutreachError } from '../outreach/errors.js';
+import { FINAL_CALL_STATUSES } from '../outreach/rules.js';
 import { DAYS, type Message, type Schedule } from '../outreach/schemas.js';
 import { campaignEventNotice, waitingReminder, withAssigneeMention, type CampaignEvent } from '../render/attention.js';
 import type { SlackMessage } from '../render/types.js';
@@ -101,7 +102,8 @@ export class Attention {
     if (m.sent_by !== 'EU') return false;
     const call = await this.d.state.call(post.campaignId, post.callId);
     if (!call) return true;
-    if (!call.final) return false;
+    // Ended (its policy evaluation may still be settling: `final` waits for it, the end user does not).
+    if (!call.final && !FINAL_CALL_STATUSES.includes(call.status)) return false;
     const ended = call.snapshot?.ended_at ? Date.parse(call.snapshot.ended_at) : call.finalAt;
     return ended === undefined || Number.isNaN(ended) || Date.parse(m.sent_at) >= ended;
   }
