@@ -6,7 +6,7 @@
  *
  * Work items of a channel: `call:<callId>` (the call's own message), `digest:<id>` (a burst digest), `conv:<callId>`
  * (the conversation in the call's thread), `try:<userId>` (a `/campaign try` conversation in a DM), `wa:<key>`
- * (WhatsApp digest or contact message).
+ * (WhatsApp digest or contact message), `remind:<callId>` (the one reminder of a customer left waiting: attention.ts).
  *
  * Bursts: when more new calls wait for a channel than it can take before the next poll (`burstThreshold`), the
  * channel switches to digest mode: waiting and further new calls go into a digest message updated in place (every
