@@ -51,7 +51,7 @@ export function createWatch(
       backoffMs: full.backoffMs,
       logger,
     }),
-    slack: watchSlack(client),
+    slack: watchSlack(client, posterClient),
     speakers: new Speakers(client, deps.permissions, logger),
     // Watch renders each message in its reader's language: a channel's (`/campaign lang`, else DEFAULT_LOCALE) or,
     // for a DM or an ephemeral, the person's (their choice, else their Slack locale; users.info on `client`).

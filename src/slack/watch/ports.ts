@@ -27,7 +27,11 @@ async function checkToken(client: WebClient, needed?: string): Promise<TokenChec
   }
 }
 
-export function watchSlack(client: WebClient): WatchSlack {
+/**
+ * `background` (the watch's own client, which leaves part of each Slack budget to people) carries the lookups the
+ * leader makes while delivering: an assignee's email, a thread's permalink.
+ */
+export function watchSlack(client: WebClient, background: WebClient = client): WatchSlack {
   return {
     async dm(userId, text) {
       await client.chat.postMessage({ channel: userId, text, unfurl_links: false, unfurl_media: false });
@@ -67,7 +71,7 @@ export function watchSlack(client: WebClient): WatchSlack {
     },
     async userIdByEmail(email) {
       try {
-        const res = await client.users.lookupByEmail({ email });
+        const res = await background.users.lookupByEmail({ email });
         const u = res.user as { id?: string; deleted?: boolean; is_bot?: boolean } | undefined;
         return u?.id && !u.deleted && !u.is_bot ? u.id : undefined;
       } catch (err) {
@@ -77,7 +81,7 @@ export function watchSlack(client: WebClient): WatchSlack {
     },
     async permalink(channelId, ts) {
       try {
-        const res = await client.chat.getPermalink({ channel: channelId, message_ts: ts });
+        const res = await background.chat.getPermalink({ channel: channelId, message_ts: ts });
         return res.permalink ?? undefined;
       } catch {
         return undefined;
