@@ -36,7 +36,10 @@ const COLLECTIONS = {
   whatsapp: { name: 'watch_whatsapp' },
   /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
   waPosts: { name: 'watch_whatsapp_posts' },
-  /** Key `${channelId}/${callId}`: a call thread whose end user waits for a person's reply (attention.ts). */
+  /**
+   * Key `${channelId}/${callId}`: a call thread whose end user waits for a person's reply (attention.ts). Only the
+   * unanswered conversations: a small collection, listed whole after each poll cycle and for the Home tab.
+   */
   waiting: { name: 'watch_waiting' },
   /** Key campaign id: the campaign's status, schedule and zone as last read (attention.ts). */
   campaignFacts: { name: 'watch_campaign_facts' },
