@@ -33,6 +33,7 @@ import { UploadService } from './slack/upload/service.js';
 import { DEFAULT_FORM_TIMING, type SubmitTiming } from './slack/campaign-form/submit.js';
 import { DEFAULT_HOME_TUNING, HomeService, type HomeTuning } from './slack/home/service.js';
 import { createWatch } from './slack/watch/create.js';
+import { systemClock, type Clock } from './clock.js';
 import type { WatchTuning } from './watch/service.js';
 import { AgentDirectory } from './slack/campaign-form/directory.js';
 import { FormSubmissions } from './slack/campaign-form/once.js';
@@ -73,6 +74,8 @@ export interface StartOptions extends SlackAppOptions {
    * replicas in other processes where a budget object cannot be handed over). Default 1.
    */
   slackTimeScale?: number;
+  /** The time the app goes by (reminders of waiting customers); default: the system's. */
+  clock?: Clock;
 }
 
 interface HealthTuning {
@@ -209,12 +212,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
-  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient);
+  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock);
   // Polling and delivery to Slack run only while this replica holds the leader lease.
   const leaderWork = new LeaderWork(coordination.leadership, watch, logger.child({ component: 'leader' }), (l) =>
     metrics.setLeader(l),
   );
-  const home = new HomeService(deps, settings.home, (id) => watch.channelsWatching(id));
+  const home = new HomeService(
+    deps,
+    settings.home,
+    (id) => watch.channelsWatching(id),
+    () => watch.waitingForReply(),
+  );
   const services: Services = {
     ...deps,
     watch,
@@ -232,6 +240,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   // lists are read again at their next use.
   deps.audit.subscribe((entry, entryClient) => {
     if (entry.result === 'refused') return;
+    // Watches tell their owners what the service did to a campaign, not what a person did from Slack.
+    watch.changedFromSlack(entry).catch((err: unknown) => {
+      logger.warn({ err: String(err) }, 'could not note a change from Slack for the watches');
+    });
     // A failed change may still have moved something (or found the view stale): refresh either way.
     home.changed(entry.campaignId);
     home

@@ -16,6 +16,7 @@ import {
 } from '../outreach/schemas.js';
 import { ACTION_IDS, encodeCampaignId, HOME_ACTION_IDS, HOME_WATCH_VIEW_ID } from './ids.js';
 import { analyticsFields } from './campaign-detail.js';
+import { homeWaitingBlocks, type WaitingItem } from './attention.js';
 import { listItemCycles } from './campaign-list.js';
 import { campaignStateLabel, channelLabel, formatDateTime, statusLabel } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
@@ -124,6 +125,8 @@ export interface HomeModel {
   problem?: string;
   /** No list could be read at all (not even an older one). */
   noList?: boolean;
+  /** Conversations of watched channels waiting for a person's reply (attention.ts), shown oldest first. */
+  waiting?: WaitingItem[];
 }
 
 /** Campaigns per page: 4 blocks each plus at most 13 of head and tail keeps a page under 100 blocks. */
@@ -350,6 +353,7 @@ export function homeView(model: HomeModel, t: Translator): View {
   if (!model.noList) head.push(...countsBlock(model, t));
   head.push(filtersBlock(model, t));
   if (!model.canChange && model.whoCan) head.push(context(tmd(t, 'home.readOnly', { whoCan: raw(model.whoCan) })));
+  if (model.waiting?.length) head.push(...homeWaitingBlocks(model.waiting, t, model.timeZone));
 
   const tail: KnownBlock[] = [];
   if (model.noList) {

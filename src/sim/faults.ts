@@ -6,9 +6,10 @@
 export interface FaultSpec {
   /**
    * 400 stands for a refusal the simulator's own checks would not make (a real service may be stricter than the
-   * spec): give the `body` to answer, e.g. a campaign envelope with `field` or a validation body.
+   * spec): give the `body` to answer, e.g. a campaign envelope with `field` or a validation body. 402 answers
+   * `BILLING_LIMIT_REACHED` (campaign envelope) where the spec does not say the service would, e.g. on a poll.
    */
-  status: 400 | 500 | 502 | 503 | 429;
+  status: 400 | 402 | 500 | 502 | 503 | 429;
   /** How many matching requests fail (default 1). */
   count?: number;
   /** Only requests whose "METHOD path" matches; default: any request to the API. */

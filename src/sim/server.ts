@@ -113,6 +113,12 @@ function faultResponse(f: FaultSpec, family: Route['family'] | null): SimRespons
         ).response,
         headers,
       };
+    case 402:
+      return {
+        ...campaignError('BILLING_LIMIT_REACHED', "The organization's plan limit has been reached (injected).")
+          .response,
+        headers,
+      };
     case 429:
       return {
         ...campaignError('RATE_LIMITED', 'Too many requests: retry after the Retry-After delay.').response,

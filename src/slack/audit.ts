@@ -18,6 +18,8 @@ export interface AuditEntry {
   campaignId?: number;
   result: 'ok' | 'refused' | 'failed';
   detail?: string;
+  /** The service's error key of a failure (e.g. `BILLING_LIMIT_REACHED`), when it gave one. */
+  code?: string;
 }
 
 /** Told of every entry once it is logged (the Home tab refreshes the person's view with it). Must not throw. */

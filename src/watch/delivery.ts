@@ -6,7 +6,7 @@
  *
  * Work items of a channel: `call:<callId>` (the call's own message), `digest:<id>` (a burst digest), `conv:<callId>`
  * (the conversation in the call's thread), `try:<userId>` (a `/campaign try` conversation in a DM), `wa:<key>`
- * (WhatsApp digest or contact message).
+ * (WhatsApp digest or contact message), `remind:<callId>` (the one reminder of a customer left waiting: attention.ts).
  *
  * Bursts: when more new calls wait for a channel than it can take before the next poll (`burstThreshold`), the
  * channel switches to digest mode: waiting and further new calls go into a digest message updated in place (every
@@ -102,6 +102,23 @@ export interface DeliveryHooks {
   channelActive(channelId: string): Promise<boolean>;
   /** A call's final state reached Slack for the first time (metrics: call end to Slack). */
   finalShown?(call: CallRecord, at: number): void;
+  /** Who is called in on a call thread's messages, and the one reminder of a waiting customer (attention.ts). */
+  attention?: ConversationAttention;
+}
+
+/** What a call thread's messages do besides being posted (attention.ts `Attention`). */
+interface ConversationAttention {
+  /** The message as it is to be posted (the assignee mentioned on the first end-user message of a turn). */
+  beforePost(
+    post: PostRecord,
+    m: Message,
+    reply: SlackMessage,
+    t: Translator,
+  ): Promise<{ reply: SlackMessage; mentioned: boolean }>;
+  /** The message reached the thread (recorded): the turn and the waiting customer move on. */
+  afterPost(post: PostRecord, m: Message, mentioned: boolean): Promise<void>;
+  /** The work item `remind:<callId>`. */
+  remind(channelId: string, callId: string): Promise<void>;
 }
 
 export interface DeliveryStats {
@@ -337,8 +354,10 @@ export class Delivery {
         return this.deliverTry(id);
       case 'wa':
         return this.deliverWhatsApp(id);
+      case 'remind':
+        return this.hooks.attention ? this.hooks.attention.remind(channelId, id).then(() => 'done') : done();
       default:
-        return Promise.resolve('done');
+        return done();
     }
   }
 
@@ -615,6 +634,7 @@ export class Delivery {
         endUserName: post.endUserName,
         intro: true,
         words: await this.hooks.translator({ channelId }),
+        post,
       },
       async (fn) => {
         await this.state.updatePost(channelId, callId, (cur) => ({
@@ -663,6 +683,8 @@ export class Delivery {
       intro: boolean;
       /** The reader's language (the channel's, or the person's in a try DM). */
       words: Translator;
+      /** The call whose thread it is (not for a try DM): its messages may call people in. */
+      post?: PostRecord;
     },
     save: (fn: (c: ConversationCursor) => ConversationCursor) => Promise<void>,
   ): Promise<Outcome> {
@@ -684,7 +706,14 @@ export class Delivery {
     }
     const m = step.message;
     const who = { ...(where.endUserName ? { endUserName: where.endUserName } : {}), self: where.self ?? false };
-    const reply = conversationReply(m, who, where.words);
+    let reply = conversationReply(m, who, where.words);
+    const attention = where.post ? this.hooks.attention : undefined;
+    let mentioned = false;
+    if (attention && where.post) {
+      // The post as stored now (a person may have written in the thread since the worker read it).
+      const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
+      ({ reply, mentioned } = await attention.beforePost(current, m, reply, where.words));
+    }
     await this.poster.post(where.channelId, {
       ...reply,
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),
@@ -692,6 +721,10 @@ export class Delivery {
     });
     this.stats.conversationPosts++;
     await save((c) => ({ ...advance(c, step.index, m), lastActivityAt: Date.now() }));
+    if (attention && where.post) {
+      const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
+      await attention.afterPost(current, m, mentioned);
+    }
     return 'again';
   }
 
@@ -724,6 +757,8 @@ export class Delivery {
     return !latest || latest.fp === fp ? 'done' : 'again';
   }
 }
+
+const done = (): Promise<Outcome> => Promise.resolve('done');
 
 function digestFp(lines: DigestLine[]): string {
   return hashText(JSON.stringify(lines));

@@ -27,6 +27,7 @@
  */
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
+import { isOutreachError } from '../outreach/errors.js';
 import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
 import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
 import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
@@ -104,6 +105,10 @@ export interface PollerDeps {
   resolveKind(sub: Subscription): Promise<Subscription>;
   /** The service no longer has this campaign (confirmed): its watches are suspended and their owners told. */
   campaignGone(campaignId: number): Promise<void>;
+  /** A poll was refused because the organization's plan limit is reached (its watches' owners are told). */
+  billingReached?: (campaignId: number) => Promise<void>;
+  /** After each cycle's polling (attention.ts: campaigns' status, reminders that came due). */
+  afterCycle?: (subscriptions: Subscription[], serviceDown: boolean) => Promise<void>;
   /** True while nothing can reach Slack (the token refused): cycles are skipped, cursors stay where they are. */
   paused?: () => boolean;
   now?: () => number;
@@ -265,6 +270,11 @@ export class Poller {
         Math.max(this.d.tuning.concurrency * 2, budget),
       );
     }
+    if (this.d.afterCycle) {
+      await this.d.afterCycle(subscriptions, this.breaker.open).catch((err: unknown) => {
+        this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
+      });
+    }
     await this.maintain(subscriptions);
     return this.finish(report, started, cpu0);
   }
@@ -314,6 +324,9 @@ export class Poller {
   }
 
   private async failed(campaignId: number, err: unknown): Promise<void> {
+    if (isOutreachError(err) && err.key === 'BILLING_LIMIT_REACHED') {
+      await this.d.billingReached?.(campaignId).catch(() => undefined);
+    }
     let kind = failureKind(err);
     if (kind === 'not_found') {
       // A 404 from a listing is believed only when the campaign itself is not found either.

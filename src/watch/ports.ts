@@ -43,6 +43,13 @@ export interface WatchSlack {
   isTokenError(code: string): boolean;
   /** The name Slack shows for a person, when it can be read. */
   displayName(userId: string): Promise<string | undefined>;
+  /**
+   * The Slack user id of the workspace member with this email (`users.lookupByEmail`, scope `users:read.email`);
+   * undefined when Slack knows no such member (`users_not_found`). Rejects when Slack could not be asked.
+   */
+  userIdByEmail(email: string): Promise<string | undefined>;
+  /** A link to a message (`chat.getPermalink`), when Slack gives one. */
+  permalink(channelId: string, ts: string): Promise<string | undefined>;
 }
 
 export type SpeakerRefusal = 'external' | 'guest' | 'not-responder' | 'unknown';

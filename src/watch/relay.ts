@@ -130,6 +130,8 @@ export interface RelayDeps {
   audit: AuditRecord;
   /** The words of one person: what the relay tells a writer (hints, refusals, failures) is in their language. */
   words(userId: string): Promise<Translator>;
+  /** A person wrote in a call's thread (reply, note, or a reply kept in Slack): its customer no longer waits. */
+  humanWrote?(post: PostRecord): Promise<void>;
 }
 
 /** What the relay knows of the delivery besides the event: ids of this app and its installation. */
@@ -172,6 +174,11 @@ export class Relay {
       return 'not-ours';
     }
     if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
+    if (post && v.text.trim() !== '') {
+      await this.d.humanWrote?.(post).catch((err: unknown) => {
+        this.d.logger.warn({ channel: v.channel, err: String(err) }, 'could not record that a person answered');
+      });
+    }
     if (isInternalNote(v.text)) return 'note';
     if (v.text.trim() === '') return 'empty';
     if (!(await this.maySpeak(v, meta, post))) return 'kept';

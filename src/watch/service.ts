@@ -15,9 +15,11 @@ import {
   whatsappContactMessage,
   whatsappDigestMessage,
 } from '../render/call-message.js';
+import type { WaitingItem } from '../render/attention.js';
 import { ENGLISH } from '../render/format.js';
 import type { SlackMessage } from '../render/types.js';
 import type { Store } from '../store/store.js';
+import { Attention } from './attention.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { isEmptyFilter, readFilter, shownFormat, type WatchFilter, type WatchFormat } from './filter.js';
 import { Poller, type PollerTuning } from './poller.js';
@@ -59,6 +61,8 @@ export interface WatchTuning extends PollerTuning {
   authRecheckMs: number;
   /** How often channels whose watches Slack refused are looked at again (events missed while the app was down). */
   channelRecheckMs: number;
+  /** Least time between two reads of a watched campaign's status (owners told when it finishes or is paused). */
+  campaignCheckMs: number;
 }
 
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
@@ -90,6 +94,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     backoffMaxMs: Math.max(10 * 60_000, pollIntervalMs),
     authRecheckMs: 60_000,
     channelRecheckMs: 10 * 60_000,
+    campaignCheckMs: Math.max(60_000, pollIntervalMs),
   };
 }
 
@@ -117,6 +122,8 @@ export interface WatchDeps {
   tuning: WatchTuning;
   /** The live service's origin: recording links on it are shown (see call-message.ts). */
   serviceOrigin?: string;
+  /** The app's clock (src/clock.ts): when customers started waiting and reminders come due. Default: the system's. */
+  clock?: { now(): number };
 }
 
 /** A watch's settings (filter.ts); `reminderMinutes` is the waiting customers' reminder delay (1 to 1440). */
@@ -153,6 +160,8 @@ export class WatchService {
   readonly poller: Poller;
   readonly relay: Relay;
   readonly health: SlackHealth;
+  /** The assignee called in, reminders for waiting customers, owners told of their campaigns (attention.ts). */
+  readonly attention: Attention;
   readonly tuning: WatchTuning;
   /** `/campaign try`: the end user being created for a person, so one is created even if they click twice. */
   readonly endUsersBeingCreated = new Map<string, Promise<string>>();
@@ -168,6 +177,19 @@ export class WatchService {
     this.speakers = deps.speakers;
     this.logger = deps.logger;
     const logger = deps.logger.child({ component: 'watch' });
+    const clock = deps.clock ?? { now: () => Date.now() };
+    this.attention = new Attention({
+      state: this.state,
+      outreach: deps.outreach,
+      slack: deps.slack,
+      poster: deps.poster,
+      logger,
+      now: () => clock.now(),
+      channelWords: (channelId) => this.channelWords(channelId),
+      personWords: (userId) => this.personWords(userId),
+      enqueue: (channelId, item) => this.delivery.enqueue(channelId, item),
+      campaignCheckMs: tuning.campaignCheckMs,
+    });
     this.delivery = new Delivery(
       this.state,
       this.poster,
@@ -181,6 +203,7 @@ export class WatchService {
         deliveryOpen: () => this.started && !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
+        attention: this.attention,
       },
       {
         burstThreshold: tuning.burstThreshold,
@@ -202,6 +225,8 @@ export class WatchService {
       onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
+      afterCycle: (subs, serviceDown) => this.attention.afterCycle(subs, serviceDown),
+      billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
     this.health = new SlackHealth({
@@ -222,6 +247,7 @@ export class WatchService {
       speakers: deps.speakers,
       audit: deps.audit,
       words: async (userId) => (await this.personWords(userId)).t,
+      humanWrote: (post) => this.attention.humanWrote(post),
     });
   }
 
@@ -524,6 +550,27 @@ export class WatchService {
     if (c.timezone) next.campaignTimezone = c.timezone;
     await this.state.putSubscription(next);
     return next;
+  }
+
+  /**
+   * A change made from Slack (an audit entry, src/main.ts): a pause is the person's, not the service's (its owners
+   * are not told); a refusal for the plan limit is told to the campaign's watches' owners.
+   */
+  async changedFromSlack(entry: { action: string; campaignId?: number; result: string; code?: string }) {
+    if (entry.campaignId === undefined) return;
+    if (entry.result === 'ok' && entry.action === 'pause') await this.attention.pausedFromSlack(entry.campaignId);
+    if (entry.code === 'BILLING_LIMIT_REACHED') await this.attention.billingReached(entry.campaignId);
+  }
+
+  /** Conversations of watched channels waiting for a person's reply, oldest first (the Home tab). */
+  async waitingForReply(): Promise<WaitingItem[]> {
+    return (await this.attention.waitingList()).map((w) => ({
+      channelId: w.channelId,
+      since: new Date(w.since),
+      reminded: w.remindedAt !== undefined,
+      ...(w.endUserName ? { endUserName: w.endUserName } : {}),
+      ...(w.link ? { link: w.link } : {}),
+    }));
   }
 
   /** The post record behind a call message in a channel (for buttons). */

@@ -11,7 +11,7 @@
  * after it became final), handled Slack event ids after `eventTtlMs`. The poller's housekeeping deletes what an older
  * state holds without an expiry (poller.ts).
  */
-import type { CampaignCallItem } from '../outreach/schemas.js';
+import type { CampaignCallItem, Schedule } from '../outreach/schemas.js';
 import type { DigestLine } from '../render/call-message.js';
 import type { WatchFilter, WatchFormat } from './filter.js';
 import type { Collection, CollectionSpec, Store, WriteOptions } from '../store/store.js';
@@ -37,6 +37,13 @@ const COLLECTIONS = {
   whatsapp: { name: 'watch_whatsapp' },
   /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
   waPosts: { name: 'watch_whatsapp_posts' },
+  /**
+   * Key `${channelId}/${callId}`: a call thread whose end user waits for a person's reply (attention.ts). Only the
+   * unanswered conversations: a small collection, listed whole after each poll cycle and for the Home tab.
+   */
+  waiting: { name: 'watch_waiting' },
+  /** Key campaign id: the campaign's status, schedule and zone as last read (attention.ts). */
+  campaignFacts: { name: 'watch_campaign_facts' },
 } as const satisfies Record<string, CollectionSpec>;
 
 type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
@@ -133,6 +140,46 @@ export interface PostRecord {
   endUserName?: string;
   /** Re-created from the Slack message's metadata after it was let go: the conversation cursor starts at "now". */
   rebuilt?: boolean;
+  /** The assignee was mentioned in the current turn (reset when the agent or a person answers: attention.ts). */
+  turnMentioned?: boolean;
+}
+
+/**
+ * An end user's message in a call thread that no person has answered in Slack yet. Key: `${channelId}/${callId}`.
+ * Written when the first unanswered end-user message is posted, deleted when a person replies or writes a note.
+ */
+export interface WaitingRecord {
+  channelId: string;
+  campaignId: number;
+  callId: string;
+  /** The service thread (its assignee is looked up when the reminder goes out, even if the post was let go). */
+  threadId?: string;
+  /** The call message (the thread's parent). */
+  threadTs: string;
+  /** The app's clock (ms) when the end user's first unanswered message was posted. */
+  since: number;
+  /** Key of that message (conversation.ts `messageKey`). */
+  messageKey: string;
+  endUserName?: string;
+  /** Link to the thread (chat.getPermalink), when Slack gave one. */
+  link?: string;
+  /** The one reminder was posted (the app's clock, ms). */
+  remindedAt?: number;
+}
+
+/** A watched campaign's facts as last read (GET /campaigns/{id}). Key: campaign id. */
+export interface CampaignFacts {
+  campaignId: number;
+  status?: string;
+  /** The weekly schedule (`scheduling`) and the zone it is in. */
+  scheduling?: Schedule;
+  timezone?: string;
+  /** The app's clock (ms) of the last read. */
+  checkedAt: number;
+  /** Someone paused it from Slack (the app's clock, ms): the next `inactive` is theirs, not the service's. */
+  pausedFromSlackAt?: number;
+  /** The watches' owners were last told the plan limit was reached (the app's clock, ms). */
+  billingToldAt?: number;
 }
 
 /** Per channel: burst mode. Key: channel id. */
@@ -240,6 +287,8 @@ export class WatchState {
   readonly tries: Collection<TrySession>;
   readonly whatsapp: Collection<WhatsAppRecord>;
   readonly waPosts: Collection<WhatsAppPost>;
+  readonly waiting: Collection<WaitingRecord>;
+  readonly campaignFacts: Collection<CampaignFacts>;
   readonly retentionMs: number;
   private readonly eventTtlMs: number;
   private readonly now: () => number;
@@ -261,6 +310,8 @@ export class WatchState {
     this.tries = store.collection<TrySession>(COLLECTIONS.tries);
     this.whatsapp = store.collection<WhatsAppRecord>(COLLECTIONS.whatsapp);
     this.waPosts = store.collection<WhatsAppPost>(COLLECTIONS.waPosts);
+    this.waiting = store.collection<WaitingRecord>(COLLECTIONS.waiting);
+    this.campaignFacts = store.collection<CampaignFacts>(COLLECTIONS.campaignFacts);
   }
 
   /** Kept `retentionMs` from now (each write moves it on). */
@@ -381,6 +432,16 @@ export class WatchState {
 
   updateDigest(id: string, fn: (cur: DigestRecord) => DigestRecord | undefined) {
     return updateRecord(this.digests, id, fn, () => this.kept());
+  }
+
+  // ---- waiting end users and campaign facts (attention.ts)
+  /** Changes a waiting record unless someone else wrote it in between; undefined when there is none. */
+  updateWaiting(key: string, fn: (cur: WaitingRecord) => WaitingRecord | undefined) {
+    return updateRecord(this.waiting, key, fn, () => this.kept());
+  }
+
+  updateCampaignFacts(campaignId: number, fn: (cur: CampaignFacts) => CampaignFacts | undefined) {
+    return updateRecord(this.campaignFacts, String(campaignId), fn, () => this.kept());
   }
 
   // ---- tries

@@ -92,6 +92,7 @@ const NEEDED_SCOPES = [
   'files:write',
   'reactions:write',
   'users:read',
+  'users:read.email',
   'usergroups:read',
 ];
 

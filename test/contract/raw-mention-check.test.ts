@@ -171,6 +171,25 @@ describe('the fake Slack reports what the app sends', () => {
     ]);
   });
 
+  it('lets the app mention a person Slack gave it by email (users.lookupByEmail), not an id from elsewhere', async () => {
+    fake.addUser({ id: 'U0MARIA', email: 'Maria@Example.com' });
+    const found = await client.users.lookupByEmail({ email: 'maria@example.com' });
+    expect(found.user?.id).toBe('U0MARIA');
+    await expect(client.users.lookupByEmail({ email: 'nobody@example.com' })).rejects.toMatchObject({
+      data: { error: 'users_not_found' },
+    });
+    const before = fake.rawMentions().length;
+    await client.chat.postMessage({ channel: 'C0OPS', text: `<@${found.user!.id}> the customer wrote` });
+    expect(fake.rawMentions()).toHaveLength(before);
+    await client.chat.postMessage({ channel: 'C0OPS', text: 'assigned to <@U0STRANGER>' });
+    expect(
+      fake
+        .rawMentions()
+        .slice(before)
+        .map((r) => r.sequence),
+    ).toEqual(['<@U0STRANGER>']);
+  });
+
   it('and in response_url bodies and the modal errors of a view_submission ack', async () => {
     const before = fake.rawMentions().length;
     const url = fake.issueResponseUrl({ channelId: 'C0OPS', userId: 'U0ANA' });

@@ -148,11 +148,16 @@ describe('watching phone campaigns', () => {
     await h.cycle();
     await h.cycle();
     const parent = callMessages(h.fake, CH, call.id as string)[0]!;
-    const everything = JSON.stringify([
+    const posted = JSON.stringify([
       parent.blocks,
       parent.text,
       h.fake.threadReplies(CH, parent.ts).map((r) => [r.text, r.blocks]),
     ]);
+    // The one mention the app writes on purpose: the person who set the watch, called in when the end user writes
+    // (src/watch/attention.ts), in the message's text and its context line. Nothing else mentions anyone.
+    const ours = '🔔 <@U0ALICE>: the customer wrote in this conversation.';
+    expect(posted.split(ours)).toHaveLength(3);
+    const everything = posted.split(ours).join('');
     for (const bad of [
       '<!here>',
       '<!channel>',

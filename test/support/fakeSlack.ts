@@ -2132,6 +2132,21 @@ export class FakeSlack {
         return {};
       },
 
+      'users.lookupByEmail': (args) => {
+        // Like Slack: exact email of a member (case-insensitive); users_not_found otherwise. The id it gives is one the
+        // app may mention from now on (it came from Slack, not from outside text).
+        const email = str(args.email)?.toLowerCase();
+        if (!email) throw new ApiError('invalid_arguments');
+        const user = [...this.usersById.values()].find(
+          (u) => String((u.profile as Json | undefined)?.email ?? '').toLowerCase() === email,
+        );
+        if (!user) throw new ApiError('users_not_found');
+        this.mentionable.add(String(user.id));
+        const found = clone(user);
+        delete found.locale;
+        return { user: found };
+      },
+
       'users.info': (args) => {
         // Like Slack: the locale only when asked for with include_locale.
         const user = clone(this.resolveUser(args.user));

@@ -6,10 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import type { Locale } from '../../src/i18n/locale.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type RunningApp } from '../../src/main.js';
+import type { SeedCampaignInput } from '../../src/sim/index.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { SlackMethodBudget } from '../../src/slack/method-budget.js';
 import { LocalRateWindows } from '../../src/store/local-coordination.js';
@@ -43,7 +45,11 @@ export interface WatchHarness {
   stateFile: string;
   dir: string;
   /** A phone campaign in `active` with `contacts` contacts; returns its id and agent id. */
-  phoneCampaign(contacts?: number, name?: string, over?: { timezone?: string }): { id: number; agentId: string };
+  phoneCampaign(
+    contacts?: number,
+    name?: string,
+    over?: Pick<SeedCampaignInput, 'timezone' | 'scheduling'>,
+  ): { id: number; agentId: string };
   whatsappCampaign(contacts?: number): { id: number; agentId: string };
   /** One poll cycle, then waits until everything recorded reached Slack. */
   cycle(): Promise<void>;
@@ -74,6 +80,8 @@ export async function startWatchHarness(
     defaultLocale?: Locale;
     /** DATABASE_URL: the app's store in PostgreSQL (test/support/postgres.ts `freshDatabase`); default embedded. */
     databaseUrl?: string;
+    /** The app's clock (reminders of waiting customers): a test moves it forward instead of waiting. */
+    clock?: Clock;
   } = {},
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'watch-'));
@@ -121,6 +129,7 @@ export async function startWatchHarness(
       slackRetries: 0,
       watch: t,
       slackBudget: new SlackMethodBudget({ windows: new LocalRateWindows(), timeScale: opts.slackTimeScale ?? 36 }),
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
   let app = await boot(tuning);
   const mkDriver = () =>

@@ -1019,6 +1019,16 @@ export const en = {
     '`{raw}` is not a watch option. After the campaign id (and the #channel) you can type `compact` or `detailed`, `only:` with outcomes ({outcomes}) separated by commas, `human`, or `settings` to open the form.',
   'grammar.notAWatchOutcome':
     '`{raw}` is not a call outcome. Use {outcomes}, separated by commas: `only:ended,no-answer`.',
+  // Watches that call people in (issue 17: assignee, reminders, owner DMs, Home's waiting list: src/render/attention.ts)
+  'attention.mention': '🔔 {assignee}: the customer wrote in this conversation.',
+  'attention.reminder':
+    '⏰ {assignee}: {named, select, yes {{name}} other {the customer}} has been waiting for a reply here for {minutes, plural, one {# minute} other {# minutes}}. Reply in this thread to answer (or start with `note:` to leave an internal note).',
+  'attention.notice':
+    '{event, select, finished {🏁 Campaign {campaign} has finished.} paused {⏸️ Campaign {campaign} was paused by the Outreach service (not from Slack).} other {💳 Campaign {campaign} cannot run: the organization’s plan limit was reached.}} You watch it in {channels}. {event, select, finished {Its messages stay there; `/campaign unwatch {id} #channel` stops the watch.} paused {`/campaign resume {id}` starts it again when it should run.} other {Ask an admin to raise the plan or pause another campaign, then `/campaign resume {id}`.}}',
+  'attention.home.header': '⏳ Waiting for a reply',
+  'attention.home.line': '• {who} in {channel}, since {since}{reminded, select, yes { (reminded)} other {}}',
+  'attention.home.customer': 'A customer',
+  'attention.home.more': '…and {count, plural, one {# more conversation} other {# more conversations}} waiting.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -1041,4 +1041,14 @@ export const es: Record<MessageKey, string> = {
     '`{raw}` no es una opción de seguimiento. Después del id de la campaña (y del #canal) puedes escribir `compacto` o `detallado`, `solo:` con resultados ({outcomes}) separados por comas, `humano`, o `ajustes` para abrir el formulario.',
   'grammar.notAWatchOutcome':
     '`{raw}` no es un resultado de llamada. Usa {outcomes}, separados por comas: `solo:terminada,no-contesta`.',
+  // Watches that call people in (issue 17: assignee, reminders, owner DMs, Home's waiting list: src/render/attention.ts)
+  'attention.mention': '🔔 {assignee}: el cliente escribió en esta conversación.',
+  'attention.reminder':
+    '⏰ {assignee}: {named, select, yes {{name}} other {el cliente}} lleva {minutes, plural, one {# minuto} other {# minutos}} esperando una respuesta aquí. Responde en este hilo (o empieza con `note:` para dejar una nota interna).',
+  'attention.notice':
+    '{event, select, finished {🏁 La campaña {campaign} terminó.} paused {⏸️ El servicio de Outreach pausó la campaña {campaign} (no se pausó desde Slack).} other {💳 La campaña {campaign} no puede correr: se alcanzó el límite del plan de la organización.}} La sigues en {channels}. {event, select, finished {Sus mensajes se quedan ahí; `/campaign dejar {id} #canal` detiene el seguimiento.} paused {`/campaign reanudar {id}` la vuelve a iniciar cuando deba correr.} other {Pide a un administrador que amplíe el plan o pausa otra campaña, y luego usa `/campaign reanudar {id}`.}}',
+  'attention.home.header': '⏳ Esperando respuesta',
+  'attention.home.line': '• {who} en {channel}, desde {since}{reminded, select, yes { (con recordatorio)} other {}}',
+  'attention.home.customer': 'Un cliente',
+  'attention.home.more': '…y {count, plural, one {# conversación más} other {# conversaciones más}} esperando.',
 };

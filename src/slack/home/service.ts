@@ -30,6 +30,7 @@ import {
   type HomeFilters,
   type HomeModel,
 } from '../../render/home.js';
+import type { WaitingItem } from '../../render/attention.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
@@ -138,6 +139,8 @@ export class HomeService {
     readonly deps: HomeDeps,
     readonly tuning: HomeTuning,
     private readonly watching: (campaignId: number) => Promise<string[]>,
+    /** Conversations of watched channels waiting for a person's reply (the watch service's `waitingForReply`). */
+    private readonly waiting: () => Promise<WaitingItem[]> = () => Promise.resolve([]),
   ) {
     this.prefsStore = deps.store.collection<HomePrefs>(HOME_PREFS_COLLECTION);
   }
@@ -310,6 +313,16 @@ export class HomeService {
     return detail;
   }
 
+  /** The waiting conversations, or none when they cannot be read (the rest of the tab still shows). */
+  private async waitingNow(): Promise<WaitingItem[]> {
+    try {
+      return await this.waiting();
+    } catch (err) {
+      this.deps.logger.warn({ err: errorSummary(err) }, 'Home tab: could not read the conversations waiting');
+      return [];
+    }
+  }
+
   /** Everything the person's Home tab shows now; what it says about failures in the words of `t`. */
   async model(userId: string, client: WebClient, t: Translator): Promise<HomeModel> {
     const prefs = await this.prefs(userId);
@@ -319,10 +332,13 @@ export class HomeService {
       ...(prefs.agentId ? { agentId: prefs.agentId } : {}),
     };
     const canChange = await this.deps.permissions.canChange(userId, client);
+    // Who may set watches sees the conversations they leave waiting (as `/campaign watch`: people who may change).
+    const waiting = canChange ? await this.waitingNow() : [];
     const base = {
       filters,
       canChange,
       ...(canChange ? {} : { whoCan: this.deps.permissions.whoCan() }),
+      ...(waiting.length ? { waiting } : {}),
     };
 
     let snap: ListSnapshot | undefined;

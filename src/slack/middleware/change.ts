@@ -7,7 +7,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Translator } from '../../i18n/translator.js';
-import { humanMessage } from '../../outreach/errors.js';
+import { humanMessage, isOutreachError } from '../../outreach/errors.js';
 import { ENGLISH } from '../../render/format.js';
 import { raw } from '../../render/mrkdwn.js';
 import { tmd } from '../../render/text.js';
@@ -119,7 +119,11 @@ async function carryOut<C extends ChangeContext>(ctx: C, spec: Omit<ChangeSpec<C
   } catch (err) {
     if (spec.failedAs) {
       const action = spec.failedAs(ctx);
-      await deps.audit.record({ userId, action, campaignId, result: 'failed', detail: humanMessage(err) }, client);
+      const code = isOutreachError(err) ? err.key : undefined;
+      await deps.audit.record(
+        { userId, action, campaignId, result: 'failed', detail: humanMessage(err), ...(code ? { code } : {}) },
+        client,
+      );
     }
     throw err;
   }

@@ -3,6 +3,7 @@
  * audit trail, all on the app's client.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { defaultTuning, WatchService, type WatchTuning } from '../../watch/service.js';
 import type { AppDeps } from '../deps.js';
@@ -31,6 +32,7 @@ export function createWatch(
   client: WebClient,
   tuning: Partial<WatchTuning> = {},
   posterClient: WebClient = client,
+  clock?: Clock,
 ): WatchService {
   const full: WatchTuning = {
     ...defaultTuning(deps.config.pollIntervalSeconds),
@@ -49,7 +51,7 @@ export function createWatch(
       backoffMs: full.backoffMs,
       logger,
     }),
-    slack: watchSlack(client),
+    slack: watchSlack(client, posterClient),
     speakers: new Speakers(client, deps.permissions, logger),
     // Watch renders each message in its reader's language: a channel's (`/campaign lang`, else DEFAULT_LOCALE) or,
     // for a DM or an ephemeral, the person's (their choice, else their Slack locale; users.info on `client`).
@@ -61,5 +63,6 @@ export function createWatch(
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tuning: full,
     ...(origin ? { serviceOrigin: origin } : {}),
+    ...(clock ? { clock } : {}),
   });
 }

@@ -27,7 +27,11 @@ async function checkToken(client: WebClient, needed?: string): Promise<TokenChec
   }
 }
 
-export function watchSlack(client: WebClient): WatchSlack {
+/**
+ * `background` (the watch's own client, which leaves part of each Slack budget to people) carries the lookups the
+ * leader makes while delivering: an assignee's email, a thread's permalink.
+ */
+export function watchSlack(client: WebClient, background: WebClient = client): WatchSlack {
   return {
     async dm(userId, text) {
       await client.chat.postMessage({ channel: userId, text, unfurl_links: false, unfurl_media: false });
@@ -62,6 +66,24 @@ export function watchSlack(client: WebClient): WatchSlack {
         return u?.profile?.display_name || u?.real_name || u?.profile?.real_name || undefined;
       } catch {
         // users:read missing or the lookup failed: the caller has its own stand-in.
+        return undefined;
+      }
+    },
+    async userIdByEmail(email) {
+      try {
+        const res = await background.users.lookupByEmail({ email });
+        const u = res.user as { id?: string; deleted?: boolean; is_bot?: boolean } | undefined;
+        return u?.id && !u.deleted && !u.is_bot ? u.id : undefined;
+      } catch (err) {
+        if (platformError(err) === 'users_not_found') return undefined;
+        throw err;
+      }
+    },
+    async permalink(channelId, ts) {
+      try {
+        const res = await background.chat.getPermalink({ channel: channelId, message_ts: ts });
+        return res.permalink ?? undefined;
+      } catch {
         return undefined;
       }
     },
