@@ -16,6 +16,7 @@ import {
   type RateScale,
 } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
+import { reportButton } from './report.js';
 import {
   actions,
   button,
@@ -185,6 +186,7 @@ export function campaignDetailMessage(
     buttons.push(button({ text: t.t('campaignDetail.button.upload'), actionId: ACTION_IDS.campaignUploadOpen, value }));
   }
   buttons.push(button({ text: t.t('campaignDetail.button.watchHere'), actionId: ACTION_IDS.campaignWatchHere, value }));
+  buttons.push(reportButton(c.id, t));
   blocks.push(actions(buttons));
 
   return { text: fallback(tmd(t, 'campaignDetail.fallback', { name, id: String(c.id), state })), blocks };
