@@ -41,8 +41,12 @@ export interface ReportRun {
 
 const SCHEDULES = { name: 'report_schedules' } as const;
 const RUNS = { name: 'report_runs' } as const;
-/** A claim is kept long enough to cover the catch-up window of any schedule. */
+/**
+ * A claim is kept long enough to cover the catch-up window of any schedule. Its expiry is on the store's clock (the
+ * system's: the store sweeps by it), not the app's Clock.
+ */
 const RUN_KEPT_MS = 8 * 86_400_000;
+const keptUntil = () => Date.now() + RUN_KEPT_MS;
 /** A report missed while the app was down is still posted this long after its time. */
 export const CATCH_UP_MS = 60 * 60_000;
 
@@ -109,7 +113,7 @@ export class ReportSchedules {
     return this.runs.insertIfAbsent(
       runKey(s, slot),
       { claimedAt: new Date(now).toISOString() },
-      { expiresAt: slot + RUN_KEPT_MS },
+      { expiresAt: keptUntil() },
     );
   }
 
@@ -123,7 +127,7 @@ export class ReportSchedules {
         ...(outcome.postedAt !== undefined ? { postedAt: new Date(outcome.postedAt).toISOString() } : {}),
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       },
-      { expiresAt: slot + RUN_KEPT_MS },
+      { expiresAt: keptUntil() },
     );
   }
 

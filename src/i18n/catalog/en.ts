@@ -974,7 +974,7 @@ export const en = {
   'usage.reports.syntax': 'reports',
   'usage.reports.meaning': 'the scheduled reports and when each posts next',
   'grammar.reportForm':
-    'Write `{sub} <id>` (now), `{sub} <id> daily HH:MM [#channel]`, `{sub} <id> weekly <day> HH:MM [#channel]` or `{sub} <id> off [#channel]`.',
+    'Write `{sub} &lt;id&gt;` (now), `{sub} &lt;id&gt; daily HH:MM [#channel]`, `{sub} &lt;id&gt; weekly &lt;day&gt; HH:MM [#channel]` or `{sub} &lt;id&gt; off [#channel]`.',
   'grammar.notATime': '“{raw}” is not a time: write it as HH:MM on a 24-hour clock, e.g. 09:00 or 17:30.',
   'grammar.notADay': '“{raw}” is not a day of the week: write monday, tuesday, … sunday (or lunes … domingo).',
   'report.header': '📊 Report: {name} (#{id})',
@@ -1006,7 +1006,6 @@ export const en = {
   'report.fileTitle': 'Report of campaign #{id}',
   'report.gathering':
     '⏳ Gathering the report of campaign #{id}: every contact and call is read behind other work, so a large campaign takes a minute or more. It will be posted in this conversation.',
-  'report.postedAt': 'The report of campaign #{id} is posted.',
   'report.every':
     '{frequency, select, daily {every day} other {every {day, select, 0 {Sunday} 1 {Monday} 2 {Tuesday} 3 {Wednesday} 4 {Thursday} 5 {Friday} other {Saturday}}}} at {time} ({timeZone})',
   'report.scheduled': '🗓 {who} scheduled the report of campaign #{id} in {channel}: {every}. Next: {next}.',
@@ -1014,7 +1013,7 @@ export const en = {
   'report.noSchedule': 'Campaign #{id} has no scheduled report in {channel}: nothing to turn off.',
   'report.button': '📊 Report',
   'reports.title': 'Scheduled reports',
-  'reports.none': 'No report is scheduled. Schedule one with `/campaign report <id> daily 09:00`.',
+  'reports.none': 'No report is scheduled. Schedule one with `/campaign report &lt;id&gt; daily 09:00`.',
   'reports.line': '*#{id}* in {channel}: {every}. Next: {next}.',
 } as const satisfies Record<string, string>;
 

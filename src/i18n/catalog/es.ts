@@ -995,7 +995,7 @@ export const es: Record<MessageKey, string> = {
   'usage.reports.syntax': 'reportes',
   'usage.reports.meaning': 'los reportes programados y cuándo se publica cada uno',
   'grammar.reportForm':
-    'Escribe `{sub} <id>` (ahora), `{sub} <id> diario HH:MM [#canal]`, `{sub} <id> semanal <día> HH:MM [#canal]` o `{sub} <id> no [#canal]`.',
+    'Escribe `{sub} &lt;id&gt;` (ahora), `{sub} &lt;id&gt; diario HH:MM [#canal]`, `{sub} &lt;id&gt; semanal &lt;día&gt; HH:MM [#canal]` o `{sub} &lt;id&gt; no [#canal]`.',
   'grammar.notATime': '“{raw}” no es una hora: escríbela como HH:MM en formato de 24 horas, por ejemplo 09:00 o 17:30.',
   'grammar.notADay': '“{raw}” no es un día de la semana: escribe lunes, martes, … domingo (o monday … sunday).',
   'report.header': '📊 Reporte: {name} (#{id})',
@@ -1029,7 +1029,6 @@ export const es: Record<MessageKey, string> = {
   'report.fileTitle': 'Reporte de la campaña #{id}',
   'report.gathering':
     '⏳ Reuniendo el reporte de la campaña #{id}: se leen todos los contactos y llamadas detrás de otras tareas, así que una campaña grande tarda un minuto o más. Se publicará en esta conversación.',
-  'report.postedAt': 'Se publicó el reporte de la campaña #{id}.',
   'report.every':
     '{frequency, select, daily {cada día} other {cada {day, select, 0 {domingo} 1 {lunes} 2 {martes} 3 {miércoles} 4 {jueves} 5 {viernes} other {sábado}}}} a las {time} ({timeZone})',
   'report.scheduled': '🗓 {who} programó el reporte de la campaña #{id} en {channel}: {every}. Próximo: {next}.',
@@ -1037,6 +1036,6 @@ export const es: Record<MessageKey, string> = {
   'report.noSchedule': 'La campaña #{id} no tiene un reporte programado en {channel}: no hay nada que desactivar.',
   'report.button': '📊 Reporte',
   'reports.title': 'Reportes programados',
-  'reports.none': 'No hay reportes programados. Programa uno con `/campaign reporte <id> diario 09:00`.',
+  'reports.none': 'No hay reportes programados. Programa uno con `/campaign reporte &lt;id&gt; diario 09:00`.',
   'reports.line': '*#{id}* en {channel}: {every}. Próximo: {next}.',
 };
