@@ -160,7 +160,7 @@ export function reportMessage(f: ReportFigures, t: Translator, opts: { lastOne?:
   );
   if (opts.lastOne)
     blocks.push(mrkdwnSection(tmd(t, 'report.lastOne', { state: campaignStateLabel(c.status, c.archived, t) })));
-  return { text: fallback(t.t('report.header', { name, id: String(c.id) })), blocks };
+  return { text: fallback(tmd(t, 'report.header', { name, id: String(c.id) })), blocks };
 }
 
 /** The file's title. */
