@@ -17,6 +17,8 @@ import { systemClock } from '../src/clock.js';
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'report-example.png');
 
 const sim = await startSimulator({ sandbox: { live: false } });
+// The demo campaigns call on: run the sandbox's driver a while so the report has more to show.
+sim.control.tick(120);
 const client = new OutreachClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
 try {
   // The sandbox's phone campaign with the most calls.
