@@ -19,7 +19,7 @@ const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) =>
 /** Device pixels per CSS pixel: a 600-pixel-wide chart becomes a picture of about 900 pixels, sharp on most screens. */
 const SCALE = 1.5;
 
-export async function chartSvg(input: ChartInput): Promise<string> {
+async function chartSvg(input: ChartInput): Promise<string> {
   const view = new View(parse(compile(chartSpec(input)).spec), { renderer: 'none' });
   try {
     return await view.toSVG();

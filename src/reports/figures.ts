@@ -17,12 +17,10 @@ import { fromZonedTime, toZonedTime } from 'date-fns-tz';
 import type { Analytics, CampaignCallItem, CampaignContact, CampaignDetail, ChannelType } from '../outreach/schemas.js';
 import { LAST_CALL_AT_ZONE } from '../outreach/unspecified.js';
 
-export const PHONE_FUNNEL = ['total', 'called', 'answered', 'converted'] as const;
-export const WHATSAPP_FUNNEL = ['total', 'sent', 'delivered', 'read', 'converted'] as const;
-export type FunnelStep = (typeof PHONE_FUNNEL)[number] | (typeof WHATSAPP_FUNNEL)[number];
+type FunnelStep = 'total' | 'called' | 'answered' | 'sent' | 'delivered' | 'read' | 'converted';
 
 export const CALL_OUTCOMES = ['human', 'voicemail', 'busy', 'noAnswer', 'failed', 'inProgress'] as const;
-export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 /** What one period (the last N days, or the N days before them) saw. Phone campaigns only. */
 export interface PeriodFigures {
@@ -78,7 +76,7 @@ const PENDING = new Set(['queue', 'sending', 'retrying']);
 const FINAL_CALL = new Set(['ended', 'busy', 'no-answer', 'failed']);
 
 /** Percent with two decimals; null when the base is 0. */
-export function percent(part: number, whole: number): number | null {
+function percent(part: number, whole: number): number | null {
   return whole === 0 ? null : Math.round((part / whole) * 10000) / 100;
 }
 
@@ -93,7 +91,7 @@ export function campaignTimeZone(c: Pick<CampaignDetail, 'timezone'>): string {
   }
 }
 
-export function callOutcome(call: Pick<CampaignCallItem, 'status' | 'answered_by'>): CallOutcome {
+function callOutcome(call: Pick<CampaignCallItem, 'status' | 'answered_by'>): CallOutcome {
   switch (call.status) {
     case 'ended':
       return call.answered_by === 'machine' ? 'voicemail' : 'human';
@@ -109,7 +107,7 @@ export function callOutcome(call: Pick<CampaignCallItem, 'status' | 'answered_by
 }
 
 /** A contact's `last_call_at` ("YYYY-MM-DD HH:MM:SS", read as UTC) in ms; undefined when absent or unreadable. */
-export function lastCallAtMs(value: string | null | undefined): number | undefined {
+function lastCallAtMs(value: string | null | undefined): number | undefined {
   if (!value) return undefined;
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)/.exec(value.trim());
   const ms = m ? fromZonedTime(`${m[1]}T${m[2]}`, LAST_CALL_AT_ZONE).getTime() : Date.parse(value);

@@ -14,7 +14,7 @@ import { CronExpressionParser } from 'cron-parser';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Collection, Store } from '../store/store.js';
 
-export type Frequency = 'daily' | 'weekly';
+type Frequency = 'daily' | 'weekly';
 
 export interface ReportSchedule {
   campaignId: number;
@@ -52,7 +52,7 @@ export const CATCH_UP_MS = 60 * 60_000;
 
 export const scheduleKey = (campaignId: number, channelId: string): string => `${campaignId}/${channelId}`;
 
-export function cronExpression(s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'time'>): string {
+function cronExpression(s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'time'>): string {
   const [hh, mm] = s.time.split(':').map(Number);
   return `${mm} ${hh} * * ${s.frequency === 'weekly' ? (s.weekday ?? 1) : '*'}`;
 }
