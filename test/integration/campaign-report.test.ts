@@ -160,6 +160,33 @@ describe('/campaign report <id>', () => {
     expect(pngSize(file.bytes).width).toBeGreaterThanOrEqual(400);
   }, 30_000);
 
+  it('Report in the Home tab’s menu posts the report in the person’s DM with the app', async () => {
+    await t.driver.appHomeOpened({ userId: READER });
+    // The tab is published twice: "Reading…", then the campaigns.
+    const view = await t.fake.waitFor(() => {
+      const v = t.fake.publishedHome(READER);
+      return v && JSON.stringify(v).includes(`report:${phone}`) ? v : undefined;
+    }, 10_000);
+    const before = t.fake.uploadedFiles().length;
+    await t.driver.blockAction({
+      userId: READER,
+      view: view.id as string,
+      actionId: 'home_campaign_menu',
+      blockId: `home_campaign:${phone}`,
+      selectedOption: { value: `report:${phone}` },
+    });
+    const dm = await t.fake.waitFor(() => t.fake.dmChannel(READER), 10_000);
+    const file = await t.fake.waitFor(
+      () =>
+        t.fake
+          .uploadedFiles()
+          .slice(before)
+          .find((f) => f.channel === dm && f.messageTs),
+      20_000,
+    );
+    expect(pngSize(file.bytes).width).toBeGreaterThanOrEqual(400);
+  }, 30_000);
+
   it('the detail shows the Report button', async () => {
     const since = t.fake.responseUrlUses().length;
     await t.driver.command(`show ${phone}`, { userId: READER, channelId: CHANNEL });
