@@ -105,6 +105,11 @@ describe('/campaign report <id>', () => {
     );
     expect(file.altText).toContain(`Answered ${sim.human}, Voicemail ${sim.voicemail}, Busy ${sim.busy}`);
     expect(file.altText).toContain(`${rate}%`);
+    // The bot token went to the API methods only, never with the bytes to the upload URL.
+    const upload = t.fake.calls('upload').at(-1)!;
+    expect(upload.ok).toBe(true);
+    expect(upload.token).toBeUndefined();
+    expect(t.fake.calls('files.completeUploadExternal').at(-1)!.token).toBe(t.fake.botToken);
   }, 30_000);
 
   it('reads the service at background priority: contacts and calls listed at the largest page size', async () => {

@@ -1367,11 +1367,14 @@ export class FakeSlack {
     }
     file.bytes = bytes;
     const body = `OK - ${bytes.length}`;
+    // Whether a token came with the bytes (an upload URL needs none; tests check the app sends none).
+    const token = this.authToken(req, {});
     this.record({
       seq,
       at,
       method: 'upload',
       args,
+      ...(token ? { token } : {}),
       status: 200,
       ok: true,
       response: body,

@@ -2,8 +2,9 @@
  * Campaign reports in Slack: one posted now (`/campaign report <id>`, the Report button) and the scheduled ones.
  *
  * Posting: the figures are gathered (src/reports/gather.ts, at the limiter's bulk priority), the chart drawn in its
- * thread (src/reports/chart.ts), and both go out as one message: `files.uploadV2` with the report's blocks, so the
- * PNG (with its `alt_text`) is shown in the report message itself. Words: the conversation's language.
+ * thread (src/reports/chart.ts), and both go out as one message: Slack's external upload with the report's blocks, so the
+ * PNG (with its `alt_txt`) is shown in the report message itself (upload.ts: the three steps of files.uploadV2,
+ * with no token sent with the bytes). Words: the conversation's language.
  *
  * Schedules (src/reports/schedules.ts) run only while this replica leads (`LeaderOnly`, src/leader-work.ts): every
  * `tickMs` the scheduler asks, for each schedule, whether one of its minutes passed since it last looked (at most
@@ -24,6 +25,7 @@ import { nextRun, periodDaysOf, ReportSchedules, scheduleKey, type ReportSchedul
 import { CATCH_UP_MS } from '../../reports/schedules.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
+import { sharePicture } from './upload.js';
 
 export interface ReportTuning {
   /** How often the scheduler looks for due reports. */
@@ -74,12 +76,12 @@ export class ReportService implements LeaderOnly {
     });
     const png = await this.charts.render(reportChartInput(figures, t));
     const message = reportMessage(figures, t, { lastOne: opts.lastOne ?? false });
-    await client.filesUploadV2({
-      channel_id: channelId,
-      file: png,
+    await sharePicture(client, this.deps.config.slackApiUrl, {
+      channelId,
+      png,
       filename: `campaign-${campaignId}-report.png`,
       title: reportFileTitle(campaignId, t),
-      alt_text: reportAltText(figures, t),
+      altText: reportAltText(figures, t),
       blocks: message.blocks,
     });
     this.deps.logger.info(
