@@ -26,6 +26,7 @@ const ABOVE_MIDDLEWARE = [
   'watch',
   'try',
   'language',
+  'reports',
   'routes.ts',
   'app.ts',
 ].map((part) => `./src/slack/${part}`);
@@ -36,6 +37,11 @@ const zones = [
   layer('./src/health.ts', ['./health.ts'], 'The health checks import nothing else of the app'),
   layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
   layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
+  layer(
+    './src/reports',
+    ['./reports', './outreach', './store', './i18n', './clock.ts', './log.ts'],
+    'Reports read the service and keep their schedules in the store; nothing of Slack',
+  ),
   layer('./src/i18n', ['./i18n'], 'The message catalogs and translator import nothing else of the app'),
   layer(
     './src/config.ts',
@@ -45,7 +51,7 @@ const zones = [
   layer('./src/metrics.ts', ['./metrics.ts', './outreach'], 'Metrics know only the service'),
   layer(
     './src/render',
-    ['./render', './outreach', './contacts/libphonenumber.ts', './i18n'],
+    ['./render', './outreach', './contacts/libphonenumber.ts', './i18n', './reports/figures.ts'],
     'Renderers are pure Block Kit: the service and its rules, the catalogs, nothing of Slack, watch, the store or the settings',
   ),
   layer(
@@ -86,6 +92,7 @@ const zones = [
       './src/contacts',
       './src/store',
       './src/sim',
+      './src/reports',
     ],
     from: './src/main.ts',
     message: 'The composition root is imported by src/index.ts (and tests) only.',

@@ -37,6 +37,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { WatchTuning } from './watch/service.js';
 import { AgentDirectory } from './slack/campaign-form/directory.js';
 import { FormSubmissions } from './slack/campaign-form/once.js';
+import { DEFAULT_REPORT_TUNING, ReportService, type ReportTuning } from './slack/reports/service.js';
 
 export interface RunningApp {
   port: number;
@@ -74,8 +75,10 @@ export interface StartOptions extends SlackAppOptions {
    * replicas in other processes where a budget object cannot be handed over). Default 1.
    */
   slackTimeScale?: number;
-  /** The time the app goes by (reminders of waiting customers); default: the system's. */
+  /** The time the app goes by (reminders of waiting customers, report schedules: tests move it forward). Default: the system's. */
   clock?: Clock;
+  /** Report scheduler settings (tests shorten its tick). */
+  reports?: Partial<ReportTuning>;
 }
 
 interface HealthTuning {
@@ -213,9 +216,25 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const client = slack.app.client;
   const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock);
-  // Polling and delivery to Slack run only while this replica holds the leader lease.
-  const leaderWork = new LeaderWork(coordination.leadership, watch, logger.child({ component: 'leader' }), (l) =>
-    metrics.setLeader(l),
+  const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
+    ...DEFAULT_REPORT_TUNING,
+    ...opts.reports,
+  });
+  // Polling, delivery to Slack and scheduled reports run only while this replica holds the leader lease.
+  const leaderWork = new LeaderWork(
+    coordination.leadership,
+    {
+      async start() {
+        await watch.start();
+        await reports.start();
+      },
+      async stop() {
+        await reports.stop();
+        await watch.stop();
+      },
+    },
+    logger.child({ component: 'leader' }),
+    (l) => metrics.setLeader(l),
   );
   const home = new HomeService(
     deps,
@@ -235,6 +254,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     directory: new AgentDirectory(deps),
     submissions: new FormSubmissions(store),
     formTiming: settings.campaignForm,
+    reports,
   };
   // Every change passes through the audit trail: the person's Home tab is published again, other people's cached
   // lists are read again at their next use.
@@ -285,6 +305,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
       await slackAuth.stop();
       await leaderWork.stop();
+      await reports.close();
       await watch.close();
       await services.uploads.stop();
       // The lease is given up once nothing here polls or posts: another replica takes over at once.

@@ -17,6 +17,7 @@ import {
   type RateScale,
 } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
+import { reportButton } from './report.js';
 import {
   actions,
   button,
@@ -188,6 +189,7 @@ export function campaignDetailMessage(
   buttons.push(button({ text: t.t('campaignDetail.button.watchHere'), actionId: ACTION_IDS.campaignWatchHere, value }));
   // Calls' filter and format: for phone campaigns (a WhatsApp watch posts counts and contacts, not calls).
   if (channel !== 'whatsapp') buttons.push(settingsButton(c.id, undefined, t));
+  buttons.push(reportButton(c.id, t));
   blocks.push(actions(buttons));
 
   return { text: fallback(tmd(t, 'campaignDetail.fallback', { name, id: String(c.id), state })), blocks };

@@ -53,14 +53,14 @@ export interface HomeFilters {
 
 const ALL = 'all';
 
-export type HomeMenuChoice = 'edit' | 'upload' | 'watch' | 'calls';
+export type HomeMenuChoice = 'edit' | 'upload' | 'watch' | 'calls' | 'report';
 
 function encodeMenuChoice(choice: HomeMenuChoice, campaignId: number): string {
   return `${choice}:${campaignId}`;
 }
 
 export function decodeMenuChoice(value: string | undefined): { choice: HomeMenuChoice; campaignId: number } | null {
-  const m = /^(edit|upload|watch|calls):(\d{1,15})$/.exec(value ?? '');
+  const m = /^(edit|upload|watch|calls|report):(\d{1,15})$/.exec(value ?? '');
   if (!m) return null;
   return { choice: m[1] as HomeMenuChoice, campaignId: Number(m[2]) };
 }
@@ -272,6 +272,7 @@ function menuFor(c: HomeCampaign, model: HomeModel, t: Translator): types.Overfl
   if (c.detail?.integration?.type !== 'whatsapp') {
     opts.push(option(t.t('home.menu.calls'), encodeMenuChoice('calls', id)));
   }
+  opts.push(option(t.t('report.button'), encodeMenuChoice('report', id)));
   if (opts.length === 0) return null;
   return { type: 'overflow', action_id: HOME_ACTION_IDS.menu, options: opts.slice(0, LIMITS.overflowOptions) };
 }

@@ -46,6 +46,8 @@ export const ACTION_IDS = {
   contactsPage: 'contacts_page',
   /** `calls_page:prev|next`; value: JSON {"campaignId":12,"page":3,"status":"ended"} */
   callsPage: 'calls_page',
+  /** value: campaign id; posts the campaign's report in the conversation (a DM from the Home tab) */
+  campaignReport: 'campaign_report',
 } as const;
 export type ActionIdBase = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
 

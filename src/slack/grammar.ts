@@ -53,7 +53,23 @@ export type CampaignCommand =
   | { kind: 'watching' }
   | { kind: 'try'; agentId?: string }
   /** No setting: say which language is in use. */
-  | { kind: 'lang'; setting?: LanguageSetting };
+  | { kind: 'lang'; setting?: LanguageSetting }
+  | { kind: 'report'; id: number }
+  | ReportScheduleCommand
+  | { kind: 'reportOff'; id: number; channel?: ChannelRef }
+  | { kind: 'reports' };
+
+/** `report <id> daily HH:MM [#channel]` / `report <id> weekly <day> HH:MM [#channel]`. */
+interface ReportScheduleCommand {
+  kind: 'reportSchedule';
+  id: number;
+  frequency: 'daily' | 'weekly';
+  /** Weekly: 0 = Sunday … 6 = Saturday. */
+  weekday?: number;
+  /** `HH:MM`, 24 hours. */
+  time: string;
+  channel?: ChannelRef;
+}
 
 /** The common watch settings, as typed (src/watch/filter.ts holds all of them; the form sets the rest). */
 export interface TypedWatchOptions {
@@ -82,13 +98,12 @@ export const SUBCOMMANDS = [
   'watching',
   'try',
   'lang',
+  'report',
+  'reports',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
-/**
- * The Spanish name of every subcommand (shown by the Spanish help). `reporte`/`reportes` wait for the report command:
- * until it exists they read as any unknown word.
- */
+/** The Spanish name of every subcommand (shown by the Spanish help). */
 export const SPANISH_ALIASES: Readonly<Record<string, Subcommand>> = {
   ayuda: 'help',
   lista: 'list',
@@ -107,6 +122,8 @@ export const SPANISH_ALIASES: Readonly<Record<string, Subcommand>> = {
   siguiendo: 'watching',
   probar: 'try',
   idioma: 'lang',
+  reporte: 'report',
+  reportes: 'reports',
 };
 
 /** The usage, one line per subcommand, in the order of the help. */
@@ -128,6 +145,8 @@ const USAGE_KEYS: readonly (readonly [syntax: MessageKey, meaning: MessageKey])[
   ['usage.watching.syntax', 'usage.watching.meaning'],
   ['usage.try.syntax', 'usage.try.meaning'],
   ['usage.lang.syntax', 'usage.lang.meaning'],
+  ['usage.report.syntax', 'usage.report.meaning'],
+  ['usage.reports.syntax', 'usage.reports.meaning'],
 ];
 
 /**
@@ -181,6 +200,69 @@ const LANGUAGE_WORDS: Record<LanguageSetting, readonly string[]> = {
   es: ['spanish', 'espanol'],
   auto: ['automatico'],
 };
+
+/** Report schedules: how often, the days of the week (cron's numbers: 0 = Sunday), and turning one off. */
+const FREQUENCY_WORDS: Record<'daily' | 'weekly' | 'off', readonly string[]> = {
+  daily: ['diario', 'diaria', 'diariamente'],
+  weekly: ['semanal', 'semanalmente'],
+  off: ['apagar', 'desactivar', 'no'],
+};
+const WEEKDAY_WORDS: Record<'0' | '1' | '2' | '3' | '4' | '5' | '6', readonly string[]> = {
+  0: ['sunday', 'sun', 'domingo', 'dom'],
+  1: ['monday', 'mon', 'lunes', 'lun'],
+  2: ['tuesday', 'tue', 'martes', 'mar'],
+  3: ['wednesday', 'wed', 'miercoles', 'mie'],
+  4: ['thursday', 'thu', 'jueves', 'jue'],
+  5: ['friday', 'fri', 'viernes', 'vie'],
+  6: ['saturday', 'sat', 'sabado', 'sab'],
+};
+
+/** `9:00`, `09:00`, `17:30` → `HH:MM`; undefined when not a time of day. */
+function parseTime(raw: string): string | undefined {
+  const m = /^([01]?\d|2[0-3])[:.h]([0-5]\d)$/.exec(raw);
+  return m ? `${m[1]!.padStart(2, '0')}:${m[2]}` : undefined;
+}
+
+function parseReport(sub: string, args: string[]): ParseResult {
+  const id = parseCampaignId(args[0], sub);
+  if (typeof id !== 'number') return id;
+  if (args.length === 1) return ok({ kind: 'report', id });
+  const frequency = wordOf(FREQUENCY_WORDS, args[1]!);
+  if (!frequency) return fail('grammar.reportForm', { sub });
+  let rest = args.slice(2);
+  let weekday: number | undefined;
+  if (frequency === 'weekly') {
+    if (rest[0] === undefined) return fail('grammar.reportForm', { sub });
+    const day = Object.entries(WEEKDAY_WORDS).find(([, words]) => words.includes(normalizeWord(rest[0]!)));
+    if (!day) return fail('grammar.notADay', { raw: shown(rest[0]) });
+    weekday = Number(day[0]);
+    rest = rest.slice(1);
+  }
+  let time: string | undefined;
+  if (frequency !== 'off') {
+    if (rest[0] === undefined) return fail('grammar.reportForm', { sub });
+    time = parseTime(rest[0]);
+    if (!time) return fail('grammar.notATime', { raw: shown(rest[0]) });
+    rest = rest.slice(1);
+  }
+  if (rest.length > 1) return fail('grammar.reportForm', { sub });
+  let channel: ChannelRef | undefined;
+  if (rest[0] !== undefined) {
+    const parsed = parseChannel(rest[0]);
+    if ('ok' in parsed) return parsed;
+    channel = parsed;
+  }
+  const where = channel ? { channel } : {};
+  if (frequency === 'off') return ok({ kind: 'reportOff', id, ...where });
+  return ok({
+    kind: 'reportSchedule',
+    id,
+    frequency,
+    ...(weekday !== undefined ? { weekday } : {}),
+    time: time!,
+    ...where,
+  });
+}
 
 /** Lower case, accents off: `Teléfono` → `telefono`. */
 function normalizeWord(s: string): string {
@@ -393,6 +475,11 @@ export function parseCommandText(text: string): ParseResult {
       if (!setting) return fail('grammar.langChoice', { raw: shown(args.join(' ')) });
       return ok({ kind: 'lang', setting });
     }
+    case 'report':
+      return parseReport(sub, args);
+    case 'reports':
+      if (args.length) return fail('grammar.noArguments', { sub });
+      return ok({ kind: 'reports' });
     default:
       return fail('grammar.unknownSubcommand', { raw: shown(sub) });
   }

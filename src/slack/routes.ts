@@ -59,6 +59,8 @@ import type { HomeService } from './home/service.js';
 import { change, changeAfterAck } from './middleware/change.js';
 import { registerFairUse } from './middleware/fair-use.js';
 import { button, readButton, slashCommand, type Subcommands } from './middleware/listener.js';
+import * as reports from './reports/listeners.js';
+import type { ReportService } from './reports/service.js';
 import * as tryAgent from './try/listeners.js';
 import * as upload from './upload/listeners.js';
 import type { UploadService } from './upload/service.js';
@@ -77,6 +79,8 @@ export interface Services extends AppDeps {
   submissions: FormSubmissions;
   /** How long a form submission waits for the service before its ack (read at each submission). */
   formTiming: SubmitTiming;
+  /** Campaign reports, now and on a schedule. */
+  reports: ReportService;
 }
 
 /** `/campaign <sub>`: one row per kind the grammar parses (src/slack/grammar.ts); a missing row is a compile error. */
@@ -101,6 +105,20 @@ const subcommands: Subcommands<Services> = {
   watching: watch.watching,
   try: tryAgent.tryAgent,
   lang: language.lang,
+  report: reports.report,
+  reportSchedule: change(
+    {
+      what: () => 'schedule reports for',
+      campaign: (c) => c.command.id,
+      failedAs: () => 'schedule reports',
+    },
+    reports.schedule,
+  ),
+  reportOff: change(
+    { what: () => 'schedule reports for', campaign: (c) => c.command.id, failedAs: () => 'stop scheduled reports' },
+    reports.unschedule,
+  ),
+  reports: reports.reports,
 };
 
 export function routes(app: App, s: Services): void {
@@ -177,6 +195,9 @@ export function routes(app: App, s: Services): void {
       { campaignOf: ofCampaign },
     ),
   );
+
+  // Reports.
+  app.action(ACTION_IDS.campaignReport, button(s, decodeCampaignId, reports.reportButton, { campaignOf: byId }));
 
   // The campaign form.
   app.action(
@@ -269,6 +290,8 @@ export function routes(app: App, s: Services): void {
         edit: change({ what: () => 'edit', campaign: (c) => c.value.campaignId }, home.editFromMenu),
         upload: change({ what: () => 'upload contacts to', campaign: (c) => c.value.campaignId }, home.uploadFromMenu),
         watch: change({ what: () => 'watch', campaign: (c) => c.value.campaignId }, home.openWatchModal),
+        report: (c: Parameters<typeof home.callsFromMenu>[0] & { deps: Services }) =>
+          reports.reportButton({ ...c, value: c.value.campaignId }),
       }),
       { stale: home.staleMenu, campaignOf: ofCampaign },
     ),

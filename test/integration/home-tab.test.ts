@@ -154,6 +154,7 @@ describe('sizes: 0, 1 and 300 campaigns', () => {
       `upload:${id}`,
       `watch:${id}`,
       `calls:${id}`,
+      `report:${id}`,
     ]);
   });
 

@@ -308,6 +308,8 @@ export interface FakeUploadedFile {
   initialComment?: string;
   /** ts of the message that shared the file, when shared to a channel. */
   messageTs?: string;
+  /** The description of an image given to files.getUploadURLExternal (`alt_txt`, or `alt_text` as web-api sends it). */
+  altText?: string;
 }
 
 export interface FakeResponseUrlUse {
@@ -343,6 +345,7 @@ interface StoredFile {
   threadTs?: string;
   initialComment?: string;
   messageTs?: string;
+  altText?: string;
   /** Registered by the test (addFile) or completed by files.completeUploadExternal. */
   visible: boolean;
   uploadId?: string;
@@ -964,6 +967,7 @@ export class FakeSlack {
         threadTs: f.threadTs,
         initialComment: f.initialComment,
         messageTs: f.messageTs,
+        ...(f.altText !== undefined ? { altText: f.altText } : {}),
       }));
   }
 
@@ -1363,11 +1367,14 @@ export class FakeSlack {
     }
     file.bytes = bytes;
     const body = `OK - ${bytes.length}`;
+    // Whether a token came with the bytes (an upload URL needs none; tests check the app sends none).
+    const token = this.authToken(req, {});
     this.record({
       seq,
       at,
       method: 'upload',
       args,
+      ...(token ? { token } : {}),
       status: 200,
       ok: true,
       response: body,
@@ -2248,6 +2255,11 @@ export class FakeSlack {
           });
         }
         if (args.snippet_type !== undefined && length > 1_000_000) throw new ApiError('snippet_too_large');
+        const altText = str(args.alt_txt) ?? str(args.alt_text);
+        if (altText !== undefined && altText.length > 1000)
+          throw new ApiError('invalid_arguments', {
+            response_metadata: { messages: ['[ERROR] alt_txt must be at most 1000 characters'] },
+          });
         const [mimetype, filetype] = mimeFor(filename);
         const uploadId = randomBytes(12).toString('hex');
         const f: StoredFile = {
@@ -2263,6 +2275,7 @@ export class FakeSlack {
           channels: [],
           visible: false,
           uploadId,
+          ...(altText !== undefined ? { altText } : {}),
         };
         this.filesById.set(f.id, f);
         this.uploadsById.set(uploadId, f.id);

@@ -24,6 +24,8 @@ export interface TestAppOptions {
   /** Socket Mode (SLACK_APP_TOKEN = the fake's app token): the driver sends envelopes over the WebSocket. */
   socketMode?: boolean;
   start?: Partial<StartOptions>;
+  /** Another app's simulator and fake Slack (two replicas in one process): this app closes neither. */
+  shared?: { sim: Simulator; fake: FakeSlack };
 }
 
 export interface TestApp {
@@ -32,14 +34,14 @@ export interface TestApp {
   app: RunningApp;
   driver: SlackDriver;
   config: Config;
-  /** Stops the app and starts it again on the same state file (a restart). */
-  restart(): Promise<void>;
+  /** Stops the app and starts it again on the same state file (a restart); `whileDown` runs in between. */
+  restart(whileDown?: () => void | Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const sim = await startSimulator({ ...opts.sim });
-  const fake = await startFakeSlack({ ...opts.fake });
+  const sim = opts.shared?.sim ?? (await startSimulator({ ...opts.sim }));
+  const fake = opts.shared?.fake ?? (await startFakeSlack({ ...opts.fake }));
   const stateDir = mkdtempSync(join(tmpdir(), 'outreach-slack-test-'));
   const config: Config = {
     ...loadConfig({
@@ -82,13 +84,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     config,
     app: await startApp(config, startOpts),
     driver: undefined as unknown as SlackDriver,
-    async restart() {
+    async restart(whileDown) {
       await handle.app.stop();
+      await whileDown?.();
       handle.app = await startApp(config, startOpts);
       handle.driver = driverFor(handle.app, fake, opts.socketMode);
     },
     async close() {
       await handle.app.stop();
+      if (opts.shared) return;
       await fake.close();
       await sim.close();
     },

@@ -155,7 +155,7 @@ describe('content', () => {
     expect(s).not.toContain('not-a-channel');
   });
 
-  it('read-only: no lifecycle buttons, no New campaign, menu only with calls (none for WhatsApp)', () => {
+  it('read-only: no lifecycle buttons, no New campaign, menu only with calls (none for WhatsApp) and Report', () => {
     const wa = campaign(2, { detail: campaignDetail({ id: 102, integration: { id: 'w', type: 'whatsapp' } }) });
     const v = homeView(
       model({ campaigns: [campaign(1), wa], matching: 2, canChange: false, whoCan: 'Only <@U1> can change.' }),
@@ -164,7 +164,14 @@ describe('content', () => {
     const rows = (v.blocks as unknown as Json[]).filter((b) => String(b.block_id ?? '').startsWith('home_campaign:'));
     expect(rows.map((r) => (r.elements as Json[]).map((e) => e.action_id))).toEqual([
       ['campaign_show', 'home_campaign_menu'],
-      ['campaign_show'],
+      ['campaign_show', 'home_campaign_menu'],
+    ]);
+    const menus = (v.blocks as unknown as Json[]).flatMap((b) =>
+      ((b.elements as Json[] | undefined) ?? []).filter((e) => e.action_id === 'home_campaign_menu'),
+    );
+    expect(menus.map((m) => (m.options as Json[]).map((o) => String(o.value).split(':')[0]))).toEqual([
+      ['calls', 'report'],
+      ['report'],
     ]);
     expect(text(v)).not.toContain('campaign_create_open');
     expect(text(v)).toContain('Only <@U1> can change.');

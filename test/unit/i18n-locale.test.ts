@@ -153,6 +153,7 @@ describe('the grammar in both languages', () => {
     contacts: ' 12',
     calls: ' 12',
     upload: ' 12',
+    report: ' 12',
     watch: ' 12',
     unwatch: ' 12',
     watching: '',
@@ -180,13 +181,47 @@ describe('the grammar in both languages', () => {
     expect(parseCommandText('idioma')).toEqual({ ok: true, command: { kind: 'lang' } });
     expect(parseCommandText('lang auto')).toEqual({ ok: true, command: { kind: 'lang', setting: 'auto' } });
   });
-  it('the report aliases wait for the report command', () => {
-    for (const word of ['reporte', 'reportes']) {
-      expect(parseCommandText(word)).toEqual({
-        ok: false,
-        problem: { key: 'grammar.unknownSubcommand', values: { raw: word } },
-      });
-    }
+  it('reads report schedules in either language: frequency, day, time, channel, off', () => {
+    expect(parseCommandText('reporte 12 diario 9:30 <#C0OPS|ops>')).toEqual({
+      ok: true,
+      command: {
+        kind: 'reportSchedule',
+        id: 12,
+        frequency: 'daily',
+        time: '09:30',
+        channel: { id: 'C0OPS', name: 'ops' },
+      },
+    });
+    expect(parseCommandText('reporte 12 semanal miércoles 17:05')).toEqual(
+      parseCommandText('report 12 weekly wednesday 17:05'),
+    );
+    expect(parseCommandText('report 12 weekly Sábado 08:00')).toEqual({
+      ok: true,
+      command: { kind: 'reportSchedule', id: 12, frequency: 'weekly', weekday: 6, time: '08:00' },
+    });
+    expect(parseCommandText('report 12 weekly sunday 08:00')).toMatchObject({ command: { weekday: 0 } });
+    expect(parseCommandText('reporte 12 no')).toEqual({ ok: true, command: { kind: 'reportOff', id: 12 } });
+    expect(parseCommandText('report 12 off C0OPS123')).toEqual({
+      ok: true,
+      command: { kind: 'reportOff', id: 12, channel: { id: 'C0OPS123' } },
+    });
+    expect(parseCommandText('reportes')).toEqual({ ok: true, command: { kind: 'reports' } });
+  });
+  it('a report schedule that cannot be read names what is wrong, in the person’s language', () => {
+    const problem = (text: string, lang: 'en' | 'es') => {
+      const r = parseCommandText(text);
+      if (r.ok) throw new Error(`expected a problem for ${text}`);
+      return problemText(translator(lang), r.problem);
+    };
+    expect(problem('report 12 daily 25:00', 'en')).toBe(
+      '“25:00” is not a time: write it as HH:MM on a 24-hour clock, e.g. 09:00 or 17:30.',
+    );
+    expect(problem('reporte 12 semanal juernes 09:00', 'es')).toBe(
+      '“juernes” no es un día de la semana: escribe lunes, martes, … domingo (o monday … sunday).',
+    );
+    expect(problem('report 12 hourly', 'en')).toContain('`report &lt;id&gt; daily HH:MM [#channel]`');
+    expect(problem('report 12 daily', 'en')).toContain('weekly &lt;day&gt; HH:MM');
+    expect(problem('reportes 3', 'es')).toContain('`reportes`');
   });
   it('words a problem in the person’s language, quoting their own word and listing words they can use', () => {
     const r = parseCommandText('ver');

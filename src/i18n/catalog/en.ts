@@ -345,7 +345,7 @@ export const en = {
     '{who} {action, select, activate {activated} pause {paused} resume {resumed} other {archived}} *{name}* (#{id}). {action, select, archive {Its status stays {status}.} other {It is now {state}.}}',
 
   'readOnly.refused':
-    "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} other {change campaigns}}. {whoCan}",
+    "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} scheduleReports {schedule campaign reports} other {change campaigns}}. {whoCan}",
   'readOnly.whoCan': 'Only {who} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.',
   'readOnly.groupMembers': 'members of {group}',
   'readOnly.whoCanReply':
@@ -1029,6 +1029,54 @@ export const en = {
   'attention.home.line': '• {who} in {channel}, since {since}{reminded, select, yes { (reminded)} other {}}',
   'attention.home.customer': 'A customer',
   'attention.home.more': '…and {count, plural, one {# more conversation} other {# more conversations}} waiting.',
+  // Campaign reports (issue 16: src/render/report.ts, src/slack/reports/, src/slack/grammar.ts)
+  'usage.report.syntax': 'report &lt;id&gt; [daily HH:MM | weekly &lt;day&gt; HH:MM | off] [#channel]',
+  'usage.report.meaning':
+    'post a report with a chart in this channel now (the last 7 days against the 7 before), or every day or week at a time of the campaign’s timezone',
+  'usage.reports.syntax': 'reports',
+  'usage.reports.meaning': 'the scheduled reports and when each posts next',
+  'grammar.reportForm':
+    'Write `{sub} &lt;id&gt;` (now), `{sub} &lt;id&gt; daily HH:MM [#channel]`, `{sub} &lt;id&gt; weekly &lt;day&gt; HH:MM [#channel]` or `{sub} &lt;id&gt; off [#channel]`.',
+  'grammar.notATime': '“{raw}” is not a time: write it as HH:MM on a 24-hour clock, e.g. 09:00 or 17:30.',
+  'grammar.notADay': '“{raw}” is not a day of the week: write monday, tuesday, … sunday (or lunes … domingo).',
+  'report.header': '📊 Report: {name} (#{id})',
+  'report.context': '{channel} · {state} · hours in {timeZone} · {date}',
+  'report.funnelTitle': '{channel, select, whatsapp {Message funnel} other {Contacts}}',
+  'report.step':
+    '{step, select, total {Total} called {Called} answered {Answered} sent {Sent} delivered {Delivered} read {Read} other {Converted}}',
+  'report.others': 'Rejected {rejected} · Failed {failed} · Pending {pending}',
+  'report.conversion':
+    'Conversion rate: {rate} of the {channel, select, whatsapp {contacts messaged} other {contacts called}}',
+  'report.noConversion': 'Conversion rate: — (no contact {channel, select, whatsapp {messaged} other {called}} yet)',
+  'report.outcomesTitle': 'Calls by outcome ({total})',
+  'report.outcome':
+    '{outcome, select, human {Answered} voicemail {Voicemail} busy {Busy} noAnswer {No answer} failed {Failed} other {In progress}}',
+  'report.busiestHour': 'Busiest hour: {hour} ({count, plural, one {# call} other {# calls}})',
+  'report.averageCall': 'Average call: {duration}',
+  'report.hoursTitle': 'Calls by hour of the day ({timeZone})',
+  'report.hourAxis': 'hour',
+  'report.comparisonTitle':
+    'Last {days, plural, one {24 hours} other {# days}} against the {days, plural, one {24 hours} other {# days}} before',
+  'report.compare':
+    '{what, select, calls {Calls} answered {Answered by a person} converted {Converted} other {Conversion rate}}: {now} ({dir, select, up {▲ +{delta}} down {▼ −{delta}} other {no change}}; before: {before})',
+  'report.noComparison': 'WhatsApp messages carry no dates, so there is no comparison with the previous period.',
+  'report.gathered':
+    'Gathered in {seconds} s with {requests, plural, one {# request} other {# requests}} to the service ({contacts, plural, one {# contact} other {# contacts}}, {calls, plural, one {# call} other {# calls}}).',
+  'report.lastOne':
+    'This was the last scheduled report: the campaign is {state}. Its report schedule in this channel has stopped.',
+  'report.chartSubtitle': '{date} · hours in {timeZone}',
+  'report.fileTitle': 'Report of campaign #{id}',
+  'report.gathering':
+    '⏳ Gathering the report of campaign #{id}: every contact and call is read behind other work, so a large campaign takes a minute or more. It will be posted in this conversation.',
+  'report.every':
+    '{frequency, select, daily {every day} other {every {day, select, 0 {Sunday} 1 {Monday} 2 {Tuesday} 3 {Wednesday} 4 {Thursday} 5 {Friday} other {Saturday}}}} at {time} ({timeZone})',
+  'report.scheduled': '🗓 {who} scheduled the report of campaign #{id} in {channel}: {every}. Next: {next}.',
+  'report.unscheduled': '{who} turned off the scheduled report of campaign #{id} in {channel}.',
+  'report.noSchedule': 'Campaign #{id} has no scheduled report in {channel}: nothing to turn off.',
+  'report.button': '📊 Report',
+  'reports.title': 'Scheduled reports',
+  'reports.none': 'No report is scheduled. Schedule one with `/campaign report &lt;id&gt; daily 09:00`.',
+  'reports.line': '*#{id}* in {channel}: {every}. Next: {next}.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -349,7 +349,7 @@ export const es: Record<MessageKey, string> = {
     '{who} {action, select, activate {activó} pause {pausó} resume {reanudó} other {archivó}} *{name}* (#{id}). {action, select, archive {Su estado sigue siendo {status}.} other {Ahora está {state}.}}',
 
   'readOnly.refused':
-    'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} other {cambiar campañas}}. {whoCan}',
+    'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} scheduleReports {programar reportes de campañas} other {cambiar campañas}}. {whoCan}',
   'readOnly.whoCan':
     'Cambiar campañas es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a ADMIN_USER_IDS.',
   'readOnly.groupMembers': 'los miembros de {group}',
@@ -1051,4 +1051,54 @@ export const es: Record<MessageKey, string> = {
   'attention.home.line': '• {who} en {channel}, desde {since}{reminded, select, yes { (con recordatorio)} other {}}',
   'attention.home.customer': 'Un cliente',
   'attention.home.more': '…y {count, plural, one {# conversación más} other {# conversaciones más}} esperando.',
+  // Reportes de campañas (issue 16: src/render/report.ts, src/slack/reports/, src/slack/grammar.ts)
+  'usage.report.syntax': 'reporte &lt;id&gt; [diario HH:MM | semanal &lt;día&gt; HH:MM | no] [#canal]',
+  'usage.report.meaning':
+    'publica ahora en este canal un reporte con gráfica (los últimos 7 días frente a los 7 anteriores), o cada día o semana a una hora de la zona horaria de la campaña',
+  'usage.reports.syntax': 'reportes',
+  'usage.reports.meaning': 'los reportes programados y cuándo se publica cada uno',
+  'grammar.reportForm':
+    'Escribe `{sub} &lt;id&gt;` (ahora), `{sub} &lt;id&gt; diario HH:MM [#canal]`, `{sub} &lt;id&gt; semanal &lt;día&gt; HH:MM [#canal]` o `{sub} &lt;id&gt; no [#canal]`.',
+  'grammar.notATime': '“{raw}” no es una hora: escríbela como HH:MM en formato de 24 horas, por ejemplo 09:00 o 17:30.',
+  'grammar.notADay': '“{raw}” no es un día de la semana: escribe lunes, martes, … domingo (o monday … sunday).',
+  'report.header': '📊 Reporte: {name} (#{id})',
+  'report.context': '{channel} · {state} · horas en {timeZone} · {date}',
+  'report.funnelTitle': '{channel, select, whatsapp {Embudo de mensajes} other {Contactos}}',
+  'report.step':
+    '{step, select, total {Total} called {Llamados} answered {Contestaron} sent {Enviados} delivered {Entregados} read {Leídos} other {Convertidos}}',
+  'report.others': 'Rechazados {rejected} · Fallidos {failed} · Pendientes {pending}',
+  'report.conversion':
+    'Tasa de conversión: {rate} de los {channel, select, whatsapp {contactos con mensaje} other {contactos llamados}}',
+  'report.noConversion':
+    'Tasa de conversión: — (aún no hay contactos {channel, select, whatsapp {con mensaje} other {llamados}})',
+  'report.outcomesTitle': 'Llamadas por resultado ({total})',
+  'report.outcome':
+    '{outcome, select, human {Contestadas} voicemail {Buzón de voz} busy {Ocupado} noAnswer {Sin respuesta} failed {Fallidas} other {En curso}}',
+  'report.busiestHour': 'Hora con más llamadas: {hour} ({count, plural, one {# llamada} other {# llamadas}})',
+  'report.averageCall': 'Llamada promedio: {duration}',
+  'report.hoursTitle': 'Llamadas por hora del día ({timeZone})',
+  'report.hourAxis': 'hora',
+  'report.comparisonTitle':
+    '{days, plural, one {Últimas 24 horas} other {Últimos # días}} frente a {days, plural, one {las 24 horas} other {los # días}} anteriores',
+  'report.compare':
+    '{what, select, calls {Llamadas} answered {Contestadas por una persona} converted {Convertidos} other {Tasa de conversión}}: {now} ({dir, select, up {▲ +{delta}} down {▼ −{delta}} other {sin cambio}}; antes: {before})',
+  'report.noComparison':
+    'Los mensajes de WhatsApp no tienen fecha, así que no hay comparación con el periodo anterior.',
+  'report.gathered':
+    'Reunido en {seconds} s con {requests, plural, one {# solicitud} other {# solicitudes}} al servicio ({contacts, plural, one {# contacto} other {# contactos}}, {calls, plural, one {# llamada} other {# llamadas}}).',
+  'report.lastOne':
+    'Este fue el último reporte programado: la campaña está {state}. Su reporte programado en este canal se detuvo.',
+  'report.chartSubtitle': '{date} · horas en {timeZone}',
+  'report.fileTitle': 'Reporte de la campaña #{id}',
+  'report.gathering':
+    '⏳ Reuniendo el reporte de la campaña #{id}: se leen todos los contactos y llamadas detrás de otras tareas, así que una campaña grande tarda un minuto o más. Se publicará en esta conversación.',
+  'report.every':
+    '{frequency, select, daily {cada día} other {cada {day, select, 0 {domingo} 1 {lunes} 2 {martes} 3 {miércoles} 4 {jueves} 5 {viernes} other {sábado}}}} a las {time} ({timeZone})',
+  'report.scheduled': '🗓 {who} programó el reporte de la campaña #{id} en {channel}: {every}. Próximo: {next}.',
+  'report.unscheduled': '{who} desactivó el reporte programado de la campaña #{id} en {channel}.',
+  'report.noSchedule': 'La campaña #{id} no tiene un reporte programado en {channel}: no hay nada que desactivar.',
+  'report.button': '📊 Reporte',
+  'reports.title': 'Reportes programados',
+  'reports.none': 'No hay reportes programados. Programa uno con `/campaign reporte &lt;id&gt; diario 09:00`.',
+  'reports.line': '*#{id}* en {channel}: {every}. Próximo: {next}.',
 };

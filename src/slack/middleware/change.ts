@@ -30,6 +30,7 @@ const REFUSED_WHAT: Record<string, string> = {
   'unwatch campaigns': 'unwatch',
   'remove contacts from campaigns': 'removeContacts',
   'edit end users of campaigns': 'editEndUsers',
+  'schedule reports for campaigns': 'scheduleReports',
 };
 
 /**
