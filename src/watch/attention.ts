@@ -104,13 +104,18 @@ export class Attention {
     if (!call) return true;
     // Ended (its policy evaluation may still be settling: `final` waits for it, the end user does not).
     if (!call.final && !FINAL_CALL_STATUSES.includes(call.status)) return false;
-    const ended = call.snapshot?.ended_at ? Date.parse(call.snapshot.ended_at) : call.finalAt;
+    const endedAt = call.snapshot?.ended_at ?? call.endedAt;
+    const ended = endedAt ? Date.parse(endedAt) : call.finalAt;
     return ended === undefined || Number.isNaN(ended) || Date.parse(m.sent_at) >= ended;
   }
 
   /** The message as posted in the call thread: an end user's first message of a turn calls the assignee in. */
   async beforePost(post: PostRecord, m: Message, reply: SlackMessage, t: Translator) {
-    if (post.turnMentioned || !(await this.writes(post, m))) return { reply, mentioned: false };
+    if (!(await this.writes(post, m))) return { reply, mentioned: false };
+    // Recorded before the message reaches Slack: a leader that dies right after posting it leaves the wait (and its
+    // reminder) to the next one.
+    await this.recordWaiting(post, m);
+    if (post.turnMentioned) return { reply, mentioned: false };
     const assignee = await this.assignee(post);
     if (!assignee) return { reply, mentioned: false };
     return { reply: withAssigneeMention(reply, assignee, t), mentioned: true };
@@ -134,6 +139,11 @@ export class Attention {
         cur.turnMentioned ? undefined : { ...cur, turnMentioned: true },
       );
     }
+  }
+
+  /** The end user waits for a person from this message on (the first unanswered one of the wait). */
+  private async recordWaiting(post: PostRecord, m: Message): Promise<void> {
+    const { state } = this.d;
     const key = postKey(post.channelId, post.callId);
     if (!post.ts || (await state.waiting.get(key))) return;
     const link = await this.d.slack.permalink(post.channelId, post.ts).catch(() => undefined);

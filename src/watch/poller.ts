@@ -449,6 +449,7 @@ export class Poller {
       };
       if (item.thread_id) rec.threadId = item.thread_id;
       if (finalAt !== undefined) rec.finalAt = finalAt;
+      if (item.ended_at) rec.endedAt = item.ended_at;
       changed.push({ rec, isNew: !prev, statusChanged: prev?.status !== item.status || prev.fp !== fp });
       writes.push(state.putCall(rec));
     }

@@ -101,6 +101,8 @@ export interface CallRecord {
   /** Our clock (ms) when the call was first seen / reached a final status. */
   firstSeenAt: number;
   finalAt?: number;
+  /** The service's `ended_at` (kept after the snapshot is let go: an end user writing after it is not the transcript). */
+  endedAt?: string;
   /** The latest data, kept until every channel shows it and the call is final. */
   snapshot?: CampaignCallItem;
 }

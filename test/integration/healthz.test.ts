@@ -90,8 +90,9 @@ describe('the state store', () => {
   it('answers 503 while a save failed, and saves what was kept in memory once it can', async () => {
     const store = t.app.deps.store;
     await store.collection<{ n: number }>('health-test').put('a', { n: 0 });
-    // A directory where the store writes its temporary file: that file cannot be written.
+    // Directories where the store appends its journal and writes its temporary file: neither can be written.
     const file = join(t.config.stateDir, 'collections', 'health-test', '@keys.json');
+    await mkdir(`${file}.j1`);
     await mkdir(`${file}.tmp`);
     await expect(store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(
       /not saved: cannot write the state in .*\(EISDIR\)/,
@@ -107,6 +108,7 @@ describe('the state store', () => {
     });
 
     await rm(`${file}.tmp`, { recursive: true });
+    await rm(`${file}.j1`, { recursive: true });
     expect((await healthz(t)).status).toBe(200);
     const onDisk = JSON.parse(await readFile(file, 'utf8')) as { records: Record<string, { value: unknown }> };
     expect(onDisk.records.k?.value).toEqual({ n: 1 });
