@@ -14,8 +14,10 @@
  * each, to the file's journal `<head>.json.j<N>`, N being the `journal` its snapshot names, and the journal is
  * fsynced; so a write costs about the size of what changed, however many records its file holds (a campaign's
  * calls over the retention days). When the journal has grown past the snapshot's size (and at least
- * JOURNAL_MIN_BYTES), the next write compacts: the whole file is written again (below) naming journal N + 1, and
- * later changes go there; each byte is thus written about twice at most. Journals older than the one the previous
+ * JOURNAL_MIN_BYTES) times a factor between 1 and 2 drawn from the file's name and generation (compactionSpread:
+ * files that grow alike, such as every campaign's calls, would otherwise all compact in the same poll cycle), the
+ * next write compacts: the whole file is written again (below) naming journal N + 1, and later changes go there;
+ * each byte is thus written two to three times at most. Journals older than the one the previous
  * generation (`prev`) needs are deleted then. At open, a file is its snapshot plus its journal(s), replayed in order;
  * a line cut short by a power loss ends the replay (it was never acknowledged) and the next write compacts.
  *
@@ -171,8 +173,13 @@ export type EmbeddedStore = ExportableStore & {
 
 /** The format written; format 1 (no journal) is still read. */
 const FORMAT = 2;
-/** A journal is compacted into its file once it is larger than the file's snapshot and than this. */
+/** A journal is compacted into its file once it is larger than the file's snapshot and than this (× the spread). */
 const JOURNAL_MIN_BYTES = 64 * 1024;
+
+/** 1 to 2, the same for a file (its path in STATE_DIR) and generation in every run: when its journal is compacted. */
+function compactionSpread(path: string, gen: number): number {
+  return 1 + createHash('sha1').update(`${path}\0${gen}`).digest().readUInt16BE(0) / 65_536;
+}
 const NO_HEAD = '@keys';
 const COLLECTIONS_DIR = 'collections';
 const LOCK_FILE = '.lock';
@@ -958,7 +965,9 @@ class EmbeddedStoreImpl implements EmbeddedStore {
         const appendBytes = Buffer.byteLength(journal);
         if (
           journal &&
-          file.journalBytes + appendBytes <= Math.max(JOURNAL_MIN_BYTES, file.adapter.bytes) &&
+          file.journalBytes + appendBytes <=
+            Math.max(JOURNAL_MIN_BYTES, file.adapter.bytes) *
+              compactionSpread(file.path.slice(this.dir.length), file.gen) &&
           !file.mustCompact
         ) {
           await this.append(file, journal, appendBytes);

@@ -64,8 +64,9 @@ export function nextStep(all: readonly Message[], cur: ConversationCursor): Next
 /** The cursor after message `index` is accounted for (posted or skipped). */
 export function advance(cur: ConversationCursor, index: number, message: Message, marker?: string): ConversationCursor {
   const key = messageKey(message);
+  const { posting: _done, ...rest } = cur;
   return {
-    ...cur,
+    ...rest,
     count: index + 1,
     lastKey: key,
     accounted: cur.accounted.filter((k) => k !== key && k !== marker),

@@ -42,7 +42,7 @@ import {
 } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
 import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
-import { PermanentSlackError, RejectedSlackError, type Poster } from './poster.js';
+import { PermanentSlackError, RejectedSlackError, type OutgoingMessage, type Poster } from './poster.js';
 import {
   postKey,
   type CallRecord,
@@ -127,6 +127,8 @@ export interface DeliveryStats {
   digestPosts: number;
   digestUpdates: number;
   conversationPosts: number;
+  /** Posts found already in Slack after a death between posting and recording (not posted again). */
+  recoveredPosts: number;
   failures: number;
   /** Our clock (ms) when each call's final state reached Slack, for the benchmark. */
   finalShownAt: Map<string, number>;
@@ -141,6 +143,7 @@ export class Delivery {
     digestPosts: 0,
     digestUpdates: 0,
     conversationPosts: 0,
+    recoveredPosts: 0,
     failures: 0,
     finalShownAt: new Map(),
   };
@@ -514,14 +517,23 @@ export class Delivery {
       if (!final) this.openCalls.set(key, Date.now());
       let ts: string;
       try {
-        ({ ts } = await this.poster.post(channelId, { ...msg, metadata }));
+        ts = await this.postOnce(
+          channelId,
+          { ...msg, metadata },
+          post.postingSince,
+          async (since) => {
+            const marked = (cur: PostRecord): PostRecord => ({ ...cur, postingSince: since });
+            if (!(await this.state.updatePost(channelId, callId, marked))) await this.state.putPost(marked(post));
+          },
+          { call_id: callId },
+        );
       } catch (err) {
         this.openCalls.delete(key);
         throw err;
       }
       this.wrote(message);
       this.stats.callPosts++;
-      const posted = (cur: PostRecord): PostRecord => ({
+      const posted = ({ postingSince: _marked, ...cur }: PostRecord): PostRecord => ({
         ...cur,
         ts,
         deliveredFp: fp,
@@ -569,11 +581,27 @@ export class Delivery {
     let latest: DigestRecord | undefined;
     if (!d.ts) {
       if (!this.storeDurable()) return 'done';
-      const { ts } = await this.poster.post(d.channelId, { ...msg, metadata });
+      const ts = await this.postOnce(
+        d.channelId,
+        { ...msg, metadata },
+        d.postingSince,
+        async (since) => {
+          if (!(await this.state.updateDigest(digestId, (cur) => ({ ...cur, postingSince: since })))) {
+            await this.state.putDigest({ ...d, postingSince: since });
+          }
+        },
+        // Its lines (and so call_ids) may have grown since the earlier attempt.
+        { digest_id: d.id },
+      );
       this.wrote(`digest:${digestId}`);
       this.stats.digestPosts++;
-      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, ts, deliveredFp: fp }));
-      if (!latest) await this.state.putDigest({ ...d, ts, deliveredFp: fp });
+      const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({
+        ...cur,
+        ts,
+        deliveredFp: fp,
+      });
+      latest = await this.state.updateDigest(digestId, posted);
+      if (!latest) await this.state.putDigest(posted(d));
     } else {
       // Lines change with every call of a burst: the digest is written at most once per gap, with all of them.
       if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
@@ -588,6 +616,32 @@ export class Delivery {
       if (c?.final && l.status === c.status) this.noteShown(c, now);
     }
     return !latest || latest.fp === fp ? 'done' : 'again';
+  }
+
+  /**
+   * Posts a new message once, even across a death between Slack's answer and the write that records it: `mark`
+   * stores (durably) that the post is under way before it goes out. An attempt that finds such a mark left from
+   * before (`pendingSince`: a leader killed in that gap, or an earlier attempt whose outcome was unknown) first looks
+   * for the message in Slack by its metadata (or by `match`, the part of it that does not change) and takes its `ts`
+   * instead of posting again. Resolves to the message's `ts`.
+   */
+  private async postOnce(
+    channelId: string,
+    msg: OutgoingMessage,
+    pendingSince: number | undefined,
+    mark: (since: number) => Promise<void>,
+    match?: Record<string, string>,
+  ): Promise<string> {
+    if (pendingSince !== undefined && msg.metadata) {
+      const probe = match ? { ...msg, metadata: { ...msg.metadata, event_payload: match } } : msg;
+      const found = await this.poster.find(channelId, probe, pendingSince);
+      if (found) {
+        this.stats.recoveredPosts++;
+        return found.ts;
+      }
+    }
+    await mark(Date.now());
+    return (await this.poster.post(channelId, msg)).ts;
   }
 
   /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */
@@ -691,13 +745,20 @@ export class Delivery {
     const step = nextStep(all, conv);
     if (step.kind === 'none') return 'done';
     if (!this.storeDurable()) return 'done';
+    const pendingSince = (key: string) => (conv.posting?.key === key ? conv.posting.since : undefined);
+    const mark = (key: string) => (since: number) => save((c) => ({ ...c, posting: { key, since } }));
     if (where.intro && !conv.introPosted) {
-      await this.poster.post(where.channelId, {
-        ...conversationIntro(where.words),
-        ...(where.threadTs ? { threadTs: where.threadTs } : {}),
-        metadata: { event_type: 'outreach_thread_intro', event_payload: { thread_id: where.threadId } },
-      });
-      await save((c) => ({ ...c, introPosted: true }));
+      await this.postOnce(
+        where.channelId,
+        {
+          ...conversationIntro(where.words),
+          ...(where.threadTs ? { threadTs: where.threadTs } : {}),
+          metadata: { event_type: 'outreach_thread_intro', event_payload: { thread_id: where.threadId } },
+        },
+        pendingSince('intro'),
+        mark('intro'),
+      );
+      await save(({ posting: _done, ...c }) => ({ ...c, introPosted: true }));
       return 'again';
     }
     if (step.kind === 'skip') {
@@ -714,11 +775,17 @@ export class Delivery {
       const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
       ({ reply, mentioned } = await attention.beforePost(current, m, reply, where.words));
     }
-    await this.poster.post(where.channelId, {
-      ...reply,
-      ...(where.threadTs ? { threadTs: where.threadTs } : {}),
-      metadata: { event_type: 'outreach_message', event_payload: { thread_id: where.threadId, key: messageKey(m) } },
-    });
+    const key = messageKey(m);
+    await this.postOnce(
+      where.channelId,
+      {
+        ...reply,
+        ...(where.threadTs ? { threadTs: where.threadTs } : {}),
+        metadata: { event_type: 'outreach_message', event_payload: { thread_id: where.threadId, key } },
+      },
+      pendingSince(key),
+      mark(key),
+    );
     this.stats.conversationPosts++;
     await save((c) => ({ ...advance(c, step.index, m), lastActivityAt: Date.now() }));
     if (attention && where.post) {
@@ -744,10 +811,19 @@ export class Delivery {
     let latest: WhatsAppPost | undefined;
     if (!rec.ts) {
       if (!this.storeDurable()) return 'done';
-      const { ts } = await this.poster.post(rec.channelId, { ...msg, metadata });
+      const ts = await this.postOnce(rec.channelId, { ...msg, metadata }, rec.postingSince, async (since) => {
+        if (!(await this.state.updateWaPost(key, (cur) => ({ ...cur, postingSince: since })))) {
+          await this.state.putWaPost(key, { ...rec, postingSince: since });
+        }
+      });
       this.wrote(`wa:${key}`);
-      latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, ts, deliveredFp: fp }));
-      if (!latest) await this.state.putWaPost(key, { ...rec, ts, deliveredFp: fp });
+      const posted = ({ postingSince: _marked, ...cur }: WhatsAppPost): WhatsAppPost => ({
+        ...cur,
+        ts,
+        deliveredFp: fp,
+      });
+      latest = await this.state.updateWaPost(key, posted);
+      if (!latest) await this.state.putWaPost(key, posted(rec));
     } else {
       if (this.gapLeft(`wa:${key}`, rec.channelId, `wa:${key}`) > 0) return 'done';
       await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });

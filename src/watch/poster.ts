@@ -57,6 +57,12 @@ export interface Poster {
   readonly stats: PosterStats;
   /** Posts a message (paced per channel); resolves to its `ts` and channel (a DM's channel id for a user id). */
   post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }>;
+  /**
+   * Our message with `msg`'s metadata posted since `sinceMs` (epoch ms) in the channel (or `msg.threadTs`'s thread),
+   * if Slack shows one: an earlier attempt, whose answer was never recorded, may have gone through. Undefined when it
+   * is not there or Slack cannot tell.
+   */
+  find(channel: string, msg: OutgoingMessage, sinceMs: number): Promise<{ ts: string; channel: string } | undefined>;
   /** Updates a message in place (paced like a post). */
   update(channel: string, ts: string, msg: OutgoingMessage): Promise<void>;
   /** Adds a reaction (`already_reacted` counts as done). */

@@ -118,6 +118,11 @@ export interface ConversationCursor {
   /** Our clock (ms) of the last new message or reply; the thread is let go after the idle time. */
   lastActivityAt: number;
   introPosted?: boolean;
+  /**
+   * A message of this thread (`key`: its messageKey, or `intro`) was about to be posted at `since` (epoch ms), and
+   * its posting was not recorded yet: whoever posts next first looks for it in Slack (delivery.ts `postOnce`).
+   */
+  posting?: { key: string; since: number };
 }
 
 /** A call as shown in one channel. Key: `${channelId}/${callId}`. */
@@ -129,6 +134,8 @@ export interface PostRecord {
   createdAt: string;
   /** The call's own message (parent of its conversation thread). */
   ts?: string;
+  /** Its post was under way at this time (epoch ms) and its `ts` not recorded yet (delivery.ts `postOnce`). */
+  postingSince?: number;
   /** Or the burst digest that lists it. */
   digestId?: string;
   /** Fingerprint shown in Slack. */
@@ -203,6 +210,8 @@ export interface DigestRecord {
   lines: DigestLine[];
   fp: string;
   deliveredFp?: string;
+  /** Its post was under way at this time (epoch ms) and its `ts` not recorded yet (delivery.ts `postOnce`). */
+  postingSince?: number;
   /** Our clock (ms) of the last change of its lines (older states lack it). */
   updatedAt?: number;
 }
@@ -232,6 +241,8 @@ export interface WhatsAppPost {
   channelId: string;
   campaignId: number;
   ts?: string;
+  /** Its post was under way at this time (epoch ms) and its `ts` not recorded yet (delivery.ts `postOnce`). */
+  postingSince?: number;
   /** Fingerprint of what `payload` renders (a hash of the counts; `contact` for a contact's message). */
   fp: string;
   deliveredFp?: string;

@@ -48,39 +48,8 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) {
-      const logs = set.replicas.map((r) => set.logTail(r.index, 15)).join('\n');
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${logs}`);
-    }
-    await sleep(25);
-  }
-}
-
-/** The live replicas that say they lead (outreach_slack_leader 1). */
-async function leaders(): Promise<number[]> {
-  const live = set.replicas.filter((r) => set.alive(r.index)).map((r) => r.index);
-  const values = await Promise.all(live.map((i) => set.metric(i, 'outreach_slack_leader').catch(() => undefined)));
-  return live.filter((_, k) => values[k] === 1);
-}
-
-/** Waits for exactly one live leader; fails if two ever say so at once. */
-async function theLeader(timeoutMs: number): Promise<number> {
-  return until(
-    'a leader',
-    async () => {
-      const l = await leaders();
-      expect(l.length).toBeLessThanOrEqual(1);
-      return l.length === 1 ? l[0]! + 1 : 0;
-    },
-    timeoutMs,
-  ).then((i) => i - 1);
-}
+const until = <T>(what: string, fn: () => T | Promise<T>, timeoutMs: number) => set.until(what, fn, timeoutMs);
+const theLeader = (timeoutMs: number) => set.theLeader(timeoutMs);
 
 /** Kills replica `i` right after the simulator received a poll request (the leader is in the middle of a cycle). */
 async function killMidCycle(i: number): Promise<number> {

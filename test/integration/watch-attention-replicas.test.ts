@@ -39,29 +39,8 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) {
-      const logs = set.replicas.map((r) => set.logTail(r.index, 15)).join('\n');
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${logs}`);
-    }
-    await sleep(50);
-  }
-}
-
-async function leader(): Promise<number> {
-  return until('a leader', async () => {
-    for (const r of set.replicas) {
-      if (!set.alive(r.index)) continue;
-      if ((await set.metric(r.index, 'outreach_slack_leader').catch(() => undefined)) === 1) return r.index + 1;
-    }
-    return 0;
-  }).then((i) => i - 1);
-}
+const until = <T>(what: string, fn: () => T | Promise<T>, timeoutMs?: number) => set.until(what, fn, timeoutMs);
+const leader = () => set.theLeader();
 
 it('a note through another replica ends the wait; a new leader posts the reminder still owed, once', async () => {
   const { sim, fake } = set;

@@ -2068,9 +2068,18 @@ export class FakeSlack {
         const m = ts ? this.findMessage(ch.id, ts) : undefined;
         if (!m) throw new ApiError('thread_not_found');
         const root = m.thread_ts ?? m.ts;
-        const all = (this.messagesByChannel.get(ch.id) ?? []).filter(
-          (x) => !x.deleted && (x.ts === root || x.thread_ts === root),
-        );
+        const oldest = str(args.oldest);
+        const latest = str(args.latest);
+        const inclusive = truthy(args.inclusive);
+        // Like Slack: the parent comes first, then the replies within oldest/latest.
+        const all = (this.messagesByChannel.get(ch.id) ?? []).filter((x) => {
+          if (x.deleted || (x.ts !== root && x.thread_ts !== root)) return false;
+          if (x.ts === root) return true;
+          const t = tsToMicros(x.ts);
+          if (oldest && (inclusive ? t < tsToMicros(oldest) : t <= tsToMicros(oldest))) return false;
+          if (latest && (inclusive ? t > tsToMicros(latest) : t >= tsToMicros(latest))) return false;
+          return true;
+        });
         const meta = truthy(args.include_all_metadata);
         const { items, next } = this.page(all, args);
         return {

@@ -79,6 +79,12 @@ export interface ReplicaSet {
   log(i: number): string;
   /** The last `lines` lines of replica `i`'s log, for error messages. */
   logTail(i: number, lines?: number): string;
+  /** Polls `fn` every 25 ms until it gives something truthy; on timeout fails with every replica's last log lines. */
+  until<T>(what: string, fn: () => T | Promise<T>, timeoutMs?: number): Promise<NonNullable<T>>;
+  /** The live replicas that say they lead (outreach_slack_leader 1). */
+  leaders(): Promise<number[]>;
+  /** Waits for exactly one live leader and gives its index; fails if two ever say so at once. */
+  theLeader(timeoutMs?: number): Promise<number>;
   /** Stops every live replica (SIGTERM, then SIGKILL after 10 s), the fake Slack and the simulator. */
   close(): Promise<void>;
 }
@@ -252,6 +258,35 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
     },
     log: logOf,
     logTail: tail,
+    async until(what, fn, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > deadline) {
+          const logs = replicas.map((r) => tail(r.index, 15)).join('\n');
+          throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${logs}`);
+        }
+        await sleep(25);
+      }
+    },
+    async leaders() {
+      const live = replicas.filter((r) => r.child).map((r) => r.index);
+      const values = await Promise.all(live.map((i) => set.metric(i, 'outreach_slack_leader').catch(() => undefined)));
+      return live.filter((_, k) => values[k] === 1);
+    },
+    async theLeader(timeoutMs = 20_000) {
+      const found = await set.until(
+        'a leader',
+        async () => {
+          const l = await set.leaders();
+          if (l.length > 1) throw new Error(`two replicas lead at once: ${l.join(', ')}`);
+          return l.length === 1 ? { index: l[0]! } : undefined;
+        },
+        timeoutMs,
+      );
+      return found.index;
+    },
     async close() {
       await Promise.all(
         replicas.map(async (r) => {

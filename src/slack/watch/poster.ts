@@ -187,6 +187,11 @@ export class SlackPoster implements Poster {
     );
   }
 
+  find(channel: string, msg: OutgoingMessage, sinceMs: number): Promise<{ ts: string; channel: string } | undefined> {
+    // Slack's ts and our clock may differ a little: look a few seconds further back.
+    return this.findPosted(channel, msg, (sinceMs - 5_000) / 1000);
+  }
+
   /** Updates a message in place (paced like a post). */
   async update(channel: string, ts: string, msg: OutgoingMessage): Promise<void> {
     await this.withRetries(channel, 'update', async () => {
@@ -229,19 +234,27 @@ export class SlackPoster implements Poster {
     if (!meta) return undefined;
     try {
       const args = { channel, oldest: sentAfter.toFixed(6), include_all_metadata: true, limit: 100 };
-      const res = msg.threadTs
-        ? await this.client.conversations.replies({ ...args, ts: msg.threadTs })
-        : await this.client.conversations.history(args);
-      const messages = (res.messages ?? []) as Array<{
-        ts?: string;
-        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-      }>;
-      const hit = messages.find(
-        (m) =>
-          m.metadata?.event_type === meta.event_type &&
-          Object.entries(meta.event_payload).every(([k, v]) => m.metadata?.event_payload?.[k] === v),
-      );
-      return hit?.ts ? { ts: hit.ts, channel } : undefined;
+      // A busy channel may hold more than a page since then: a few pages, then it counts as not found.
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const paged = cursor ? { ...args, cursor } : args;
+        const res = msg.threadTs
+          ? await this.client.conversations.replies({ ...paged, ts: msg.threadTs })
+          : await this.client.conversations.history(paged);
+        const messages = (res.messages ?? []) as Array<{
+          ts?: string;
+          metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+        }>;
+        const hit = messages.find(
+          (m) =>
+            m.metadata?.event_type === meta.event_type &&
+            Object.entries(meta.event_payload).every(([k, v]) => m.metadata?.event_payload?.[k] === v),
+        );
+        if (hit?.ts) return { ts: hit.ts, channel };
+        cursor = res.response_metadata?.next_cursor || undefined;
+        if (!cursor) return undefined;
+      }
+      return undefined;
     } catch (err) {
       this.opts.logger?.debug({ channel, err: String(err) }, 'could not check whether a post went through');
       return undefined;
