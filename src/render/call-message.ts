@@ -295,8 +295,11 @@ export interface DigestLine {
   duration?: number | null;
 }
 
-/** Calls per digest message: 10 lines per section (each line at most 250 characters), 4 sections. */
-export const DIGEST_CAPACITY = 40;
+/**
+ * Calls per digest message: 10 lines per section (each line at most 250 characters), 2 sections. Kept small: a
+ * digest is stored again at each change of one of its lines, and a full one is followed by a new message.
+ */
+export const DIGEST_CAPACITY = 20;
 const DIGEST_LINES_PER_SECTION = 10;
 
 /**

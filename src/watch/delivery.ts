@@ -83,6 +83,12 @@ export interface DeliveryOptions {
   updateGapMs: number;
   /** Call messages posted while their call runs, at most (MAX_OPEN_CALLS). */
   maxOpenCalls: number;
+  /**
+   * New call messages Slack lets the watch post in one poll interval over every channel (its share of the
+   * workspace's chat.postMessage allowance). More than this waiting: each channel a new call comes to switches to a
+   * digest, as it does on a burst of its own. Undefined: no such rule.
+   */
+  workspacePostsPerInterval?: number;
 }
 
 export interface DeliveryHooks {
@@ -307,7 +313,7 @@ export class Delivery {
         q.clear();
         return;
       }
-      const item = q.values().next().value as string;
+      const item = nextItem(q);
       q.delete(item);
       try {
         if (!(await this.hooks.channelActive(channelId))) continue;
@@ -398,7 +404,9 @@ export class Delivery {
       await this.state.putPost(post);
       this.unposted.add(postKey(channelId, post.callId));
       this.enqueue(channelId, `call:${post.callId}`);
-      if (this.waitingNewCalls(channelId) > this.opts.burstThreshold) await this.switchToDigest(channelId);
+      if (this.waitingNewCalls(channelId) > this.opts.burstThreshold || this.workspaceBacklogged()) {
+        await this.switchToDigest(channelId);
+      }
     });
   }
 
@@ -424,6 +432,18 @@ export class Delivery {
       if (item.startsWith('call:') && this.unposted.has(postKey(channelId, item.slice(5)))) n++;
     }
     return n;
+  }
+
+  /**
+   * Whether more new call messages wait (over every channel, not counting running calls held by the open cap) than
+   * Slack's workspace allowance lets out before the next poll: calls come faster than Slack takes posts.
+   */
+  private workspaceBacklogged(): boolean {
+    const room = this.opts.workspacePostsPerInterval;
+    if (room === undefined || this.unposted.size <= room) return false;
+    let waiting = 0;
+    for (const key of this.unposted) if (!this.held.has(key) && ++waiting > room) return true;
+    return false;
   }
 
   /** A post recorded without a message yet, queued again after a restart (service.ts `resume`). */
@@ -835,6 +855,20 @@ export class Delivery {
 }
 
 const done = (): Promise<Outcome> => Promise.resolve('done');
+
+/**
+ * The channel's next item: calls, digests and WhatsApp messages before conversation lines. When Slack's workspace
+ * allowance for posts is the limit (hundreds a minute for every channel together), what each call came to is shown
+ * first and its thread catches up after; a thread's own lines keep their order (one item per thread).
+ */
+function nextItem(q: Set<string>): string {
+  let first: string | undefined;
+  for (const item of q) {
+    if (!item.startsWith('conv:') && !item.startsWith('try:')) return item;
+    first ??= item;
+  }
+  return first as string;
+}
 
 function digestFp(lines: DigestLine[]): string {
   return hashText(JSON.stringify(lines));

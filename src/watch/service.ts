@@ -48,6 +48,8 @@ export interface WatchTuning extends PollerTuning {
   updateGapMs: number;
   /** Call messages posted while their call runs, waiting for their final update, at most (delivery.ts). */
   maxOpenCalls: number;
+  /** New call messages the watch may post in one poll interval over every channel (delivery.ts). */
+  workspacePostsPerInterval?: number;
   /** Delay before a Slack write that failed for now is tried again. */
   retryDelayMs: number;
   /** Slack write attempts before leaving an item for a later retry. */
@@ -64,6 +66,12 @@ export interface WatchTuning extends PollerTuning {
   /** Least time between two reads of a watched campaign's status (owners told when it finishes or is paused). */
   campaignCheckMs: number;
 }
+
+/**
+ * chat.postMessage a minute the watch can count on for the workspace: Slack caps an app's posts at "several hundred"
+ * a minute per workspace (300 taken, src/slack/method-budget.ts), of which background work leaves a tenth to people.
+ */
+const WATCH_POSTS_PER_MINUTE = 270;
 
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
   const pollIntervalMs = pollIntervalSeconds * 1000;
@@ -85,6 +93,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     calmMs: Math.max(2 * pollIntervalMs, 60_000),
     updateGapMs: UPDATE_GAP_MS,
     maxOpenCalls: MAX_OPEN_CALLS,
+    workspacePostsPerInterval: Math.max(1, Math.floor((WATCH_POSTS_PER_MINUTE * pollIntervalSeconds) / 60)),
     retryDelayMs: Math.max(5_000, pollIntervalMs),
     maxAttempts: 4,
     backoffMs: 1000,
@@ -211,6 +220,9 @@ export class WatchService {
         retryDelayMs: tuning.retryDelayMs,
         updateGapMs: tuning.updateGapMs,
         maxOpenCalls: tuning.maxOpenCalls,
+        ...(tuning.workspacePostsPerInterval !== undefined
+          ? { workspacePostsPerInterval: tuning.workspacePostsPerInterval }
+          : {}),
       },
       logger,
     );

@@ -331,6 +331,25 @@ describe('the watch’s owner told by DM', () => {
     expect(dms()).toHaveLength(1);
   });
 
+  it('reads many watched campaigns from the campaign list, not one request each', async () => {
+    s = await setup();
+    const more = [1, 2, 3, 4, 5].map((k) => s.h.phoneCampaign(1, `Extra ${k}`));
+    for (const [k, c] of more.entries()) {
+      await runCommand(s.h, `watch ${c.id}`, { channelId: `C0EXTRA${k}`, userId: OWNER });
+    }
+    await s.h.cycle();
+    s.h.sim.control.setCampaignStatus(more[1]!.id, 'finished');
+    s.h.sim.control.setCampaignStatus(s.campaignId, 'finished');
+    s.h.sim.control.clearRequests();
+    await s.h.cycle();
+    const told = await eventually(dms, (d) => d.length === 2);
+    expect(told.some((t) => t.includes(`#${more[1]!.id}`))).toBe(true);
+    expect(told.some((t) => t.includes(`#${s.campaignId}`))).toBe(true);
+    const routes = s.h.sim.control.requests().map((r) => r.route);
+    expect(routes.filter((r) => r === 'getCampaign')).toHaveLength(0);
+    expect(routes.filter((r) => r === 'listCampaigns')).toHaveLength(1);
+  });
+
   it('when the service pauses it, not when someone pauses it from Slack', async () => {
     s = await setup();
     await runCommand(s.h, `pause ${s.campaignId}`, { channelId: CH, userId: OWNER });

@@ -1,6 +1,8 @@
 /**
  * A burst of 300 calls into one channel: the fake Slack enforces a per-channel pace (scaled: 10/s instead of 1/s,
  * with the app's gap scaled the same way); the channel switches to digest messages, no call is dropped, no 429.
+ * And calls spread over many channels, a few each, faster than the workspace's allowance of posts: the channels
+ * switch to digests too.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
@@ -45,5 +47,42 @@ describe('bursts', () => {
     const times = writes.filter((c) => c.args.channel === CH).map((c) => c.at);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
     expect(elapsed).toBeLessThan(20_000);
+  });
+});
+
+describe('more calls than the workspace takes posts', () => {
+  let h: WatchHarness;
+  beforeEach(async () => {
+    // Room for 6 new call messages in a poll interval over every channel; each channel alone is far from a burst.
+    h = await startWatchHarness({ tuning: { minGapMs: 30, burstThreshold: 8, workspacePostsPerInterval: 6 } });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('switches channels with only a few calls each to digests, and shows every call', async () => {
+    const channels = Array.from({ length: 8 }, (_, i) => `C0WIDE${i}`);
+    const campaigns = [];
+    for (const ch of channels) {
+      const c = h.phoneCampaign(3);
+      await runCommand(h, `watch ${c.id}`, { channelId: ch });
+      campaigns.push(c.id);
+    }
+    // Slack answers posts slowly (as when the workspace's allowance is spent): new calls wait for it.
+    h.fake.failNext('chat.postMessage', { delayMs: 300 }, 1000);
+    const calls = campaigns.flatMap((id) => [0, 1, 2].map(() => h.sim.control.createCall(id, { status: 'ended' })));
+    await h.cycle();
+    await h.svc.delivery.idle();
+    h.fake.clearFailures();
+
+    const own = channels.flatMap((ch) => h.topLevel(ch).filter((m) => m.metadata?.event_type === 'outreach_call'));
+    const digests = channels.flatMap((ch) =>
+      h.topLevel(ch).filter((m) => m.metadata?.event_type === 'outreach_call_digest'),
+    );
+    // 24 calls, 3 a channel (below its own burst threshold of 8): most went into digests, not one post each.
+    expect(digests.length).toBeGreaterThan(0);
+    expect(own.length).toBeLessThan(calls.length / 2);
+    const everything = JSON.stringify(channels.flatMap((ch) => h.topLevel(ch).map((m) => [m.text, m.blocks])));
+    for (const c of calls) expect(everything).toContain(c.id as string);
   });
 });
