@@ -168,6 +168,8 @@ export class Delivery {
   private readonly deferred = new Map<string, NodeJS.Timeout>();
   /** Open call messages (posted while their call ran, final update owed), by post key: when they were posted. */
   private readonly openCalls = new Map<string, number>();
+  /** Digests whose first post is being made: new calls go into the next one. */
+  private readonly closedDigests = new Set<string>();
   /** Running calls not posted because the open messages were at the cap, by post key. */
   private readonly held = new Map<string, { channelId: string; callId: string }>();
   private idleWaiters: Array<() => void> = [];
@@ -396,7 +398,9 @@ export class Delivery {
       if (ch.mode === 'digest') {
         const calm = Date.now() - (ch.lastDigestAt ?? 0) > this.opts.calmMs && this.waitingNewCalls(channelId) === 0;
         if (!calm) {
-          await this.addToDigest(post, call, ch);
+          // A running call is listed once it ended: each digest line is written once, in its final state.
+          if (!call.final) await this.state.putPost({ ...post, awaitsDigest: true });
+          else await this.addToDigest(post, call, ch);
           return;
         }
         await this.state.channels.put(channelId, { ...ch, mode: 'normal' });
@@ -412,6 +416,10 @@ export class Delivery {
 
   /** A known call changed: its message (or digest line) needs an update. */
   async callChanged(post: PostRecord, call: CallRecord): Promise<void> {
+    if (post.awaitsDigest && !post.digestId) {
+      if (call.final) await this.placeAwaited(post.channelId, post.callId, call);
+      return;
+    }
     if (post.digestId) {
       const line = this.lineOf(call);
       if (!line) return;
@@ -423,6 +431,26 @@ export class Delivery {
       return;
     }
     this.enqueue(post.channelId, `call:${post.callId}`);
+  }
+
+  /**
+   * A call that came while its channel was in digest mode has ended: listed in the channel's digest, or, if the
+   * channel has calmed down meanwhile, posted on its own (in its final state).
+   */
+  private placeAwaited(channelId: string, callId: string, call: CallRecord): Promise<void> {
+    return this.inChannel(channelId, async () => {
+      const cur = await this.state.post(channelId, callId);
+      if (!cur?.awaitsDigest || cur.digestId || cur.ts) return;
+      const { awaitsDigest: _listed, ...post } = cur;
+      const ch = await this.state.channel(channelId);
+      if (ch.mode === 'digest') {
+        await this.addToDigest(post, call, ch);
+        return;
+      }
+      await this.state.putPost(post);
+      this.unposted.add(postKey(channelId, callId));
+      this.enqueue(channelId, `call:${callId}`);
+    });
   }
 
   /** Queued new calls of the channel not posted yet. */
@@ -448,7 +476,7 @@ export class Delivery {
 
   /** A post recorded without a message yet, queued again after a restart (service.ts `resume`). */
   noteUnposted(post: PostRecord): void {
-    if (!post.ts && !post.digestId) this.unposted.add(postKey(post.channelId, post.callId));
+    if (!post.ts && !post.digestId && !post.awaitsDigest) this.unposted.add(postKey(post.channelId, post.callId));
   }
 
   private lineOf(call: CallRecord): DigestLine | undefined {
@@ -473,7 +501,11 @@ export class Delivery {
       // The channel's worker may have taken it meanwhile (it is being posted on its own): leave it to the worker.
       if (!q?.has(item)) continue;
       q.delete(item);
-      ch = await this.addToDigest(post, call, ch);
+      if (call.final) ch = await this.addToDigest(post, call, ch);
+      else {
+        await this.state.putPost({ ...post, awaitsDigest: true });
+        this.unposted.delete(postKey(channelId, post.callId));
+      }
     }
   }
 
@@ -486,7 +518,15 @@ export class Delivery {
     if (!line) return ch;
     let digest = ch.currentDigestId ? await this.state.digests.get(ch.currentDigestId) : undefined;
     let seq = ch.digestSeq;
-    if (!digest || digest.lines.length >= DIGEST_CAPACITY) {
+    // A digest already posted is not written again for new calls (Slack's updates are scarcer than its posts): they
+    // go into the next one, posted at most once per update gap.
+    if (
+      !digest ||
+      digest.lines.length >= DIGEST_CAPACITY ||
+      digest.ts !== undefined ||
+      digest.postingSince !== undefined ||
+      this.closedDigests.has(digest.id)
+    ) {
       seq = ch.digestSeq + 1;
       digest = { channelId: post.channelId, id: `${post.channelId}/${seq}`, seq, lines: [], fp: '' };
       await this.state.putDigest(digest);
@@ -516,6 +556,11 @@ export class Delivery {
     if (!post || post.digestId) return 'done';
     const call = await this.state.call(post.campaignId, callId);
     if (!call || post.deliveredFp === call.fp) return 'done';
+    if (post.awaitsDigest) {
+      // Queued again after a restart: listed once it is final.
+      if (call.final) await this.placeAwaited(channelId, callId, call);
+      return 'done';
+    }
     const msg = await this.hooks.renderCall(call, channelId);
     if (!msg) return 'done';
     const fp = call.fp;
@@ -584,9 +629,39 @@ export class Delivery {
   }
 
   private async deliverDigest(digestId: string): Promise<Outcome> {
-    const d = await this.state.digests.get(digestId);
+    let d = await this.state.digests.get(digestId);
     if (!d || d.fp === d.deliveredFp) return 'done';
-    const fp = d.fp;
+    let latest: DigestRecord | undefined;
+    if (!d.ts) {
+      if (!this.storeDurable()) return 'done';
+      // A channel's digests follow each other at most once per update gap, each with what came meanwhile.
+      if (this.gapLeft(`digests:${d.channelId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
+      // From now on new calls go into the next digest (addToDigest); what was added until now is posted.
+      this.closedDigests.add(digestId);
+      try {
+        d = (await this.state.digests.get(digestId)) ?? d;
+        latest = await this.postDigest(d);
+      } finally {
+        this.closedDigests.delete(digestId);
+      }
+    } else {
+      // Lines change with every call of a burst: the digest is written at most once per gap, with all of them.
+      if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
+      await this.poster.update(d.channelId, d.ts, await this.digestMessage(d));
+      this.wrote(`digest:${digestId}`);
+      this.stats.digestUpdates++;
+      const fp = d.fp;
+      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
+    }
+    const now = Date.now();
+    for (const l of d.lines) {
+      const c = await this.state.call(l.campaignId, l.callId);
+      if (c?.final && l.status === c.status) this.noteShown(c, now);
+    }
+    return !latest || latest.fp === d.fp ? 'done' : 'again';
+  }
+
+  private async digestMessage(d: DigestRecord): Promise<OutgoingMessage> {
     const msg = callDigestMessage(d.lines, { part: d.seq }, await this.hooks.translator({ channelId: d.channelId }));
     const metadata = {
       event_type: 'outreach_call_digest',
@@ -598,44 +673,32 @@ export class Delivery {
           .slice(0, 3000),
       },
     };
-    let latest: DigestRecord | undefined;
-    if (!d.ts) {
-      if (!this.storeDurable()) return 'done';
-      const ts = await this.postOnce(
-        d.channelId,
-        { ...msg, metadata },
-        d.postingSince,
-        async (since) => {
-          if (!(await this.state.updateDigest(digestId, (cur) => ({ ...cur, postingSince: since })))) {
-            await this.state.putDigest({ ...d, postingSince: since });
-          }
-        },
-        // Its lines (and so call_ids) may have grown since the earlier attempt.
-        { digest_id: d.id },
-      );
-      this.wrote(`digest:${digestId}`);
-      this.stats.digestPosts++;
-      const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({
-        ...cur,
-        ts,
-        deliveredFp: fp,
-      });
-      latest = await this.state.updateDigest(digestId, posted);
-      if (!latest) await this.state.putDigest(posted(d));
-    } else {
-      // Lines change with every call of a burst: the digest is written at most once per gap, with all of them.
-      if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
-      await this.poster.update(d.channelId, d.ts, { ...msg, metadata });
-      this.wrote(`digest:${digestId}`);
-      this.stats.digestUpdates++;
-      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
-    }
-    const now = Date.now();
-    for (const l of d.lines) {
-      const c = await this.state.call(l.campaignId, l.callId);
-      if (c?.final && l.status === c.status) this.noteShown(c, now);
-    }
-    return !latest || latest.fp === fp ? 'done' : 'again';
+    return { ...msg, metadata };
+  }
+
+  /** Posts a digest's message (once: postOnce); returns the record after. */
+  private async postDigest(d: DigestRecord): Promise<DigestRecord | undefined> {
+    const digestId = d.id;
+    const fp = d.fp;
+    const ts = await this.postOnce(
+      d.channelId,
+      await this.digestMessage(d),
+      d.postingSince,
+      async (since) => {
+        if (!(await this.state.updateDigest(digestId, (cur) => ({ ...cur, postingSince: since })))) {
+          await this.state.putDigest({ ...d, postingSince: since });
+        }
+      },
+      // Its lines (and so call_ids) may have grown since the earlier attempt.
+      { digest_id: digestId },
+    );
+    this.wrote(`digest:${digestId}`);
+    this.wrote(`digests:${d.channelId}`);
+    this.stats.digestPosts++;
+    const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({ ...cur, ts, deliveredFp: fp });
+    const latest = await this.state.updateDigest(digestId, posted);
+    if (!latest) await this.state.putDigest(posted(d));
+    return latest;
   }
 
   /**

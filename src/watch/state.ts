@@ -138,6 +138,8 @@ export interface PostRecord {
   postingSince?: number;
   /** Or the burst digest that lists it. */
   digestId?: string;
+  /** Its channel was in digest mode when it came, still running: listed in a digest once it is final. */
+  awaitsDigest?: boolean;
   /** Fingerprint shown in Slack. */
   deliveredFp?: string;
   /** Hash of the message last written (a compact line unchanged by a new fingerprint is not written again). */

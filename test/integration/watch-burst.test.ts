@@ -60,7 +60,7 @@ describe('more calls than the workspace takes posts', () => {
     await h.close();
   });
 
-  it('switches channels with only a few calls each to digests, and shows every call', async () => {
+  it('switches channels with only a few calls each to digests, each posted once with final states', async () => {
     const channels = Array.from({ length: 8 }, (_, i) => `C0WIDE${i}`);
     const campaigns = [];
     for (const ch of channels) {
@@ -70,7 +70,12 @@ describe('more calls than the workspace takes posts', () => {
     }
     // Slack answers posts slowly (as when the workspace's allowance is spent): new calls wait for it.
     h.fake.failNext('chat.postMessage', { delayMs: 300 }, 1000);
-    const calls = campaigns.flatMap((id) => [0, 1, 2].map(() => h.sim.control.createCall(id, { status: 'ended' })));
+    const calls = campaigns.flatMap((id) =>
+      [0, 1, 2].map(() => h.sim.control.createCall(id, { status: 'in-progress' })),
+    );
+    await h.cycle();
+    await h.svc.delivery.idle();
+    for (const c of calls) h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
     await h.cycle();
     await h.svc.delivery.idle();
     h.fake.clearFailures();
@@ -84,5 +89,11 @@ describe('more calls than the workspace takes posts', () => {
     expect(own.length).toBeLessThan(calls.length / 2);
     const everything = JSON.stringify(channels.flatMap((ch) => h.topLevel(ch).map((m) => [m.text, m.blocks])));
     for (const c of calls) expect(everything).toContain(c.id as string);
+    // Running calls wait for their end to be listed: each digest is posted once, with final states, never updated.
+    expect(JSON.stringify(digests.map((m) => [m.text, m.blocks]))).not.toContain('In progress');
+    const digestUpdates = h.fake
+      .calls('chat.update')
+      .filter((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'outreach_call_digest');
+    expect(digestUpdates).toHaveLength(0);
   });
 });
