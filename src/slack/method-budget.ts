@@ -86,6 +86,8 @@ export class SlackMethodBudget {
   private readonly maxRequestMs: number;
   private readonly reserveShare: number;
   private lastWarnAt = 0;
+  /** The last caller in line per `<method> <priority>` in this process (acquire). */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: MethodBudgetOptions) {
     this.windows = opts.windows;
@@ -124,13 +126,48 @@ export class SlackMethodBudget {
    * limit then.
    */
   async acquire(method: string, channel: string | undefined, priority: SlackCallPriority): Promise<BudgetHold> {
-    const wanted = this.windowsFor(method, channel);
+    // The method's bucket first: the call's own channel bucket is asked only once the contended one gave a slot.
+    const wanted = this.windowsFor(method, channel).reverse();
+    if (wanted.length === 0) return { tickets: [] };
+    const turn = `${method} ${priority}`;
+    for (;;) {
+      const got = await this.inTurn(turn, () => this.take(wanted, priority));
+      if ('tickets' in got) return got;
+      // Its channel is full: it waits out of the line, so the other channels' calls go on meanwhile.
+      await sleep(got.waitMs + Math.random() * Math.min(50, got.waitMs / 10));
+    }
+  }
+
+  /**
+   * The calls of this process take turns per method and priority: only the first asks the shared windows, the others
+   * wait behind it. Without turns, every waiter (say 200 channels' posts) asks again each time a slot may be free, one
+   * gets it and the rest ask for nothing: thousands of statements a minute on PostgreSQL.
+   */
+  private async inTurn<T>(turn: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(turn) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((r) => (done = r));
+    this.turns.set(turn, mine);
+    await before;
+    try {
+      return await fn();
+    } finally {
+      done();
+      if (this.turns.get(turn) === mine) this.turns.delete(turn);
+    }
+  }
+
+  /**
+   * Takes a slot in each bucket (the method's first). While the method's bucket is full it waits (first in line);
+   * when another bucket (the call's channel) is full it gives back what it took and says how long to wait.
+   */
+  private async take(wanted: RateWindow[], priority: SlackCallPriority): Promise<BudgetHold | { waitMs: number }> {
     const hold: BudgetHold = { tickets: [] };
-    if (wanted.length === 0) return hold;
     for (;;) {
       let waitMs = 0;
+      let own = false;
       try {
-        for (const w of wanted) {
+        for (const [i, w] of wanted.entries()) {
           const got = await this.windows.tryAcquire(w, {
             holdMs: w.windowMs + this.maxRequestMs / this.scale,
             reserve: this.reserveOf(w.limit, priority),
@@ -139,6 +176,7 @@ export class SlackMethodBudget {
             // A slot still in flight is reported free only when its hold ends (its answer may come much sooner, and
             // it then frees a window later): asking again after one window at most catches that.
             waitMs = Math.max(1, Math.min(got.waitMs, w.windowMs));
+            own = i > 0;
             break;
           }
           hold.tickets.push({ ticket: got.ticket, windowMs: w.windowMs });
@@ -150,6 +188,7 @@ export class SlackMethodBudget {
       }
       if (waitMs === 0) return hold;
       await this.giveBack(hold);
+      if (own) return { waitMs };
       // A little jitter, so replicas waiting for the same bucket do not all ask again in the same millisecond.
       await sleep(waitMs + Math.random() * Math.min(50, waitMs / 10));
     }
