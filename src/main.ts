@@ -215,7 +215,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
-  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock);
+  const watch = createWatch(
+    deps,
+    client,
+    opts.watch,
+    slack.backgroundClient,
+    opts.clock ?? systemClock,
+    slackBudget.timeScale,
+  );
   const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
     ...DEFAULT_REPORT_TUNING,
     ...opts.reports,

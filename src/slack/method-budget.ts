@@ -82,6 +82,10 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class SlackMethodBudget {
   private readonly windows: RateWindows;
   private readonly scale: number;
+  /** Time runs this many times faster in every window (MethodBudgetOptions.timeScale). */
+  get timeScale(): number {
+    return this.scale;
+  }
   private readonly perMinute: Readonly<Record<string, number>>;
   private readonly maxRequestMs: number;
   private readonly reserveShare: number;

@@ -276,11 +276,23 @@ export class Attention {
       },
       t,
     );
-    await this.d.poster.post(channelId, {
+    const reminder = {
       ...msg,
       threadTs: w.threadTs,
       metadata: { event_type: 'outreach_reminder', event_payload: { call_id: callId } },
-    });
+    };
+    // Posted once across a leader's death between posting and recording it (as delivery.ts `postOnce` does).
+    const found =
+      w.remindingSince !== undefined ? await this.d.poster.find(channelId, reminder, w.remindingSince) : undefined;
+    if (!found) {
+      const since = Date.now();
+      const marked = await state.updateWaiting(key, (cur) =>
+        cur.remindedAt === undefined ? { ...cur, remindingSince: since } : undefined,
+      );
+      // Answered, or reminded by another leader meanwhile.
+      if (!marked || marked.remindedAt !== undefined) return;
+      await this.d.poster.post(channelId, reminder);
+    }
     const at = this.d.now();
     await state.updateWaiting(key, (cur) => (cur.remindedAt === undefined ? { ...cur, remindedAt: at } : undefined));
   }

@@ -73,6 +73,11 @@ export interface WatchTuning extends PollerTuning {
  */
 const WATCH_POSTS_PER_MINUTE = 270;
 
+/** The posts Slack takes from the watch in one poll interval over every channel (`timeScale`: Slack's time runs faster). */
+export function workspacePostsPerInterval(pollIntervalMs: number, timeScale = 1): number {
+  return Math.max(1, Math.floor((WATCH_POSTS_PER_MINUTE * timeScale * pollIntervalMs) / 60_000));
+}
+
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
   const pollIntervalMs = pollIntervalSeconds * 1000;
   return {
@@ -93,7 +98,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     calmMs: Math.max(2 * pollIntervalMs, 60_000),
     updateGapMs: UPDATE_GAP_MS,
     maxOpenCalls: MAX_OPEN_CALLS,
-    workspacePostsPerInterval: Math.max(1, Math.floor((WATCH_POSTS_PER_MINUTE * pollIntervalSeconds) / 60)),
+    workspacePostsPerInterval: workspacePostsPerInterval(pollIntervalMs),
     retryDelayMs: Math.max(5_000, pollIntervalMs),
     maxAttempts: 4,
     backoffMs: 1000,

@@ -176,6 +176,8 @@ export interface WaitingRecord {
   link?: string;
   /** The one reminder was posted (the app's clock, ms). */
   remindedAt?: number;
+  /** Its post was under way at this time (epoch ms), not recorded yet: looked up in Slack before posting again. */
+  remindingSince?: number;
 }
 
 /** A watched campaign's facts as last read (GET /campaigns/{id}). Key: campaign id. */

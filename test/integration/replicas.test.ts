@@ -35,7 +35,14 @@ beforeAll(async () => {
     env: { POLL_INTERVAL_SECONDS: String(POLL_INTERVAL_SECONDS) },
     start: {
       // Polls every second; one message per call (no digest), Slack pacing scaled down (the fake enforces none here).
-      watch: { pollIntervalMs: 1000, minGapMs: 30, retryDelayMs: 200, backoffMs: 50, burstThreshold: 1000 },
+      watch: {
+        pollIntervalMs: 1000,
+        minGapMs: 30,
+        retryDelayMs: 200,
+        backoffMs: 50,
+        burstThreshold: 1000,
+        workspacePostsPerInterval: 100_000,
+      },
       // Slack's per-method windows 20 times faster: this test checks what is posted, not Slack's pace.
       slackTimeScale: 20,
       upload: { batchSize: BATCH, concurrency: 2, progressIntervalMs: 200, retryBaseMs: 50, leaseMs: 3000 },

@@ -5,7 +5,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { defaultTuning, WatchService, type WatchTuning } from '../../watch/service.js';
+import { defaultTuning, WatchService, workspacePostsPerInterval, type WatchTuning } from '../../watch/service.js';
 import type { AppDeps } from '../deps.js';
 import { watchSlack } from './ports.js';
 import { SlackPoster } from './poster.js';
@@ -33,12 +33,17 @@ export function createWatch(
   tuning: Partial<WatchTuning> = {},
   posterClient: WebClient = client,
   clock?: Clock,
+  /** Slack's windows pass this many times faster (tests, benches): so does the workspace's allowance of posts. */
+  slackTimeScale = 1,
 ): WatchService {
   const full: WatchTuning = {
     ...defaultTuning(deps.config.pollIntervalSeconds),
     retentionMs: deps.config.retentionDays * 24 * 3600_000,
     ...tuning,
   };
+  // Posts Slack takes from the watch between two polls, for the interval actually used.
+  full.workspacePostsPerInterval =
+    tuning.workspacePostsPerInterval ?? workspacePostsPerInterval(full.pollIntervalMs, slackTimeScale);
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
   return new WatchService({
