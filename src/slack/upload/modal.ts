@@ -296,16 +296,17 @@ export async function submitUpload(
       },
       p.opened,
     );
-    await deps.audit.record(
+    return job;
+  };
+  // The audit line is written after the person has their answer: the audit channel's posts queue in Slack's budget
+  // (about one a second per channel) and the modal must not wait behind them.
+  const auditStarted = (p: Prepared) =>
+    deps.audit.record(
       { userId, action: 'upload', campaignId, result: 'ok', detail: `${p.opened.info.name} (${choices.ifDuplicate})` },
       client,
     );
-    return job;
-  };
-  const audited = async (r: Refusal) => {
-    await svc.release(campaignId, choices.fileId);
-    await deps.audit.record({ userId, action: 'upload', campaignId, result: 'refused', detail: r.sentence }, client);
-  };
+  const auditRefused = (r: Refusal) =>
+    deps.audit.record({ userId, action: 'upload', campaignId, result: 'refused', detail: r.sentence }, client);
 
   const first = await Promise.race([prepare, slowAfter(budgetMs)]);
   if (first !== 'slow') {
@@ -315,11 +316,13 @@ export async function submitUpload(
           ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: fileErrorText(first.sentence) } }
           : { response_action: 'update', view: uploadProblemView(first.sentence, {}, t) },
       );
-      await audited(first);
+      await svc.release(campaignId, choices.fileId);
+      await auditRefused(first);
       return;
     }
     await req.ack(undefined);
     await launch(first);
+    await auditStarted(first);
     return;
   }
 
@@ -329,7 +332,7 @@ export async function submitUpload(
   const r = await prepare;
   let view: View;
   if ('sentence' in r) {
-    await audited(r);
+    await svc.release(campaignId, choices.fileId);
     view = uploadProblemView(r.sentence, { externalId }, t);
   } else {
     const job = await launch(r);
@@ -341,4 +344,5 @@ export async function submitUpload(
   } catch (err) {
     deps.logger.info({ err: errorSummary(err) }, 'could not update the upload view (closed?)');
   }
+  await ('sentence' in r ? auditRefused(r) : auditStarted(r));
 }
