@@ -221,7 +221,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     opts.watch,
     slack.backgroundClient,
     opts.clock ?? systemClock,
-    slackBudget.timeScale,
+    slackBudget,
   );
   const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
     ...DEFAULT_REPORT_TUNING,

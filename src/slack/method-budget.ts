@@ -82,10 +82,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class SlackMethodBudget {
   private readonly windows: RateWindows;
   private readonly scale: number;
-  /** Time runs this many times faster in every window (MethodBudgetOptions.timeScale). */
-  get timeScale(): number {
-    return this.scale;
-  }
   private readonly perMinute: Readonly<Record<string, number>>;
   private readonly maxRequestMs: number;
   private readonly reserveShare: number;
@@ -115,6 +111,17 @@ export class SlackMethodBudget {
     }
     out.push({ bucket: `slack:${method}`, limit: perMinute, windowMs: 60_000 / this.scale });
     return out;
+  }
+
+  /**
+   * Calls of `method` background work may make in `intervalMs` of real time, over the workspace: the method's
+   * budget less the share kept for people, at the budget's time scale. Undefined for a method not budgeted.
+   */
+  backgroundPerInterval(method: string, intervalMs: number): number | undefined {
+    const perMinute = this.perMinute[method];
+    if (perMinute === undefined) return undefined;
+    const share = perMinute - this.reserveOf(perMinute, 'background');
+    return Math.max(1, Math.floor((share * this.scale * intervalMs) / 60_000));
   }
 
   /** Slots left free by a background call: a tenth of the budget, at least one (none when the limit is 1). */

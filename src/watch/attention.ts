@@ -34,7 +34,7 @@ import { DAYS, type Message, type Schedule } from '../outreach/schemas.js';
 import { campaignEventNotice, waitingReminder, withAssigneeMention, type CampaignEvent } from '../render/attention.js';
 import type { SlackMessage } from '../render/types.js';
 import { messageKey } from './conversation.js';
-import type { Poster } from './poster.js';
+import { postOnce, type Poster } from './poster.js';
 import type { WatchSlack } from './ports.js';
 import {
   postKey,
@@ -281,18 +281,15 @@ export class Attention {
       threadTs: w.threadTs,
       metadata: { event_type: 'outreach_reminder', event_payload: { call_id: callId } },
     };
-    // Posted once across a leader's death between posting and recording it (as delivery.ts `postOnce` does).
-    const found =
-      w.remindingSince !== undefined ? await this.d.poster.find(channelId, reminder, w.remindingSince) : undefined;
-    if (!found) {
-      const since = Date.now();
+    // Posted once across a leader's death between posting and recording it; not at all if someone answered or
+    // another leader reminded meanwhile.
+    const posted = await postOnce(this.d.poster, channelId, reminder, w.remindingSince, async (since) => {
       const marked = await state.updateWaiting(key, (cur) =>
         cur.remindedAt === undefined ? { ...cur, remindingSince: since } : undefined,
       );
-      // Answered, or reminded by another leader meanwhile.
-      if (!marked || marked.remindedAt !== undefined) return;
-      await this.d.poster.post(channelId, reminder);
-    }
+      return marked !== undefined && marked.remindedAt === undefined;
+    });
+    if (!posted) return;
     const at = this.d.now();
     await state.updateWaiting(key, (cur) => (cur.remindedAt === undefined ? { ...cur, remindedAt: at } : undefined));
   }

@@ -42,7 +42,7 @@ import {
 } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
 import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
-import { PermanentSlackError, RejectedSlackError, type OutgoingMessage, type Poster } from './poster.js';
+import { PermanentSlackError, postOnce, RejectedSlackError, type OutgoingMessage, type Poster } from './poster.js';
 import {
   postKey,
   type CallRecord,
@@ -701,13 +701,7 @@ export class Delivery {
     return latest;
   }
 
-  /**
-   * Posts a new message once, even across a death between Slack's answer and the write that records it: `mark`
-   * stores (durably) that the post is under way before it goes out. An attempt that finds such a mark left from
-   * before (`pendingSince`: a leader killed in that gap, or an earlier attempt whose outcome was unknown) first looks
-   * for the message in Slack by its metadata (or by `match`, the part of it that does not change) and takes its `ts`
-   * instead of posting again. Resolves to the message's `ts`.
-   */
+  /** Posts a new message once (poster.ts `postOnce`); every mark of delivery goes on. Resolves to its `ts`. */
   private async postOnce(
     channelId: string,
     msg: OutgoingMessage,
@@ -715,16 +709,14 @@ export class Delivery {
     mark: (since: number) => Promise<void>,
     match?: Record<string, string>,
   ): Promise<string> {
-    if (pendingSince !== undefined && msg.metadata) {
-      const probe = match ? { ...msg, metadata: { ...msg.metadata, event_payload: match } } : msg;
-      const found = await this.poster.find(channelId, probe, pendingSince);
-      if (found) {
-        this.stats.recoveredPosts++;
-        return found.ts;
-      }
-    }
-    await mark(Date.now());
-    return (await this.poster.post(channelId, msg)).ts;
+    const goOn = async (since: number) => {
+      await mark(since);
+      return true;
+    };
+    const posted = await postOnce(this.poster, channelId, msg, pendingSince, goOn, match);
+    if (!posted) throw new Error('a delivery post was called off by its own mark'); // never: goOn goes on
+    if (posted.recovered) this.stats.recoveredPosts++;
+    return posted.ts;
   }
 
   /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */

@@ -48,7 +48,10 @@ export interface WatchTuning extends PollerTuning {
   updateGapMs: number;
   /** Call messages posted while their call runs, waiting for their final update, at most (delivery.ts). */
   maxOpenCalls: number;
-  /** New call messages the watch may post in one poll interval over every channel (delivery.ts). */
+  /**
+   * New call messages the watch may post in one poll interval over every channel (delivery.ts): its share of Slack's
+   * workspace allowance, which the Slack layer knows (src/slack/watch/create.ts). Undefined: no such rule.
+   */
   workspacePostsPerInterval?: number;
   /** Delay before a Slack write that failed for now is tried again. */
   retryDelayMs: number;
@@ -65,17 +68,6 @@ export interface WatchTuning extends PollerTuning {
   channelRecheckMs: number;
   /** Least time between two reads of a watched campaign's status (owners told when it finishes or is paused). */
   campaignCheckMs: number;
-}
-
-/**
- * chat.postMessage a minute the watch can count on for the workspace: Slack caps an app's posts at "several hundred"
- * a minute per workspace (300 taken, src/slack/method-budget.ts), of which background work leaves a tenth to people.
- */
-const WATCH_POSTS_PER_MINUTE = 270;
-
-/** The posts Slack takes from the watch in one poll interval over every channel (`timeScale`: Slack's time runs faster). */
-export function workspacePostsPerInterval(pollIntervalMs: number, timeScale = 1): number {
-  return Math.max(1, Math.floor((WATCH_POSTS_PER_MINUTE * timeScale * pollIntervalMs) / 60_000));
 }
 
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
@@ -98,7 +90,6 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     calmMs: Math.max(2 * pollIntervalMs, 60_000),
     updateGapMs: UPDATE_GAP_MS,
     maxOpenCalls: MAX_OPEN_CALLS,
-    workspacePostsPerInterval: workspacePostsPerInterval(pollIntervalMs),
     retryDelayMs: Math.max(5_000, pollIntervalMs),
     maxAttempts: 4,
     backoffMs: 1000,

@@ -36,6 +36,18 @@ describe('Slack method budgets', () => {
     expect([b.reserveOf(50, 'background'), b.reserveOf(3, 'background'), b.reserveOf(50, 'person')]).toEqual([5, 1, 0]);
   });
 
+  it("tells background work its share of a method's budget over an interval, at the budget's time scale", () => {
+    const real = new SlackMethodBudget({ windows: new LocalRateWindows() });
+    // 300 posts a minute, less the tenth kept for people: 270 a minute, 135 in a 30 s poll interval.
+    expect(real.backgroundPerInterval('chat.postMessage', 60_000)).toBe(270);
+    expect(real.backgroundPerInterval('chat.postMessage', 30_000)).toBe(135);
+    expect(real.backgroundPerInterval('chat.update', 30_000)).toBe(22);
+    expect(real.backgroundPerInterval('chat.postMessage', 10)).toBe(1);
+    expect(real.backgroundPerInterval('apps.connections.open', 30_000)).toBeUndefined();
+    const fast = new SlackMethodBudget({ windows: new LocalRateWindows(), timeScale: 10 });
+    expect(fast.backgroundPerInterval('chat.postMessage', 3_000)).toBe(135);
+  });
+
   it('keeps two replicas together within the tier: 0 × 429 where unbudgeted clients get them', async () => {
     // Time ×20: Tier 3's 50 a minute is 50 in any 3 s.
     fake.setTierLimits({ timeScale: 20 });

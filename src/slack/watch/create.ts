@@ -5,8 +5,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { defaultTuning, WatchService, workspacePostsPerInterval, type WatchTuning } from '../../watch/service.js';
+import { defaultTuning, WatchService, type WatchTuning } from '../../watch/service.js';
 import type { AppDeps } from '../deps.js';
+import type { SlackMethodBudget } from '../method-budget.js';
 import { watchSlack } from './ports.js';
 import { SlackPoster } from './poster.js';
 import { Speakers } from './speakers.js';
@@ -33,17 +34,20 @@ export function createWatch(
   tuning: Partial<WatchTuning> = {},
   posterClient: WebClient = client,
   clock?: Clock,
-  /** Slack's windows pass this many times faster (tests, benches): so does the workspace's allowance of posts. */
-  slackTimeScale = 1,
+  /** Slack's limits for the workspace (main.ts): the watch's share of its posts comes from there. */
+  slackBudget?: SlackMethodBudget,
 ): WatchService {
   const full: WatchTuning = {
     ...defaultTuning(deps.config.pollIntervalSeconds),
     retentionMs: deps.config.retentionDays * 24 * 3600_000,
     ...tuning,
   };
-  // Posts Slack takes from the watch between two polls, for the interval actually used.
-  full.workspacePostsPerInterval =
-    tuning.workspacePostsPerInterval ?? workspacePostsPerInterval(full.pollIntervalMs, slackTimeScale);
+  // Posts Slack takes from the watch between two polls, for the interval actually used: the background share of
+  // chat.postMessage's budget (the tenth kept for people left out).
+  const allowance = slackBudget?.backgroundPerInterval('chat.postMessage', full.pollIntervalMs);
+  if (tuning.workspacePostsPerInterval === undefined && allowance !== undefined) {
+    full.workspacePostsPerInterval = allowance;
+  }
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
   return new WatchService({
