@@ -215,14 +215,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
-  const watch = createWatch(
-    deps,
-    client,
-    opts.watch,
-    slack.backgroundClient,
-    opts.clock ?? systemClock,
-    slackBudget,
-  );
+  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock, slackBudget);
   const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
     ...DEFAULT_REPORT_TUNING,
     ...opts.reports,
