@@ -8,8 +8,11 @@ import pg from 'pg';
 import { startPostgres, type RunningPostgres } from '../../test/support/postgresGlobalSetup.js';
 
 export interface BenchPostgres {
-  /** A new empty database on the server; returns its URL and name. */
-  database(prefix: string): Promise<{ url: string; name: string }>;
+  /**
+   * A new empty database on the server; returns its URL and name. `synchronousCommit: false`: its commits return
+   * before their WAL is flushed (for a bench that measures sizes, not durability: rows and pages are the same).
+   */
+  database(prefix: string, opts?: { synchronousCommit?: boolean }): Promise<{ url: string; name: string }>;
   /** WAL bytes the server has generated so far (pg_current_wal_lsn): every durable change of every database. */
   walBytes(): Promise<number>;
   /** Transactions committed and rolled back in a database so far (pg_stat_database, flushed first). */
@@ -30,9 +33,10 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   const one = async (sql: string, params: unknown[] = []) =>
     Number(Object.values((await admin.query(sql, params)).rows[0] ?? {})[0]);
   return {
-    async database(prefix) {
+    async database(prefix, opts = {}) {
       const name = `${prefix}_${randomBytes(4).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${name}`);
+      if (opts.synchronousCommit === false) await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
       const url = new URL(server.adminUrl);
       url.pathname = `/${name}`;
       return { url: url.toString(), name };
