@@ -3,21 +3,11 @@
  * an array, a big one a B+ tree; both must list exactly what a plain sorted array would, in code-point order.
  */
 import { byKey, SortedKeys } from '../../src/store/memory-store.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/seededRandom.js';
 
 describe('SortedKeys', () => {
   it.each([100, 5_000])('lists what a sorted array holds, by prefix, through adds and deletes (%i keys)', (n) => {
-    const rand = random(n);
+    const rand = seededRandom(n);
     const keys = new SortedKeys();
     const reference = new Set<string>();
     // Keys of the stores' shape (`<head>/<rest>`), some outside the BMP, which UTF-16 order would misplace.
