@@ -73,7 +73,8 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
   let clock = Date.parse('2026-03-02T00:00:00Z');
   const now = () => clock;
   const stateDir = join(dir, kind);
-  const db = kind === 'postgres' ? await pgServer!.database('retention_bench', { synchronousCommit: false }) : undefined;
+  const db =
+    kind === 'postgres' ? await pgServer!.database('retention_bench', { synchronousCommit: false }) : undefined;
   const store: Store = db ? await openPostgresStore(db.url, { now }) : await openEmbeddedStore(stateDir, { now });
   const state = new WatchState(store, { retentionMs: RETENTION_DAYS * DAY, eventTtlMs: 3600_000, now });
   const size = () => (db ? pgServer!.recordsSize(db.url) : duBytes(stateDir));
@@ -157,6 +158,8 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
       console.log(
         `day ${String(day).padStart(2)}: ${fmt(sizes.get(day)!).padStart(13)} bytes on disk, ${fmt(records)} call records ` +
           `(${fmt((Date.now() - started) / 1000, 1)} s)` +
+          // The embedded store holds its records in this process's memory as well as on disk.
+          (db ? '' : `, bench process RSS ${fmt(process.memoryUsage().rss / 1024 / 1024)} MB`) +
           (parts.length ? `; ${parts.map(([name, n]) => `${name} ${fmt(n)}`).join(', ')}` : ''),
       );
     }
