@@ -88,8 +88,9 @@ describe('rows and characters', () => {
 describe('uploads take turns', () => {
   it('runs two at once and one per campaign; the others wait, say why, and start by themselves', async () => {
     const [c1, c2, c3] = [seedCampaign(t, 'Turn 1'), seedCampaign(t, 'Turn 2'), seedCampaign(t, 'Turn 3')];
-    // Each batch takes a second: the first two run long enough for the others to be seen waiting.
-    t.sim.control.setLatencyMs(1000, /\/contacts$/);
+    // Each batch takes 2 s: the first two run (8 s) long enough for the others to be seen waiting, even when the
+    // machine is loaded and the later uploads take a while to be submitted.
+    t.sim.control.setLatencyMs(2000, /\/contacts$/);
     try {
       const a = await upload(c1, 'a.csv', numbersCsv(20, 5000));
       const b = await upload(c2, 'b.csv', numbersCsv(20, 6000));
@@ -128,7 +129,7 @@ describe('uploads take turns', () => {
       t.sim.control.setLatencyMs(0, /\/contacts$/);
     }
     expect(tempLeft()).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe('a job the app keeps stopping in', () => {
