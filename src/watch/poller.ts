@@ -432,7 +432,7 @@ export class Poller {
       const finalAt = prev?.finalAt ?? (finalStatus ? now : undefined);
       const policyPending = item.policy_evaluation?.completed === false;
       const final = finalStatus && (!policyPending || now - (finalAt ?? now) > tuning.settleMs);
-      if (prev && prev.fp === fp && prev.final === final) {
+      if (prev && prev.fp === fp && prev.final === final && !prev.placing) {
         if (prev.ih !== ih) writes.push(state.putCall({ ...prev, ih }));
         continue;
       }
@@ -450,7 +450,10 @@ export class Poller {
       if (item.thread_id) rec.threadId = item.thread_id;
       if (finalAt !== undefined) rec.finalAt = finalAt;
       if (item.ended_at) rec.endedAt = item.ended_at;
-      changed.push({ rec, isNew: !prev, statusChanged: prev?.status !== item.status || prev.fp !== fp });
+      const statusChanged = prev?.status !== item.status || prev.fp !== fp || prev.placing === true;
+      // Marked until its messages are placed below: a death in between must not leave it "seen" without them.
+      if (statusChanged) rec.placing = true;
+      changed.push({ rec, isNew: !prev, statusChanged });
       writes.push(state.putCall(rec));
     }
     // Calls that stay open without appearing any more (statuses the list does not show) are let go in the end.
@@ -488,6 +491,12 @@ export class Poller {
       }
     }
     // Everything above is stored before the cursor moves past it.
+    await Promise.all(writes.splice(0));
+    for (const { rec } of changed) {
+      if (!rec.placing) continue;
+      const { placing: _placed, ...placed } = rec;
+      writes.push(state.putCall(placed));
+    }
     await Promise.all(writes);
     const cursor: CampaignCursor = {
       ...((await state.cursor(campaignId)) ?? { campaignId, failures: 0 }),

@@ -105,6 +105,11 @@ export interface CallRecord {
   endedAt?: string;
   /** The latest data, kept until every channel shows it and the call is final. */
   snapshot?: CampaignCallItem;
+  /**
+   * Stored with this fingerprint, but its messages were not placed (or told of the change) yet: a leader that died
+   * in between leaves it set, and the next poll places them as if the call had just changed.
+   */
+  placing?: true;
 }
 
 /** Where a conversation stands in one Slack thread (or DM). */
