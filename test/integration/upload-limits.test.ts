@@ -88,9 +88,9 @@ describe('rows and characters', () => {
 describe('uploads take turns', () => {
   it('runs two at once and one per campaign; the others wait, say why, and start by themselves', async () => {
     const [c1, c2, c3] = [seedCampaign(t, 'Turn 1'), seedCampaign(t, 'Turn 2'), seedCampaign(t, 'Turn 3')];
-    // Each batch takes 2 s: the first two run (8 s) long enough for the others to be seen waiting, even when the
-    // machine is loaded and the later uploads take a while to be submitted.
-    t.sim.control.setLatencyMs(2000, /\/contacts$/);
+    // Each batch takes 4 s: the first two run (16 s) long enough for the others to be submitted and seen waiting,
+    // even in a full test run on a loaded machine, where each submission takes seconds.
+    t.sim.control.setLatencyMs(4000, /\/contacts$/);
     try {
       const a = await upload(c1, 'a.csv', numbersCsv(20, 5000));
       const b = await upload(c2, 'b.csv', numbersCsv(20, 6000));
@@ -113,7 +113,7 @@ describe('uploads take turns', () => {
         [c3, c],
         [c1, d],
       ] as const) {
-        expect(blocksText(await waitForSummary(t, campaignId, f.id, 20_000))).toContain('Upload finished');
+        expect(blocksText(await waitForSummary(t, campaignId, f.id, 40_000))).toContain('Upload finished');
       }
       expect(simContacts(t, c1)).toHaveLength(40);
       // d's first batch went after a's last was answered; c's after a or b had ended.
@@ -129,7 +129,7 @@ describe('uploads take turns', () => {
       t.sim.control.setLatencyMs(0, /\/contacts$/);
     }
     expect(tempLeft()).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('a job the app keeps stopping in', () => {
