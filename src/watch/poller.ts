@@ -393,6 +393,9 @@ export class Poller {
     const known = new Map((await state.callsOf(campaignId)).map((c) => [c.callId, c]));
     const cursor0 = await state.cursor(campaignId);
     const windowStart = this.windowBase(cursor0, subs, known.values()) - tuning.overlapMs;
+    // Placements of the last poll that stored its cursor are done; a call stored by a later one may lack them.
+    const placedThrough = cursor0?.lastPolledAt ? Date.parse(cursor0.lastPolledAt) : -Infinity;
+    const unplaced = (c: CallRecord) => c.placingAt !== undefined && c.placingAt > placedThrough;
     const campaignName = subs.find((s) => s.campaignName)?.campaignName;
     const listed = new Map<string, CampaignCallItem>();
     let requests = 0;
@@ -432,7 +435,7 @@ export class Poller {
       const finalAt = prev?.finalAt ?? (finalStatus ? now : undefined);
       const policyPending = item.policy_evaluation?.completed === false;
       const final = finalStatus && (!policyPending || now - (finalAt ?? now) > tuning.settleMs);
-      if (prev && prev.fp === fp && prev.final === final && !prev.placing) {
+      if (prev && prev.fp === fp && prev.final === final && !unplaced(prev)) {
         if (prev.ih !== ih) writes.push(state.putCall({ ...prev, ih }));
         continue;
       }
@@ -450,9 +453,11 @@ export class Poller {
       if (item.thread_id) rec.threadId = item.thread_id;
       if (finalAt !== undefined) rec.finalAt = finalAt;
       if (item.ended_at) rec.endedAt = item.ended_at;
-      const statusChanged = prev?.status !== item.status || prev.fp !== fp || prev.placing === true;
-      // Marked until its messages are placed below: a death in between must not leave it "seen" without them.
-      if (statusChanged) rec.placing = true;
+      const statusChanged = prev?.status !== item.status || prev.fp !== fp || unplaced(prev);
+      // Its messages are placed below, and this poll's cursor says so after: a death in between must not leave it
+      // "seen" without them.
+      if (statusChanged) rec.placingAt = now;
+      else if (prev?.placingAt !== undefined) rec.placingAt = prev.placingAt;
       changed.push({ rec, isNew: !prev, statusChanged });
       writes.push(state.putCall(rec));
     }
@@ -491,12 +496,6 @@ export class Poller {
       }
     }
     // Everything above is stored before the cursor moves past it.
-    await Promise.all(writes.splice(0));
-    for (const { rec } of changed) {
-      if (!rec.placing) continue;
-      const { placing: _placed, ...placed } = rec;
-      writes.push(state.putCall(placed));
-    }
     await Promise.all(writes);
     const cursor: CampaignCursor = {
       ...((await state.cursor(campaignId)) ?? { campaignId, failures: 0 }),

@@ -106,10 +106,12 @@ export interface CallRecord {
   /** The latest data, kept until every channel shows it and the call is final. */
   snapshot?: CampaignCallItem;
   /**
-   * Stored with this fingerprint, but its messages were not placed (or told of the change) yet: a leader that died
-   * in between leaves it set, and the next poll places them as if the call had just changed.
+   * The poll (its clock, ms) that stored this fingerprint and then placed its messages (or told them of the change).
+   * That poll's cursor (`lastPolledAt`) is written only after the placements are stored, so a cursor older than this
+   * means a leader died in between: the next poll places them again as if the call had just changed. Clearing a mark
+   * this way costs no second write of the call.
    */
-  placing?: true;
+  placingAt?: number;
 }
 
 /** Where a conversation stands in one Slack thread (or DM). */

@@ -120,6 +120,26 @@ describe('delivery while the store cannot persist', () => {
     expect(callMessages(fake, CH, call.id as string)).toHaveLength(1);
   });
 
+  it('places a call stored by a poll that died before placing its message, at the next poll', async () => {
+    const id = await watchedCampaign();
+    const call = sim.control.createCall(id, { status: 'in-progress' });
+    // The call's record is written; the process "dies" before the post record that places its message.
+    store.dieBeforeWritesTo('watch_posts');
+    await cycle();
+    expect(callMessages(fake, CH, call.id as string)).toHaveLength(0);
+    expect(await svc.state.call(id, call.id as string)).toBeDefined();
+
+    // The call has not changed since, so only the mark left by the unfinished poll says its message is missing.
+    await cycle();
+    await eventually(
+      () => callMessages(fake, CH, call.id as string),
+      (m) => m.length === 1,
+    );
+    await cycle();
+    await cycle();
+    expect(callMessages(fake, CH, call.id as string)).toHaveLength(1);
+  });
+
   it('stops a queue already waiting when the store fails, and posts what waited once it is back', async () => {
     const id = await watchedCampaign();
     const first = sim.control.createCall(id, { status: 'in-progress' });

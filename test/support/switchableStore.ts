@@ -18,6 +18,8 @@ export class SwitchableStore implements Store {
   private readonly listeners = new Set<(s: StoreStatus) => void>();
   /** Writes refused while broken. */
   refused = 0;
+  /** Per collection, how many of its next writes fail as if the process had died before making them. */
+  private readonly dying = new Map<string, number>();
 
   constructor(private readonly inner: Store) {}
 
@@ -31,6 +33,14 @@ export class SwitchableStore implements Store {
     this.setStatus({ durable: false, problem, since: Date.now() });
   }
 
+  /**
+   * The next `n` writes to one collection fail with a plain error, the store staying durable: what a process that
+   * dies just before those writes leaves behind (everything it wrote to other collections before is kept).
+   */
+  dieBeforeWritesTo(collection: string, n = 1): void {
+    this.dying.set(collection, n);
+  }
+
   /** Writes work again; the status changes at the next probe. */
   heal(): void {
     this.broken = false;
@@ -42,7 +52,12 @@ export class SwitchableStore implements Store {
     if (changed) for (const l of this.listeners) l({ ...s });
   }
 
-  private check(what: string): void {
+  private check(what: string, collection: string): void {
+    const dying = this.dying.get(collection) ?? 0;
+    if (dying > 0) {
+      this.dying.set(collection, dying - 1);
+      throw new Error(`the process died before ${what} (test)`);
+    }
     if (!this.broken) return;
     this.refused++;
     throw new StoreUnavailableError(`${what} could not be saved: ${this.status_.problem ?? 'not durable'}`);
@@ -53,7 +68,7 @@ export class SwitchableStore implements Store {
     const guard =
       <A extends unknown[], R>(what: string, fn: (...a: A) => Promise<R>) =>
       async (...a: A): Promise<R> => {
-        this.check(`${what} in ${c.name}`);
+        this.check(`${what} in ${c.name}`, c.name);
         return fn(...a);
       };
     return {
