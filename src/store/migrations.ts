@@ -66,6 +66,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'indexed fields in B-trees',
+    // The GIN index of `idx` never removes an entry from its entry tree: with mostly unique values (a post's ts, a
+    // thread id) and records expiring every day it grew without bound. Each indexed field gets a B-tree index
+    // instead, created by the store at the first `where` on it (pg-store.ts fieldIndexSql), for any field a
+    // collection names; a B-tree gives back the pages of deleted entries.
+    sql: `DROP INDEX IF EXISTS records_idx;`,
+  },
 ];
 
 /**
