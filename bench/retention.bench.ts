@@ -56,6 +56,27 @@ async function duBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** The embedded store's bytes by kind of file: snapshots, previous generations, journals. */
+async function embeddedParts(dir: string): Promise<Array<[string, number]>> {
+  const parts = new Map<string, number>([
+    ['snapshots', 0],
+    ['previous generations', 0],
+    ['journals', 0],
+  ]);
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const kind = e.name.endsWith('.json')
+      ? 'snapshots'
+      : e.name.endsWith('.json.prev')
+        ? 'previous generations'
+        : /\.json\.j\d+$/.test(e.name)
+          ? 'journals'
+          : 'other';
+    parts.set(kind, (parts.get(kind) ?? 0) + (await stat(join(e.parentPath, e.name))).size);
+  }
+  return [...parts];
+}
+
 const callId = (n: number) => `call_${n.toString(36).padStart(8, '0')}`;
 const threadId = (n: number) => `th_${n.toString(36).padStart(8, '0')}`;
 
@@ -154,13 +175,13 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
     if (REPORT_DAYS.has(day)) {
       sizes.set(day, await size());
       const records = await state.calls.count();
-      const parts = db ? await pgServer!.recordsParts(db.url) : [];
+      const parts = db ? await pgServer!.recordsParts(db.url) : await embeddedParts(stateDir);
       console.log(
         `day ${String(day).padStart(2)}: ${fmt(sizes.get(day)!).padStart(13)} bytes on disk, ${fmt(records)} call records ` +
           `(${fmt((Date.now() - started) / 1000, 1)} s)` +
           // The embedded store holds its records in this process's memory as well as on disk.
           (db ? '' : `, bench process RSS ${fmt(process.memoryUsage().rss / 1024 / 1024)} MB`) +
-          (parts.length ? `; ${parts.map(([name, n]) => `${name} ${fmt(n)}`).join(', ')}` : ''),
+          `; ${parts.map(([name, n]) => `${name} ${fmt(n)}`).join(', ')}`,
       );
     }
   }

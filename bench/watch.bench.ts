@@ -293,9 +293,8 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       sim.control.clearRequests();
       const report = await app.cycle();
       const reqs = sim.control.requests();
-      // The next cycle starts one interval after this one started (or at once if it overran).
-      const wait = pollIntervalMs - (Date.now() - cycleStart);
-      if (wait > 0) await sleep(wait);
+      // Measured right after the cycle, so the time measuring takes (the app's figures, the state dir walked) falls
+      // inside the interval instead of stretching it: the app's poll timer does not wait for the bench.
       const after = await figures();
       rows.push({
         cycle,
@@ -322,6 +321,9 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
         await written?.look();
         written?.reset();
       } else if (cycle <= LIVE_CYCLES) await written?.look();
+      // The next cycle starts one interval after this one started (or at once if it overran).
+      const wait = pollIntervalMs - (Date.now() - cycleStart);
+      if (wait > 0) await sleep(wait);
       if (cycle <= LIVE_CYCLES || running.length > 0) continue;
       // Drain: polls go on until every ended call's final state is in Slack (at most 10 more cycles); what then still
       // waits (thread replies of conversations) is reported, not waited for.

@@ -262,9 +262,16 @@ export class Poller {
       else await pollOne(entry);
     });
     if (!this.breaker.open) {
-      // What the interval leaves for conversations, keeping a fifth of the rate for people's commands.
-      const budget =
-        Math.floor((this.d.tuning.pollIntervalMs / 1000) * this.d.tuning.requestsPerSecond * 0.8) - requests;
+      // What the interval leaves for conversations, keeping a fifth of the rate for people's commands; and no more
+      // than the rest of the interval holds at the pace the campaigns' lists just had (slots are held a window past
+      // each answer, replicas keep a reserve), so the cycle ends within its interval and the next starts on time.
+      const { pollIntervalMs, requestsPerSecond } = this.d.tuning;
+      const elapsed = Math.max(1, this.now() - started);
+      const left = pollIntervalMs * 0.9 - elapsed;
+      const budget = Math.min(
+        Math.floor((pollIntervalMs / 1000) * requestsPerSecond * 0.8) - requests,
+        requests > 0 ? Math.floor((left * requests) / elapsed) : Infinity,
+      );
       report.conversationsRead = await this.pollConversations(
         subscriptions,
         Math.max(this.d.tuning.concurrency * 2, budget),
