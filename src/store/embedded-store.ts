@@ -14,10 +14,11 @@
  * each, to the file's journal `<head>.json.j<N>`, N being the `journal` its snapshot names, and the journal is
  * fsynced; so a write costs about the size of what changed, however many records its file holds (a campaign's
  * calls over the retention days). When the journal has grown past the snapshot's size (and at least
- * JOURNAL_MIN_BYTES) times a factor between 1 and 2 drawn from the file's name and generation (compactionSpread:
- * files that grow alike, such as every campaign's calls, would otherwise all compact in the same poll cycle), the
- * next write compacts: the whole file is written again (below) naming journal N + 1, and later changes go there;
- * each byte is thus written two to three times at most. Journals older than the one the previous
+ * 2 × JOURNAL_MIN_BYTES) times a factor between 1/2 and 1 drawn from the file's name and generation
+ * (compactionThreshold, compactionSpread: files that grow alike, such as every campaign's calls, would otherwise all
+ * compact in the same poll cycle), the next write compacts: the whole file is written again (below) naming journal
+ * N + 1, and later changes go there; each byte is thus written two to three times. On disk a file then takes at
+ * most about four times its records (snapshot, journal, and the previous generation's). Journals older than the one the previous
  * generation (`prev`) needs are deleted then. At open, a file is its snapshot plus its journal(s), replayed in order;
  * a line cut short by a power loss ends the replay (it was never acknowledged) and the next write compacts.
  *
@@ -175,6 +176,15 @@ export type EmbeddedStore = ExportableStore & {
 const FORMAT = 2;
 /** A journal is compacted into its file once it is larger than the file's snapshot and than this (× the spread). */
 const JOURNAL_MIN_BYTES = 64 * 1024;
+
+/**
+ * The journal size past which a file of `snapshotBytes` compacts: half to all of its snapshot (`spread` 1 to 2,
+ * halved), and for a small file 64 to 128 KB. A file takes at most its snapshot and journal and the previous
+ * generation's, about four times its records on disk; with a whole to twice the snapshot it was six.
+ */
+function compactionThreshold(snapshotBytes: number, spread: number): number {
+  return (Math.max(2 * JOURNAL_MIN_BYTES, snapshotBytes) * spread) / 2;
+}
 
 /** 1 to 2, the same for a file (its path in STATE_DIR) and generation in every run: when its journal is compacted. */
 function compactionSpread(path: string, gen: number): number {
@@ -966,8 +976,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
         if (
           journal &&
           file.journalBytes + appendBytes <=
-            Math.max(JOURNAL_MIN_BYTES, file.adapter.bytes) *
-              compactionSpread(file.path.slice(this.dir.length), file.gen) &&
+            compactionThreshold(file.adapter.bytes, compactionSpread(file.path.slice(this.dir.length), file.gen)) &&
           !file.mustCompact
         ) {
           await this.append(file, journal, appendBytes);

@@ -207,6 +207,40 @@ describe('the journal', () => {
     await store.close();
   });
 
+  it('keeps a big file with records coming and going within four times its records on disk', async () => {
+    const store = await open();
+    const c = store.collection<{ pad: string }>('watch_calls');
+    const live = 300;
+    const record = (n: number) => ({ pad: `${n}:`.padEnd(1000, 'x') });
+    // A campaign's calls over the retention days: each round (a day) adds some, and the sweep deletes as many.
+    for (let n = 0; n < live; n++) await c.put(`7/k${n}`, record(n));
+    const fileBytes = async () => {
+      let total = 0;
+      let snapshot = 0;
+      const files = await readdir(join(dir, 'collections', 'watch_calls'));
+      for (const f of files.filter((name) => name.startsWith('7.json'))) {
+        const size = (await stat(join(dir, 'collections', 'watch_calls', f))).size;
+        total += size;
+        if (f === '7.json') snapshot = size;
+      }
+      return { total, snapshot };
+    };
+    let worst = 0;
+    for (let round = 0; round < 120; round++) {
+      const from = live + round * 20;
+      await Promise.all(Array.from({ length: 20 }, (_, i) => c.put(`7/k${from + i}`, record(from + i))));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => c.delete(`7/k${from + i - live}`)));
+      const { total, snapshot } = await fileBytes();
+      worst = Math.max(worst, total / snapshot);
+    }
+    expect(await c.count({ prefix: '7/' })).toBe(live);
+    // Snapshot + journal (≤ 1 snapshot) + previous generation + its journal; with journals of up to twice the
+    // snapshot this reached about six.
+    expect(worst).toBeLessThan(4.2);
+    expect(worst).toBeGreaterThan(2);
+    await store.close();
+  });
+
   it('ignores a last line cut short (never acknowledged), uses the lines before it, and writes the whole file next', async () => {
     const store = await open();
     const c = store.collection<number>('c');
