@@ -16,8 +16,9 @@
  * fast the 12 million writes of the full volume go, not the rows or pages they leave.
  *
  * Printed: the state size on disk at days 7, 14 and 30 (embedded: bytes under STATE_DIR; PostgreSQL:
- * pg_total_relation_size of the records table) and the target: bounded by retention (RETENTION_DAYS = 7), i.e. day
- * 30 within 25 % of day 7. BENCH_STORE=embedded or BENCH_STORE=postgres runs one; default both.
+ * pg_total_relation_size of the records table) and the target: bounded by retention (RETENTION_DAYS = 7), i.e. flat
+ * once retention applies: day 30 within 10 % of day 14 (a week after the first records expired). Day 7 has as many
+ * records, but no space of deleted ones yet; its ratio is printed. BENCH_STORE=embedded or BENCH_STORE=postgres runs one; default both.
  *
  *   npm run bench -- retention
  */
@@ -38,7 +39,7 @@ const DAY = 24 * 3600_000;
 const CONCURRENCY = 16;
 /** The day's calls are written in this many batches (each campaign's records of a batch together). */
 const BATCHES = 2;
-const REPORT_DAYS = new Set([1, 7, 8, 14, 30]);
+const REPORT_DAYS = new Set([1, 7, 8, 14, 21, 30]);
 
 type Kind = 'embedded' | 'postgres';
 const KINDS: Kind[] =
@@ -187,11 +188,15 @@ async function run(kind: Kind, pgServer: BenchPostgres | undefined, dir: string)
   }
   await store.close();
   const d7 = sizes.get(7)!;
+  const d14 = sizes.get(14)!;
   const d30 = sizes.get(30)!;
-  const ok = d30 <= d7 * 1.25;
+  // Bounded: once retention applies (a week after the first records expired, day 14) the size no longer grows with
+  // time. Day 7 holds as many records but none deleted yet, so no space of deleted ones to reuse (PostgreSQL's dead
+  // rows, the embedded store's previous generations and journals): its ratio is printed, not judged.
+  const ok = d30 <= d14 * 1.1;
   console.log(
-    `${ok ? 'PASS' : 'FAIL'}  state size bounded by retention: day 30 ${fmt(d30)} bytes = ${fmt((d30 / d7) * 100, 0)} % ` +
-      `of day 7 (${fmt(d7)}), day 14 ${fmt(sizes.get(14)!)}` +
+    `${ok ? 'PASS' : 'FAIL'}  state size bounded by retention (day 30 within 10 % of day 14): day 30 ${fmt(d30)} bytes ` +
+      `= ${fmt((d30 / d14) * 100, 0)} % of day 14 (${fmt(d14)}); ${fmt((d30 / d7) * 100, 0)} % of day 7 (${fmt(d7)})` +
       (PER_DAY !== 1000
         ? `; at 1,000 calls a day ≈ ${fmt((d30 * 1000) / PER_DAY / 1024 / 1024)} MB (×${fmt(1000 / PER_DAY, 1)})`
         : ''),
