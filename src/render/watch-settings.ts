@@ -29,8 +29,11 @@ export interface SettingsShown {
   reminderMinutes?: number | undefined;
 }
 
-/** The reminder delay a watch without one has (src/watch/state.ts `reminderMinutes`). */
-const DEFAULT_REMINDER_MINUTES = 15;
+/**
+ * Minutes an end user's message waits for a person before its reminder, for a watch without its own
+ * (src/watch/state.ts `reminderMinutes`): shown in the settings modal, applied by src/watch/attention.ts.
+ */
+export const DEFAULT_REMINDER_MINUTES = 15;
 
 /** The modal's input blocks (block id = what it sets; the element's action id is `value`). */
 export const SETTINGS_BLOCKS = {

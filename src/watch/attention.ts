@@ -33,6 +33,7 @@ import { FINAL_CALL_STATUSES } from '../outreach/rules.js';
 import { DAYS, type Message, type Schedule } from '../outreach/schemas.js';
 import { campaignEventNotice, waitingReminder, withAssigneeMention, type CampaignEvent } from '../render/attention.js';
 import type { SlackMessage } from '../render/types.js';
+import { DEFAULT_REMINDER_MINUTES } from '../render/watch-settings.js';
 import { messageKey } from './conversation.js';
 import { postOnce, type Poster } from './poster.js';
 import type { WatchSlack } from './ports.js';
@@ -46,8 +47,6 @@ import {
   type WatchState,
 } from './state.js';
 
-/** Minutes an end user's message waits for a person before its reminder, unless the watch says otherwise. */
-const DEFAULT_REMINDER_MINUTES = 15;
 /** How long a users.lookupByEmail answer (a miss too) is reused. */
 const EMAIL_CACHE_MS = 3600_000;
 /** The plan limit is told to the owners at most this often per campaign. */
