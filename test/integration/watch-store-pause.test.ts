@@ -88,6 +88,17 @@ describe('delivery while the store cannot persist', () => {
     return id;
   }
 
+  /** The call's message appears, and two more cycles do not post it again. */
+  async function shownOnce(callId: string) {
+    await eventually(
+      () => callMessages(fake, CH, callId),
+      (m) => m.length === 1,
+    );
+    await cycle();
+    await cycle();
+    expect(callMessages(fake, CH, callId)).toHaveLength(1);
+  }
+
   async function cycle() {
     const r = await svc.pollNow();
     await svc.delivery.idle();
@@ -111,13 +122,7 @@ describe('delivery while the store cannot persist', () => {
     const resumed = await cycle();
     expect(resumed.storePaused).toBeUndefined();
     expect(store.status().durable).toBe(true);
-    await eventually(
-      () => callMessages(fake, CH, call.id as string),
-      (m) => m.length === 1,
-    );
-    await cycle();
-    await cycle();
-    expect(callMessages(fake, CH, call.id as string)).toHaveLength(1);
+    await shownOnce(call.id as string);
   });
 
   it('places a call stored by a poll that died before placing its message, at the next poll', async () => {
@@ -131,13 +136,7 @@ describe('delivery while the store cannot persist', () => {
 
     // The call has not changed since, so only the mark left by the unfinished poll says its message is missing.
     await cycle();
-    await eventually(
-      () => callMessages(fake, CH, call.id as string),
-      (m) => m.length === 1,
-    );
-    await cycle();
-    await cycle();
-    expect(callMessages(fake, CH, call.id as string)).toHaveLength(1);
+    await shownOnce(call.id as string);
   });
 
   it('stops a queue already waiting when the store fails, and posts what waited once it is back', async () => {
