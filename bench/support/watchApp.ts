@@ -110,7 +110,12 @@ interface ChildSettings {
 /** Starts the app's process with `env` (loadConfig's variables) and waits until it leads (polls and delivers). */
 export async function startWatchApp(env: Record<string, string>, settings: ChildSettings): Promise<WatchApp> {
   const child = fork(fileURLToPath(import.meta.url), ['--watch-app'], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_APP_CPU_PROF=<dir>: the app's CPU profile (.cpuprofile, for Chrome's DevTools) is written there at stop.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_APP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_CPU_PROF}`] : []),
+    ],
     env: { PATH: process.env.PATH ?? '', ...env, WATCH_BENCH: JSON.stringify(settings) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
