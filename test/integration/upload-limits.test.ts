@@ -92,21 +92,29 @@ describe('uploads take turns', () => {
     // even in a full test run on a loaded machine, where each submission takes seconds.
     t.sim.control.setLatencyMs(4000, /\/contacts$/);
     try {
+      // Every version of the job's progress message (posted, then updated): a wait is seen however short it was,
+      // even if the job already started by the time this looks.
+      const saidWaiting = (campaignId: number, fileId: string, why: string) =>
+        until(async () => {
+          const j = await job(t, campaignId, fileId);
+          if (!j?.messageTs) return undefined;
+          const versions = [
+            ...t.fake
+              .calls('chat.postMessage')
+              .filter((c) => (c.response as { ts?: string } | undefined)?.ts === j.messageTs),
+            ...t.fake.calls('chat.update').filter((c) => c.args.ts === j.messageTs && c.args.channel === j.channelId),
+          ].map((c) => blocksText(c.args as { blocks?: unknown[]; text?: string }));
+          return versions.find((text) => text.includes(why));
+        }, 10_000);
       const a = await upload(c1, 'a.csv', numbersCsv(20, 5000));
       const b = await upload(c2, 'b.csv', numbersCsv(20, 6000));
       const c = await upload(c3, 'c.csv', numbersCsv(20, 7000));
+      const turn = 'Waiting for its turn: 2 uploads are running';
+      expect(await saidWaiting(c3, c.id, turn)).toContain(turn);
       const d = await upload(c1, 'd.csv', numbersCsv(20, 8000));
-      const waitingText = (campaignId: number, fileId: string) =>
-        until(async () => {
-          const j = await job(t, campaignId, fileId);
-          const m = j?.messageTs ? t.fake.message(j.channelId, j.messageTs) : undefined;
-          const s = m ? blocksText(m) : '';
-          return s.includes('Waiting') ? s : undefined;
-        }, 10_000);
-      expect(await waitingText(c3, c.id)).toContain('Waiting for its turn: 2 uploads are running');
-      expect(await waitingText(c1, d.id)).toContain(
-        'Waiting: the upload of *a.csv* into this campaign has to finish first (one upload per campaign at a time)',
-      );
+      const oneAtATime =
+        'Waiting: the upload of *a.csv* into this campaign has to finish first (one upload per campaign at a time)';
+      expect(await saidWaiting(c1, d.id, oneAtATime)).toContain(oneAtATime);
       for (const [campaignId, f] of [
         [c1, a],
         [c2, b],
