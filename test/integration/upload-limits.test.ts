@@ -94,20 +94,35 @@ describe('uploads take turns', () => {
     try {
       // Every version of the job's progress message (posted, then updated): a wait is seen however short it was,
       // even if the job already started by the time this looks.
+      const versionsOf = async (campaignId: number, fileId: string) => {
+        const j = await job(t, campaignId, fileId);
+        if (!j?.messageTs) return [];
+        return [
+          ...t.fake
+            .calls('chat.postMessage')
+            .filter((c) => (c.response as { ts?: string } | undefined)?.ts === j.messageTs),
+          ...t.fake.calls('chat.update').filter((c) => c.args.ts === j.messageTs && c.args.channel === j.channelId),
+        ].map((c) => blocksText(c.args as { blocks?: unknown[]; text?: string }));
+      };
       const saidWaiting = (campaignId: number, fileId: string, why: string) =>
-        until(async () => {
-          const j = await job(t, campaignId, fileId);
-          if (!j?.messageTs) return undefined;
-          const versions = [
-            ...t.fake
-              .calls('chat.postMessage')
-              .filter((c) => (c.response as { ts?: string } | undefined)?.ts === j.messageTs),
-            ...t.fake.calls('chat.update').filter((c) => c.args.ts === j.messageTs && c.args.channel === j.channelId),
-          ].map((c) => blocksText(c.args as { blocks?: unknown[]; text?: string }));
-          return versions.find((text) => text.includes(why));
-        }, 10_000);
+        until(async () => (await versionsOf(campaignId, fileId)).find((text) => text.includes(why)), 10_000).catch(
+          async (err: Error) => {
+            // What its message said instead, and which messages said they wait: to tell what happened.
+            const short = (texts: string[]) => JSON.stringify(texts.map((x) => x.slice(0, 300)));
+            const waiting = [...t.fake.calls('chat.postMessage'), ...t.fake.calls('chat.update')]
+              .map((c) => blocksText(c.args as { blocks?: unknown[]; text?: string }))
+              .filter((x) => x.includes('Waiting'));
+            throw new Error(
+              `${err.message} for "${why}"; its message said ${short(await versionsOf(campaignId, fileId))}; ` +
+                `messages saying they wait: ${short(waiting)}`,
+            );
+          },
+        );
       const a = await upload(c1, 'a.csv', numbersCsv(20, 5000));
       const b = await upload(c2, 'b.csv', numbersCsv(20, 6000));
+      // Both are sending their batches before the third comes (on a loaded machine one may still be starting, and the
+      // third would take its place and never wait).
+      await until(async () => contactPosts(t, c1).length > 0 && contactPosts(t, c2).length > 0, 20_000);
       const c = await upload(c3, 'c.csv', numbersCsv(20, 7000));
       const turn = 'Waiting for its turn: 2 uploads are running';
       expect(await saidWaiting(c3, c.id, turn)).toContain(turn);
