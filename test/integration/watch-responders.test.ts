@@ -142,7 +142,12 @@ describe('replies in call threads: who may speak to the customer', () => {
       (e) => e.length > 0,
     );
     expect(eph[0]!.text).toMatch(/not sent to the customer: I couldn't check with Slack who may reply/);
-    expect(audits.filter((a) => a.userId === RESPONDER).map((a) => a.result)).toEqual(['failed']);
+    // The audit line is written after the reaction and the ephemeral answer.
+    const results = await eventually(
+      () => audits.filter((a) => a.userId === RESPONDER).map((a) => a.result),
+      (r) => r.length > 0,
+    );
+    expect(results).toEqual(['failed']);
     await noneSent(h);
   });
 
