@@ -120,6 +120,18 @@ function shownUpTo(all: readonly Message[], cur: ConversationCursor | undefined,
   };
 }
 
+/** The cursor once the service took send `ts` (`key`: the message it made); undefined when no such send is marked. */
+function withTaken(c: ConversationCursor, ts: string, key: string | undefined): ConversationCursor | undefined {
+  const sends = c.sends ?? [];
+  if (!sends.some((s) => s.ts === ts)) return undefined;
+  return {
+    ...c,
+    accounted: key ? withKey(c.accounted, key) : c.accounted,
+    sends: sends.map((s) => (s.ts === ts ? { ...s, taken: key ? { key } : {} } : s)),
+    lastActivityAt: Date.now(),
+  };
+}
+
 function withKey(accounted: readonly string[], key: string): string[] {
   return [...accounted.filter((k) => k !== key), key].slice(-MAX_ACCOUNTED);
 }
@@ -258,38 +270,34 @@ export class ConversationLedger {
 
   /**
    * The service took the send (its answer, or its echo found by a look-up): the thread skips the message it made
-   * (`key`; none when the service did not say), the mark stays until `finished`.
+   * (`key`; none when the service did not say), the mark stays until `sendFinished`.
    */
   async sendTaken(ref: ConversationRef, ts: string, key: string | undefined): Promise<void> {
-    await this.update(ref, (c) => {
-      const sends = c.sends ?? [];
-      if (!sends.some((s) => s.ts === ts)) return undefined;
-      return {
-        ...c,
-        accounted: key ? withKey(c.accounted, key) : c.accounted,
-        sends: sends.map((s) => (s.ts === ts ? { ...s, taken: key ? { key } : {} } : s)),
-        lastActivityAt: Date.now(),
-      };
-    });
+    await this.update(ref, (c) => withTaken(c, ts, key));
   }
 
   /**
-   * A try's first send was answered in a service thread new to its DM: the cursor starts at the person's message
-   * (what the thread held before, an earlier try, is not replayed); other sends still marked are kept.
+   * A try's send was answered in service thread `threadId`. A thread new to its DM (the first message to this agent):
+   * the cursor starts at the person's message (what the thread held before, an earlier try, is not replayed), other
+   * sends still marked are kept. True when the thread was new.
    */
-  async tryStarted(userId: string, ts: string, threadId: string, key: string | undefined): Promise<void> {
+  async tryAnswered(userId: string, ts: string, threadId: string, key: string | undefined): Promise<boolean> {
+    let fresh = false;
     await this.state.updateTry(userId, (cur) => {
-      if (cur.threadId === threadId && cur.conv) return undefined;
-      const old = cur.conv;
-      const sends = (old?.sends ?? []).map((s) => (s.ts === ts ? { ...s, taken: key ? { key } : {} } : s));
+      fresh = cur.threadId !== threadId || !cur.conv;
+      if (!fresh) {
+        const conv = withTaken(cur.conv!, ts, key);
+        return conv ? flagged({ ...cur, conv }) : undefined;
+      }
+      const old = cur.conv ?? newCursor(Date.now());
       const conv: ConversationCursor = {
         ...newCursor(Date.now()),
-        accounted: key ? [key] : [],
-        ...(sends.length ? { sends } : {}),
-        ...(old?.relayed ? { relayed: old.relayed } : {}),
+        ...(old.sends?.length ? { sends: old.sends } : {}),
+        ...(old.relayed ? { relayed: old.relayed } : {}),
       };
-      return flagged({ ...cur, threadId, conv });
+      return flagged({ ...cur, threadId, conv: withTaken(conv, ts, key) ?? conv });
     });
+    return fresh;
   }
 
   /** The send is recorded (reaction, audit): its mark goes; the Slack message is remembered as handled. */

@@ -138,7 +138,14 @@ export class ReplySender {
     } catch (err) {
       return this.unanswered(target, send, err, recovered);
     }
-    return this.taken(target, send, result.in_response_to ?? undefined, { result, recovered });
+    // The spec promises `in_response_to`; without it, the thread says which message the send made.
+    const echo =
+      result.in_response_to ??
+      (await this.lookUp(target, result.thread.id, send).catch((err: unknown) => {
+        this.d.logger.warn({ ts: send.ts, err: String(err) }, 'could not find what the service made of a reply');
+        return undefined;
+      }));
+    return this.taken(target, send, echo, { result, recovered });
   }
 
   /** The send failed: if it may have reached the service, the thread says whether it did. */
@@ -170,20 +177,19 @@ export class ReplySender {
   /** The service took the send (`echo`: the message it made, when known): the ledger first, then the rest. */
   private async taken(target: ReplyTarget, send: PendingSend, echo: Message | undefined, how: Taken) {
     const key = echo ? messageKey(echo) : undefined;
-    const threadId = how.result?.thread.id;
     const { ref } = target;
-    if (ref.kind === 'try' && threadId && (await this.d.state.tries.get(ref.userId))?.threadId !== threadId) {
-      await this.ledger.tryStarted(ref.userId, send.ts, threadId, key);
+    const result = how.result;
+    if (ref.kind === 'try' && result && (await this.ledger.tryAnswered(ref.userId, send.ts, result.thread.id, key))) {
       await this.record(target, send, how);
       // A conversation new to this DM: it starts at the person's message, which is already here.
-      const start = [...(how.result!.in_response_to ? [how.result!.in_response_to] : []), ...how.result!.messages];
-      this.d.delivery.conversations.set(threadId, start);
-      await this.d.delivery.conversationFetched(threadId, start);
+      const start = [...(result.in_response_to ? [result.in_response_to] : []), ...result.messages];
+      this.d.delivery.conversations.set(result.thread.id, start);
+      await this.d.delivery.conversationFetched(result.thread.id, start);
       return 'sent' as const;
     }
-    await this.ledger.sendTaken(ref, send.ts, key);
+    if (ref.kind === 'post' || !result) await this.ledger.sendTaken(ref, send.ts, key);
     await this.record(target, send, how);
-    await this.refresh(target, threadId ?? send.threadId, how.result);
+    await this.refresh(target, result?.thread.id ?? send.threadId, result);
     return 'sent' as const;
   }
 

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AuditEntry } from '../../src/slack/audit.js';
 import type { PostRecord } from '../../src/watch/state.js';
 import type { WatchTuning } from '../../src/watch/service.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { watchedCallThread } from '../support/replyThread.js';
+import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
 const ADMIN = 'U0ALICE';
@@ -24,14 +25,8 @@ async function watchedCall(tuning: Partial<WatchTuning> = {}) {
   });
   const audits: AuditEntry[] = [];
   h.app.deps.audit.subscribe((e) => audits.push(e));
-  const c = h.phoneCampaign(2);
-  await runCommand(h, `watch ${c.id}`, { channelId: CH, userId: ADMIN });
-  const call = h.sim.control.createCall(c.id, { status: 'in-progress' });
-  h.sim.control.addMessage(call.thread_id as string, { sent_by: 'AI', content: 'Hola' });
-  await h.cycle();
-  await h.cycle();
-  const parent = callMessages(h.fake, CH, call.id as string)[0]!;
-  return { h, audits, campaignId: c.id, callId: call.id as string, threadId: call.thread_id as string, parent };
+  const campaignId = h.phoneCampaign(2).id;
+  return { h, audits, campaignId, ...(await watchedCallThread(h, campaignId, { userId: ADMIN })) };
 }
 
 /** A reply in the thread; resolves once the app reacted to it, with the ephemerals its author got there. */

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/clock.js';
 import type { FakeMessage } from '../support/fakeSlack.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { watchedCallThread } from '../support/replyThread.js';
+import { eventually, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
 const ADMIN = 'U0ADMIN';
@@ -45,22 +46,12 @@ async function waitingCustomer(): Promise<Setup> {
       users: [{ id: ADMIN }, { id: READER }, { id: GUEST, isRestricted: true }, { id: OUTSIDER, teamId: 'T0OTHERORG' }],
     },
   });
-  const c = h.phoneCampaign(1);
-  await runCommand(h, `watch ${c.id}`, { channelId: CH, userId: ADMIN });
-  const call = h.sim.control.createCall(c.id, { status: 'in-progress' });
-  const callId = call.id as string;
-  const threadId = call.thread_id as string;
-  h.sim.control.addMessage(threadId, { sent_by: 'AI', content: 'Hola' });
-  await h.cycle();
-  h.sim.control.updateCall(callId, { status: 'ended', answered_by: 'human' });
+  const call = await watchedCallThread(h, h.phoneCampaign(1).id, { userId: ADMIN, ended: true });
+  h.sim.control.addMessage(call.threadId, { sent_by: 'EU', content: '¿Me ayudan con mi pedido?' });
   await h.cycle();
   await h.cycle();
-  h.sim.control.addMessage(threadId, { sent_by: 'EU', content: '¿Me ayudan con mi pedido?' });
-  await h.cycle();
-  await h.cycle();
-  const parent = callMessages(h.fake, CH, callId)[0]!;
-  const s = { h, clock, callId, threadId, parent };
-  expect(await waitingCalls(s)).toEqual([callId]);
+  const s = { h, clock, ...call };
+  expect(await waitingCalls(s)).toEqual([call.callId]);
   return s;
 }
 

@@ -1,5 +1,6 @@
 /**
- * A call's Slack thread to reply in, for the relay's tests (watch-relay-ledger, watch-relay-recovery): a watched
+ * A call's Slack thread to reply in, for the relay's tests (watch-relay-ledger, watch-relay-recovery, watch-unwatch,
+ * watch-wait-ends): a watched
  * campaign whose call ended with its thread up, the agent answering "Con gusto: <text>", and what the tests read
  * of it (the thread's lines, the customer's lines, the sends the simulator got, the reactions on a message).
  */
@@ -18,6 +19,28 @@ export interface Thread {
   parent: FakeMessage;
 }
 
+/**
+ * Watches campaign `campaignId` in `channelId` (as `userId`), and places one of its calls with the agent's first line
+ * in its thread; `ended`: the call then ends. The call and its thread once the app has posted them.
+ */
+export async function watchedCallThread(
+  h: WatchHarness,
+  campaignId: number,
+  opts: { channelId?: string; userId?: string; ended?: boolean; firstLine?: string } = {},
+): Promise<{ callId: string; threadId: string; parent: FakeMessage }> {
+  const channelId = opts.channelId ?? CH;
+  await runCommand(h, `watch ${campaignId}`, { channelId, ...(opts.userId ? { userId: opts.userId } : {}) });
+  const call = h.sim.control.createCall(campaignId, { status: 'in-progress' });
+  const callId = call.id as string;
+  const threadId = call.thread_id as string;
+  h.sim.control.addMessage(threadId, { sent_by: 'AI', content: opts.firstLine ?? 'Hola' });
+  await h.cycle();
+  if (opts.ended) h.sim.control.updateCall(callId, { status: 'ended', answered_by: 'human' });
+  await h.cycle();
+  await h.cycle();
+  return { callId, threadId, parent: callMessages(h.fake, channelId, callId)[0]! };
+}
+
 /** A watched campaign with an ended call whose Slack thread is up; the agent answers "Con gusto: <text>". */
 export async function endedCallThread(tuning: Parameters<typeof startWatchHarness>[0] = {}): Promise<Thread> {
   // Conversations are read at every cycle (the test's cycles follow each other within milliseconds).
@@ -26,17 +49,8 @@ export async function endedCallThread(tuning: Parameters<typeof startWatchHarnes
   h.app.deps.audit.subscribe((e) => audits.push(e));
   h.sim.control.setAgentReply((content) => `Con gusto: ${content}`);
   const c = h.phoneCampaign(1);
-  await runCommand(h, `watch ${c.id}`, { channelId: CH });
-  const call = h.sim.control.createCall(c.id, { status: 'in-progress' });
-  const callId = call.id as string;
-  const threadId = call.thread_id as string;
-  h.sim.control.addMessage(threadId, { sent_by: 'AI', content: 'Hola, ¿hablo con Contact 1?' });
-  await h.cycle();
-  h.sim.control.updateCall(callId, { status: 'ended', answered_by: 'human' });
-  await h.cycle();
-  await h.cycle();
-  const parent = callMessages(h.fake, CH, callId)[0]!;
-  return { h, audits, callId, threadId, parent };
+  const call = await watchedCallThread(h, c.id, { ended: true, firstLine: 'Hola, ¿hablo con Contact 1?' });
+  return { h, audits, ...call };
 }
 
 export const lines = (t: Thread) => t.h.fake.threadReplies(CH, t.parent.ts).map((r) => r.text);
