@@ -5,7 +5,7 @@
  * again. The marks are made older instead of waited for. The real kills, between replicas: replica-reply-kill.test.ts.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { postRef, tryRef } from '../../src/watch/conversation.js';
+import { messageKey, postRef, tryRef } from '../../src/watch/conversation.js';
 import type { PendingSend } from '../../src/watch/state.js';
 import type { FakeMessage } from '../support/fakeSlack.js';
 import {
@@ -85,7 +85,7 @@ describe('a reply left marked by a sender that died', () => {
       { agent_id: send.agentId, end_user_id: send.endUserId, content: send.content },
       { idempotencyKey: send.idempotencyKey },
     );
-    // Meanwhile the thread holds the echo back (it may be the reply's), but not the customer's other lines.
+    // Meanwhile the thread holds the echo back (it may be the reply's), and what came after it waits, in order.
     await customerWrites(t, 'Y otra cosa');
     expect(customerLines(t)).toEqual([]);
     await abandoned();
@@ -96,6 +96,25 @@ describe('a reply left marked by a sender that died', () => {
     expect(sends(t.h)).toHaveLength(1);
     expect(customerLines(t)).toEqual(['Y otra cosa']);
     expect(t.audits.filter((a) => a.result === 'ok' && a.action.includes(`call ${t.callId}`))).toHaveLength(1);
+  });
+
+  it('died after recording the service’s answer, before ✅: the leader reacts and audits, and sends nothing', async () => {
+    t = await endedCallThread({ tuning: { replyAbandonedMs: REPLY_ABANDONED_MS } });
+    const { message, send } = await leftMarked('Listo');
+    const result = await t.h.app.deps.outreach.sendMessage(
+      { agent_id: send.agentId, end_user_id: send.endUserId, content: send.content },
+      { idempotencyKey: send.idempotencyKey },
+    );
+    const ref = postRef({ channelId: CH, callId: t.callId });
+    await t.h.svc.delivery.ledger.sendTaken(ref, send.ts, messageKey(result.in_response_to!));
+    await abandoned();
+    await t.h.cycle();
+    expect(await reactionsOf(t.h, CH, message.ts)).toEqual(['white_check_mark']);
+    await agentAnswered(t, 'Listo');
+    expect(sends(t.h)).toHaveLength(1);
+    expect(customerLines(t)).toEqual([]);
+    expect(t.audits.filter((a) => a.result === 'ok' && a.action.includes(`call ${t.callId}`))).toHaveLength(1);
+    expect((await t.h.svc.state.post(CH, t.callId))?.conv?.relayed?.map((r) => r.ts)).toEqual([send.ts]);
   });
 
   it('the same event delivered again finds the mark: left to its sender while fresh, completed once abandoned', async () => {
