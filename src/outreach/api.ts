@@ -38,7 +38,10 @@ export type Priority = 'interactive' | 'poller' | 'bulk';
 export interface CallOptions {
   /** Default: 'interactive'. */
   priority?: Priority;
-  /** For POSTs: sent as `Idempotency-Key`, the same on every retry. createCampaign/addContacts make one if absent. */
+  /**
+   * For POSTs: sent as `Idempotency-Key`, the same on every retry. createCampaign/addContacts make one if absent;
+   * sendMessage sends it when given (its caller sends again after a look-up, with the same key).
+   */
   idempotencyKey?: string;
   signal?: AbortSignal;
   /** Retries after the first attempt for this call; default the client's `maxRetries`. The poller asks for none:

@@ -7,9 +7,10 @@
  *
  * Retries (bounded by `maxRetries`, with exponential backoff and jitter) happen on 429, 502, 503, 504, network
  * errors and timeouts, and only for requests safe to repeat: GET, PUT, DELETE, and the POSTs that carry an
- * Idempotency-Key (create campaign, add contacts; the same key on every try). PATCH and key-less POSTs (lifecycle
- * action, send message, create end user) are retried only after a 429, or when the connection could not even be
- * opened (nothing was sent).
+ * Idempotency-Key the spec documents (create campaign, add contacts; the same key on every try). PATCH and the other
+ * POSTs (lifecycle action, send message, create end user) are retried only after a 429, or when the connection could
+ * not even be opened (nothing was sent). Send message carries the caller's Idempotency-Key all the same (the spec does
+ * not say the service honours it there): its caller looks the message up before sending it again (reply-send.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { formatInTimeZone } from 'date-fns-tz';
@@ -113,6 +114,8 @@ interface Endpoint<T> {
   /** Response schema; absent for the 204 of DELETE. */
   schema?: z.ZodType<T>;
   idempotencyKey?: string;
+  /** The key is sent but does not make the POST safe to repeat (the spec does not document it for this endpoint). */
+  keyOnly?: boolean;
   subject?: ErrorSubject;
   action?: LifecycleAction;
 }
@@ -503,9 +506,17 @@ export class OutreachClient implements OutreachApi {
   }
 
   async sendMessage(input: SendMessageInput, opts?: CallOptions): Promise<SendMessageResult> {
-    // Key-less POST: not retried except after a 429.
+    // Not retried except after a 429: the spec documents no Idempotency-Key here, so the caller's key is sent but the
+    // caller decides, after looking the thread up, whether to send again.
     return this.request(
-      { method: 'POST', endpoint: 'POST /message', path: '/message', body: input, schema: SendMessageResult },
+      {
+        method: 'POST',
+        endpoint: 'POST /message',
+        path: '/message',
+        body: input,
+        schema: SendMessageResult,
+        ...(opts?.idempotencyKey ? { idempotencyKey: opts.idempotencyKey, keyOnly: true } : {}),
+      },
       opts,
     );
   }
@@ -623,7 +634,10 @@ export class OutreachClient implements OutreachApi {
     const maxRetries = opts?.maxRetries ?? this.maxRetries;
     const headers = e.idempotencyKey ? { 'idempotency-key': e.idempotencyKey } : undefined;
     const repeatable =
-      e.method === 'GET' || e.method === 'PUT' || e.method === 'DELETE' || (e.method === 'POST' && !!e.idempotencyKey);
+      e.method === 'GET' ||
+      e.method === 'PUT' ||
+      e.method === 'DELETE' ||
+      (e.method === 'POST' && !!e.idempotencyKey && !e.keyOnly);
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();

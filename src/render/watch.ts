@@ -362,3 +362,8 @@ export function tryHintText(t: Translator): string {
 export function relayFailedSentence(reason: string, t: Translator): string {
   return tmd(t, 'relay.failed', { reason });
 }
+
+/** A reply in the thread of a call whose campaign the channel no longer watches (or whose watch is suspended there). */
+export function relayUnwatchedSentence(campaignId: number, suspended: boolean, t: Translator): string {
+  return tmd(t, 'relay.unwatched', { id: String(campaignId), state: suspended ? 'suspended' : 'unwatched' });
+}

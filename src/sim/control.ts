@@ -16,7 +16,7 @@ import {
 } from './conversations.js';
 import type { SandboxDriver } from './driver.js';
 import { SimError } from './errors.js';
-import type { FaultBook, FaultSpec } from './faults.js';
+import type { FaultBook, FaultSpec, RequestHold } from './faults.js';
 import type {
   AgentRec,
   AgentReplyFn,
@@ -126,6 +126,11 @@ export interface SimControl {
   clearFaults(): void;
   /** Delay before answering requests matching `match` (all when absent); 0 removes the rule. */
   setLatencyMs(ms: number, match?: RegExp): void;
+  /**
+   * Holds the next request matching `match` ("METHOD /full/path") before it is processed or, `after`, once processed
+   * with its answer held: a test kills the client meanwhile (faults.ts `RequestHold`). In process only (not over HTTP).
+   */
+  holdRequest(match: RegExp, when?: 'before' | 'after'): RequestHold;
   setRateLimit(perSecond: number | false): void;
   /** Batch items whose phone number matches fail with SERVER_ERROR; null stops it. */
   failContactItems(match: RegExp | null): void;
@@ -272,6 +277,10 @@ export function createControl(deps: ControlDeps): SimControl {
 
     setLatencyMs(ms, match) {
       faults.setLatency(ms, match);
+    },
+
+    holdRequest(match, when = 'before') {
+      return faults.hold(match, when);
     },
 
     setRateLimit(perSecond) {

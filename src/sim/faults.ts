@@ -35,9 +35,49 @@ interface ActiveFault extends FaultSpec {
   remaining: number;
 }
 
+/**
+ * One request held (in-process tests: a client killed while its request is in flight). 'before': held before it is
+ * processed; `drop()` then answers 503 without processing it (as if it never arrived), `release()` lets it go on.
+ * 'after': processed, its answer held until `release()` (or `drop()`, the same: the answer then goes out).
+ */
+export interface RequestHold {
+  /** Resolves with the request's "METHOD path" once one matching request is held. */
+  arrived: Promise<string>;
+  release(): void;
+  drop(): void;
+}
+
+interface ActiveHold {
+  match: RegExp;
+  when: 'before' | 'after';
+  arrived: (target: string) => void;
+  /** Resolves true to go on, false to drop. */
+  gate: Promise<boolean>;
+}
+
 export class FaultBook {
   private faults: ActiveFault[] = [];
   private latency = new Map<string, { ms: number; match: RegExp | null }>();
+  private holds: ActiveHold[] = [];
+
+  /** Holds the next request matching `match` at `when` (see RequestHold). */
+  hold(match: RegExp, when: 'before' | 'after'): RequestHold {
+    let arrived!: (target: string) => void;
+    let open!: (go: boolean) => void;
+    const seen = new Promise<string>((r) => (arrived = r));
+    const gate = new Promise<boolean>((r) => (open = r));
+    this.holds.push({ match, when, arrived, gate });
+    return { arrived: seen, release: () => open(true), drop: () => open(false) };
+  }
+
+  /** Waits while the request is held at this phase; false when the hold dropped it. */
+  async passHold(target: string, phase: 'before' | 'after'): Promise<boolean> {
+    const h = this.holds.find((x) => x.when === phase && matches(x.match, target));
+    if (!h) return true;
+    this.holds = this.holds.filter((x) => x !== h);
+    h.arrived(target);
+    return h.gate;
+  }
 
   inject(spec: FaultSpec): void {
     this.faults.push({ ...spec, remaining: spec.count ?? 1 });
@@ -75,5 +115,6 @@ export class FaultBook {
   clear(): void {
     this.faults = [];
     this.latency.clear();
+    this.holds = [];
   }
 }

@@ -3,8 +3,9 @@
  * under /api/v1.0 (plus the recording path), with authentication, per-organization data, the rate limit, the
  * Idempotency-Key dedup, fault and latency injection, a request log, and the /_sim/ control mirror.
  *
- * Per request: latency -> injected fault ("before") -> route -> auth (401) -> rate limit (429) -> idempotent replay
- * -> handler -> idempotency record -> injected fault ("after") -> response -> request log.
+ * Per request: latency -> hold ("before") -> injected fault ("before") -> route -> auth (401) -> rate limit (429) ->
+ * idempotent replay -> handler -> idempotency record -> hold ("after") -> injected fault ("after") -> response ->
+ * request log.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -185,6 +186,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const route = match.kind === 'found' ? match.route : null;
     entry.route = route?.name ?? null;
 
+    if (!(await faults.passHold(target, 'before'))) {
+      return genericError(503, 'The request was lost before the service handled it (simulated).').response;
+    }
     const early = faults.take(target, 'before');
     if (early) return faultResponse(early, route?.family ?? (rel?.startsWith('/campaigns') ? 'campaign' : 'generic'));
 
@@ -252,6 +256,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       for (const [k, v] of state.idempotency) if (now - v.at >= idemWindow) state.idempotency.delete(k);
       state.idempotency.set(idemKey, { status: res.status, body: structuredClone(res.body), at: now });
     }
+    await faults.passHold(target, 'after');
     const late = faults.take(target, 'after');
     return late ? faultResponse(late, r.family) : res;
   }

@@ -6,14 +6,15 @@
  * - **The end user writes**: an end-user (`EU`) message of a call thread sent after the call ended (while the call
  *   runs, its lines are the live transcript: the agent is talking with them). The first such message of a **turn**
  *   mentions the thread's assignee: a turn starts when the end user writes and ends when the agent answers (an `AI`
- *   message is posted) or a person writes in the Slack thread (a reply or a note). So the assignee is mentioned once
+ *   message is posted) or a person answers (see Waiting below). So the assignee is mentioned once
  *   per turn, however many messages the end user sends in a row.
  * - **The assignee**: the thread's `assigned_to[].email` (GET /thread, read once per turn) looked up in Slack with
  *   `users.lookupByEmail` (cached for an hour, a miss too); the first one Slack knows. None: the person who set the
  *   watch in that channel. The id mentioned always comes from Slack or from the watch, never from outside text.
  * - **Waiting**: the first unanswered end-user message of a thread makes a `waiting` record (its time on the app's
- *   clock); a person's message in the thread (a reply relayed to the customer, a note, a reply kept in Slack, or an
- *   answer a person sent from the service's own app, `sent_by_user`) deletes it. The agent's answers do not: the
+ *   clock); a person's answer deletes it: a reply from the Slack thread that reached the customer, a note in the
+ *   thread by a person who may reply to customers, or an answer a person sent from the service's own app
+ *   (`sent_by_user`). A reply kept in Slack (a guest's, another team's person's, a non-responder's "+1") does not. The agent's answers do not: the
  *   customer waits for a person. After the watch's `reminderMinutes` (default 15), checked after each poll cycle,
  *   one reminder is posted in the thread mentioning the assignee, and
  *   only while the campaign's schedule runs (its active days, between their start and stop times, in the campaign's
@@ -179,10 +180,13 @@ export class Attention {
     });
   }
 
-  /** A person wrote in the call's Slack thread (a reply, a note, a reply kept in Slack): nobody waits any more. */
+  /**
+   * A person answered the call's customer (a reply that reached them, a note of a person who may reply, an answer from
+   * the service's own app): nobody waits any more. The turn ends first, so once the wait is gone it is over.
+   */
   async humanWrote(post: Pick<PostRecord, 'channelId' | 'callId'>): Promise<void> {
-    await this.d.state.waiting.delete(postKey(post.channelId, post.callId));
     await this.endTurn(post);
+    await this.d.state.waiting.delete(postKey(post.channelId, post.callId));
   }
 
   /** Who is called in for a thread: its assignee found in Slack, else the person who set the watch there. */

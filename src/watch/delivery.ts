@@ -41,7 +41,16 @@ import {
   type DigestLine,
 } from '../render/call-message.js';
 import type { SlackMessage } from '../render/types.js';
-import { advance, hashText, messageKey, newCursor, nextStep } from './conversation.js';
+import {
+  ConversationLedger,
+  hashText,
+  messageKey,
+  newCursor,
+  nextStep,
+  postRef,
+  tryRef,
+  type ConversationRef,
+} from './conversation.js';
 import { PermanentSlackError, postOnce, RejectedSlackError, type OutgoingMessage, type Poster } from './poster.js';
 import {
   postKey,
@@ -155,6 +164,8 @@ export class Delivery {
   };
   /** Latest GET /message result per service thread (not persisted: fetched again after a restart). */
   readonly conversations = new Map<string, Message[]>();
+  /** What each thread has shown and what was sent from it (conversation.ts): the relay goes through it too. */
+  readonly ledger: ConversationLedger;
   private readonly queues = new Map<string, Set<string>>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -181,7 +192,9 @@ export class Delivery {
     private readonly hooks: DeliveryHooks,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.ledger = new ConversationLedger(state);
+  }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Queueing
@@ -735,13 +748,14 @@ export class Delivery {
   /** New messages of a service thread were fetched: every Slack thread mirroring it gets to post them. */
   async conversationFetched(threadId: string, messages: Message[]): Promise<void> {
     this.conversations.set(threadId, messages);
+    const moves = (conv: ConversationCursor) => ['skip', 'post'].includes(nextStep(messages, conv).kind);
     for (const p of await this.state.postsOfServiceThread(threadId)) {
       if (p.rebuilt || !p.conv) continue;
-      if (nextStep(messages, p.conv).kind !== 'none') this.enqueue(p.channelId, `conv:${p.callId}`);
+      if (moves(p.conv)) this.enqueue(p.channelId, `conv:${p.callId}`);
     }
     for (const t of await this.state.triesOfServiceThread(threadId)) {
       if (!t.dmChannelId || !t.conv) continue;
-      if (nextStep(messages, t.conv).kind !== 'none') this.enqueue(t.dmChannelId, `try:${t.userId}`);
+      if (moves(t.conv)) this.enqueue(t.dmChannelId, `try:${t.userId}`);
     }
   }
 
@@ -751,27 +765,15 @@ export class Delivery {
     if (!post?.ts || !post.threadId || post.rebuilt || !post.conv) return 'done';
     const all = this.conversations.get(post.threadId);
     if (!all) return 'done';
-    const threadTs = post.ts;
-    const threadId = post.threadId;
-    return this.conversationStep(
-      all,
-      post.conv,
-      {
-        channelId,
-        threadTs,
-        threadId,
-        endUserName: post.endUserName,
-        intro: true,
-        words: await this.hooks.translator({ channelId }),
-        post,
-      },
-      async (fn) => {
-        await this.state.updatePost(channelId, callId, (cur) => ({
-          ...cur,
-          conv: fn(cur.conv ?? newCursor(Date.now())),
-        }));
-      },
-    );
+    return this.conversationStep(all, post.conv, postRef(post), {
+      channelId,
+      threadTs: post.ts,
+      threadId: post.threadId,
+      endUserName: post.endUserName,
+      intro: true,
+      words: await this.hooks.translator({ channelId }),
+      post,
+    });
   }
 
   private async deliverTry(userId: string): Promise<Outcome> {
@@ -779,29 +781,23 @@ export class Delivery {
     if (!t?.dmChannelId || !t.threadId || !t.conv) return 'done';
     const all = this.conversations.get(t.threadId);
     if (!all) return 'done';
-    const threadId = t.threadId;
-    return this.conversationStep(
-      all,
-      t.conv,
-      {
-        channelId: t.dmChannelId,
-        threadId,
-        self: true,
-        intro: false,
-        words: await this.hooks.translator({ userId }),
-      },
-      async (fn) => {
-        await this.state.updateTry(userId, (cur) =>
-          cur.threadId === threadId ? { ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) } : undefined,
-        );
-      },
-    );
+    return this.conversationStep(all, t.conv, tryRef(userId, t.threadId), {
+      channelId: t.dmChannelId,
+      threadId: t.threadId,
+      self: true,
+      intro: false,
+      words: await this.hooks.translator({ userId }),
+    });
   }
 
-  /** Posts (or skips) the next message of a conversation, then saves the cursor through `save`. */
+  /**
+   * Posts (or skips) the next message of a conversation and records it in the ledger. A message that may be the echo
+   * of a reply being sent from Slack waits: the send's answer (or its recovery) queues the thread again.
+   */
   private async conversationStep(
     all: Message[],
     conv: ConversationCursor,
+    ref: ConversationRef,
     where: {
       channelId: string;
       threadTs?: string;
@@ -815,13 +811,13 @@ export class Delivery {
       /** The call whose thread it is (not for a try DM): its messages may call people in. */
       post?: PostRecord;
     },
-    save: (fn: (c: ConversationCursor) => ConversationCursor) => Promise<void>,
   ): Promise<Outcome> {
     const step = nextStep(all, conv);
-    if (step.kind === 'none') return 'done';
+    if (step.kind === 'none' || step.kind === 'wait') return 'done';
     if (!this.storeDurable()) return 'done';
+    const { ledger } = this;
     const pendingSince = (key: string) => (conv.posting?.key === key ? conv.posting.since : undefined);
-    const mark = (key: string) => (since: number) => save((c) => ({ ...c, posting: { key, since } }));
+    const mark = (key: string) => (since: number) => ledger.posting(ref, key, since);
     if (where.intro && !conv.introPosted) {
       await this.postOnce(
         where.channelId,
@@ -833,11 +829,11 @@ export class Delivery {
         pendingSince('intro'),
         mark('intro'),
       );
-      await save(({ posting: _done, ...c }) => ({ ...c, introPosted: true }));
+      await ledger.introShown(ref);
       return 'again';
     }
     if (step.kind === 'skip') {
-      await save((c) => advance(c, step.index, step.message, step.marker));
+      await ledger.shown(ref, step);
       return 'again';
     }
     const m = step.message;
@@ -862,7 +858,7 @@ export class Delivery {
       mark(key),
     );
     this.stats.conversationPosts++;
-    await save((c) => ({ ...advance(c, step.index, m), lastActivityAt: Date.now() }));
+    await ledger.shown(ref, step, Date.now());
     if (attention && where.post) {
       const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
       await attention.afterPost(current, m, mentioned);

@@ -32,7 +32,7 @@ import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
 import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
 import { MAX_PAGE_SIZE } from '../outreach/unspecified.js';
 import type { Delivery } from './delivery.js';
-import { hashText, newCursor } from './conversation.js';
+import { hashText, newCursor, repliesFromSlack } from './conversation.js';
 import { conversationFacts, matches, readFilter, shownFormat } from './filter.js';
 import { CampaignBackoff, errorText, failureKind, OutageBreaker } from './outage.js';
 import {
@@ -126,6 +126,8 @@ const isFinalStatus = (s: string) => FINAL_CALL_STATUSES.includes(s);
 const SWEEP_EVERY_MS = 60_000;
 /** Campaigns and channels looked through per cycle for records of an older state without expiry. */
 const LEGACY_PER_CYCLE = 5;
+/** Posts of channels that watch nothing let go per cycle, at most. */
+const RELEASE_PER_CYCLE = 200;
 const HOUR_MS = 3600_000;
 
 function groupByCampaign(subs: Subscription[]): Map<number, Subscription[]> {
@@ -486,15 +488,7 @@ export class Poller {
         if (sub.kind === 'whatsapp') continue;
         const post = await state.post(sub.channelId, rec.callId);
         if (post) {
-          if (post.conv) {
-            writes.push(
-              state
-                .updatePost(sub.channelId, rec.callId, (cur) =>
-                  cur.conv ? { ...cur, conv: { ...cur.conv, lastActivityAt: now } } : undefined,
-                )
-                .then(() => undefined),
-            );
-          }
+          if (post.conv) writes.push(this.d.delivery.ledger.touched(post, now));
           writes.push(this.d.delivery.callChanged(post, rec));
         } else if (this.eligible(sub, rec.snapshot!) && (!sub.filter || (await this.shows(sub, rec)))) {
           newCalls++;
@@ -543,7 +537,7 @@ export class Poller {
     const ended = Date.parse(rec.snapshot.ended_at ?? '');
     const fromSlack = new Set<string>();
     for (const p of await this.d.state.postsOfServiceThread(rec.threadId)) {
-      for (const k of p.conv?.accounted ?? []) fromSlack.add(k);
+      for (const k of repliesFromSlack(p.conv)) fromSlack.add(k);
     }
     return endUserWaiting([...conversation], {
       endedAt: Number.isNaN(ended) ? (rec.finalAt ?? rec.firstSeenAt) : ended,
@@ -792,18 +786,22 @@ export class Poller {
       }
     }
     // A call's mapping is let go once it is final, shown, and its conversation has been idle for the idle time; a
-    // later reply in its Slack thread rebuilds it from the message's metadata (relay.ts).
+    // later reply in its Slack thread rebuilds it from the message's metadata (relay.ts). One of a campaign the
+    // channel no longer watches changes nothing there any more: it only waits for the idle time (until then a reply
+    // in its thread is told the campaign is not watched here). Never while a reply from Slack is on its way.
+    const watched = new Set(subscriptions.map((s) => subKey(s.campaignId, s.channelId)));
     for (const posts of postsByChannel.values()) {
       for (const p of posts.values()) {
-        const call = subsByCampaign.has(p.campaignId)
-          ? calls.get(callKey(p.campaignId, p.callId))
-          : await state.call(p.campaignId, p.callId);
+        if (p.sending) continue;
+        const unwatched = !watched.has(subKey(p.campaignId, p.channelId));
+        const call = unwatched
+          ? undefined
+          : subsByCampaign.has(p.campaignId)
+            ? calls.get(callKey(p.campaignId, p.callId))
+            : await state.call(p.campaignId, p.callId);
         const settled = !call || (call.final && (p.digestId !== undefined || p.deliveredFp === call.fp));
         const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
-        if (settled && now - idleSince > tuning.threadIdleMs) {
-          writes.push(state.deletePost(p));
-          if (p.threadId) this.lastRead.delete(p.threadId);
-        }
+        if (settled && now - idleSince > tuning.threadIdleMs) writes.push(this.letGo(p));
       }
     }
     for (const [channelId, posts] of postsByChannel) {
@@ -814,10 +812,48 @@ export class Poller {
       }
     }
     await Promise.all(writes);
+    await this.releaseUnwatched(now);
     await this.olderRecords(subscriptions, now);
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
       await state.store.sweep();
+    }
+  }
+
+  /** A post is let go: its record, and what this process remembers of its thread. */
+  private async letGo(p: PostRecord): Promise<void> {
+    await this.d.state.deletePost(p);
+    if (p.threadId) this.lastRead.delete(p.threadId);
+  }
+
+  /**
+   * Channels whose last watch was removed: once the idle time has passed since (until then a reply in a call's
+   * thread there is told the campaign is no longer watched), their posts are let go, RELEASE_PER_CYCLE a cycle (a
+   * post with a reply from Slack on its way waits), then their digests, WhatsApp messages, waiting customers and
+   * burst mode. A channel watched again meanwhile keeps everything.
+   */
+  private async releaseUnwatched(now: number): Promise<void> {
+    const { state, tuning } = this.d;
+    for (const [channelId, u] of await state.unwatchedChannels.list()) {
+      if ((await state.subscriptionsIn(channelId)).length > 0) {
+        await state.unwatchedChannels.delete(channelId);
+        continue;
+      }
+      if (now - u.at <= tuning.threadIdleMs) continue;
+      const posts = await state.posts.list({ prefix: `${channelId}/`, limit: RELEASE_PER_CYCLE });
+      const going = posts.map(([, p]) => p).filter((p) => !p.sending);
+      await Promise.all(going.map((p) => this.letGo(p)));
+      if (posts.length === RELEASE_PER_CYCLE) return;
+      if (going.length < posts.length) continue;
+      const prefix = `${channelId}/`;
+      await Promise.all([
+        state.digests.deletePrefix(prefix),
+        state.waPosts.deletePrefix(prefix),
+        state.waiting.deletePrefix(prefix),
+        state.channels.delete(channelId),
+      ]);
+      await state.unwatchedChannels.delete(channelId);
+      return;
     }
   }
 

@@ -1,32 +1,33 @@
 /**
  * Replies from Slack to the service: a person's message in a call's Slack thread (or in their DM with the app during
- * `/campaign try`) is sent with POST /message {agent_id, end_user_id, content}; the agent's answer is posted back in
- * order through delivery, with the person's own message counted as already in Slack; a reaction on the person's
- * message says sent (✅) or failed (❌, with an ephemeral reason).
+ * `/campaign try`) is sent with POST /message {agent_id, end_user_id, content} (reply-send.ts: mark, act, record);
+ * the agent's answer is posted back in order through delivery, with the person's own message counted as already in
+ * Slack (conversation.ts); a reaction on the person's message says sent (✅) or failed (❌, with an ephemeral reason).
  *
  * Ignored: the bot's own and other bots' messages, edits, deletions and other subtypes, top-level channel messages,
- * internal notes (`note:` / `//`), and an event Slack delivers twice (same `event_id`, claimed in the store, so one
- * replica handles it even when the redelivery reaches another; remembered for an hour).
+ * internal notes (`note:` / `//`), and an event Slack delivers twice: a reply is marked once per Slack message in
+ * its conversation's ledger, anything else claims its `event_id` in the store (remembered for an hour), so one
+ * replica handles it even when the redelivery reaches another.
  *
- * Only responders speak to customers (src/slack/watch/speakers.ts): anyone else's reply stays in Slack as an internal note (🔒, and
- * an ephemeral saying who can reply); guests and people of another team never relay. A thread we do not know is
- * trusted only when its parent was posted by this app and its campaign is watched in that channel. Every reply sent
- * to a customer, or refused, is audited.
+ * Only responders speak to customers (src/slack/watch/speakers.ts): anyone else's reply stays in Slack as an internal
+ * note (🔒, and an ephemeral saying who can reply); guests and people of another team never relay. Only a reply that
+ * reached the customer, or a note of a person who may reply, ends the customer's wait (attention.ts). A thread is
+ * trusted only when its campaign is watched in that channel now (a thread we do not know, only when its parent was
+ * posted by this app): a reply in the thread of a campaign no longer watched there stays in Slack, and its author is
+ * told. Every reply sent to a customer, or refused, is audited.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
-import { humanMessage } from '../outreach/errors.js';
-import type { Message, SendMessageResult } from '../outreach/schemas.js';
-import { serviceErrorText } from '../render/service-error.js';
-import { relayFailedSentence, tryHintText } from '../render/watch.js';
+import { relayUnwatchedSentence, tryHintText } from '../render/watch.js';
 import type { Translator } from '../i18n/translator.js';
-import { messageKey, newCursor, relayedTextMarker, withAccounted } from './conversation.js';
+import { postRef, tryRef } from './conversation.js';
 import type { Delivery } from './delivery.js';
 import type { Poster } from './poster.js';
-import type { AuditRecord, SpeakerCheck, SpeakerQuery, WatchSlack } from './ports.js';
-import { subKey, type ConversationCursor, type PostRecord, type WatchState } from './state.js';
+import type { AuditRecord, SpeakerCheck, SpeakerQuery, SpeakerVerdict, WatchSlack } from './ports.js';
+import { replyAction, ReplySender } from './reply-send.js';
+import { subKey, type PendingSend, type PostRecord, type WatchState } from './state.js';
 
-const REACTION_SENT = 'white_check_mark';
 const REACTION_FAILED = 'x';
 /** On a reply that stayed in Slack because its author may not write to customers. */
 const REACTION_KEPT = 'lock';
@@ -130,8 +131,13 @@ export interface RelayDeps {
   audit: AuditRecord;
   /** The words of one person: what the relay tells a writer (hints, refusals, failures) is in their language. */
   words(userId: string): Promise<Translator>;
-  /** A person wrote in a call's thread (reply, note, or a reply kept in Slack): its customer no longer waits. */
+  /**
+   * A person ended a call's customer's wait: their reply reached the customer, or they (a person who may reply)
+   * wrote a note in the thread.
+   */
   humanWrote?(post: PostRecord): Promise<void>;
+  /** A reply marked this long ago and not recorded is completed by whoever finds it (reply-send.ts). */
+  abandonedAfterMs: number;
 }
 
 /** What the relay knows of the delivery besides the event: ids of this app and its installation. */
@@ -145,10 +151,30 @@ export interface RelayMeta {
   teamId?: string;
 }
 
-export type RelayOutcome = 'ignored' | 'duplicate' | 'note' | 'not-ours' | 'sent' | 'failed' | 'empty' | 'kept';
+export type RelayOutcome =
+  'ignored' | 'duplicate' | 'note' | 'not-ours' | 'sent' | 'failed' | 'pending' | 'empty' | 'kept' | 'unwatched';
+
+/** The call behind a thread: its post, or a call of ours whose campaign is not watched in that channel now. */
+type ThreadCall = { kind: 'watched'; post: PostRecord } | { kind: 'unwatched'; campaignId: number; suspended: boolean };
+
+type Written = Exclude<EventVerdict, { kind: 'ignore' }>;
 
 export class Relay {
-  constructor(private readonly d: RelayDeps) {}
+  private readonly sender: ReplySender;
+
+  constructor(private readonly d: RelayDeps) {
+    this.sender = new ReplySender({
+      state: d.state,
+      outreach: d.outreach,
+      delivery: d.delivery,
+      poster: d.poster,
+      logger: d.logger,
+      audit: d.audit,
+      words: (userId) => d.words(userId),
+      ...(d.humanWrote ? { humanWrote: d.humanWrote } : {}),
+      abandonedAfterMs: d.abandonedAfterMs,
+    });
+  }
 
   /**
    * True for exactly one delivery of an event id (claimed durably in the store, insert-if-absent: two deliveries
@@ -159,49 +185,73 @@ export class Relay {
     return this.d.state.claimEvent(eventId);
   }
 
+  /** After a poll cycle (the leader): replies marked and not recorded whose senders seem gone are completed. */
+  recoverReplies(): Promise<void> {
+    return this.sender.recoverMarked();
+  }
+
   async onMessage(e: SlackMessageEvent, meta: RelayMeta): Promise<RelayOutcome> {
     const v = classifyMessageEvent(e, { userId: meta.botUserId, botId: meta.botId });
     if (v.kind === 'ignore') return 'ignored';
-    const post = v.kind === 'thread' ? await this.threadPost(v.channel, v.threadTs, meta) : undefined;
-    if (v.kind === 'thread' && !post) return 'not-ours';
-    if (v.kind === 'dm' && (await this.d.state.tries.get(v.user))?.dmChannelId !== v.channel) {
-      if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
-      await this.d.poster
-        .post(v.channel, {
-          text: tryHintText(await this.d.words(v.user)),
-        })
-        .catch(() => undefined);
-      return 'not-ours';
+    if (v.kind === 'dm') return this.onDirectMessage(v, meta);
+    const call = await this.threadPost(v.channel, v.threadTs, meta);
+    if (!call) return 'not-ours';
+    if (v.text.trim() === '') return 'empty';
+    if (call.kind === 'unwatched') {
+      if (isInternalNote(v.text)) return 'note';
+      return (await this.firstDelivery(meta.eventId)) ? this.unwatched(v, call) : 'duplicate';
     }
-    if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
-    if (post && v.text.trim() !== '') {
-      await this.d.humanWrote?.(post).catch((err: unknown) => {
-        this.d.logger.warn({ channel: v.channel, err: String(err) }, 'could not record that a person answered');
-      });
+    const verdict = await this.check(v, meta);
+    if (isInternalNote(v.text)) {
+      if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
+      // A note of a person who may reply is their answer in the team: the customer no longer waits for one.
+      if (verdict.ok) await this.endWait(call.post, v.channel);
+      return 'note';
+    }
+    if (!verdict.ok) return (await this.firstDelivery(meta.eventId)) ? this.keep(v, call.post, verdict) : 'duplicate';
+    return this.relayThreadReply(v, call.post);
+  }
+
+  /** A message in a DM with the app: to the agent of the person's try, else a hint how to start one. */
+  private async onDirectMessage(v: Extract<EventVerdict, { kind: 'dm' }>, meta: RelayMeta): Promise<RelayOutcome> {
+    if ((await this.d.state.tries.get(v.user))?.dmChannelId !== v.channel) {
+      if (!(await this.firstDelivery(meta.eventId))) return 'duplicate';
+      await this.d.poster.post(v.channel, { text: tryHintText(await this.d.words(v.user)) }).catch(() => undefined);
+      return 'not-ours';
     }
     if (isInternalNote(v.text)) return 'note';
     if (v.text.trim() === '') return 'empty';
-    if (!(await this.maySpeak(v, meta, post))) return 'kept';
-    return v.kind === 'thread' ? this.relayThreadReply(v, post!) : this.relayTry(v);
+    const verdict = await this.check(v, meta);
+    if (!verdict.ok) return (await this.firstDelivery(meta.eventId)) ? this.keep(v, undefined, verdict) : 'duplicate';
+    return this.relayTry(v);
   }
 
-  /**
-   * Whether the author may write to the customer (or, in a try DM, to the agent). If not, the message stays where it
-   * is, marked 🔒 (❌ when Slack could not tell us who wrote it), the author is told why, and the refusal audited.
-   */
-  private async maySpeak(
-    v: Exclude<EventVerdict, { kind: 'ignore' }>,
-    meta: RelayMeta,
-    post: PostRecord | undefined,
-  ): Promise<boolean> {
-    const { speakers, poster, audit } = this.d;
-    const verdict = await speakers.check({
+  private async endWait(post: PostRecord, channel: string): Promise<void> {
+    await this.d.humanWrote?.(post).catch((err: unknown) => {
+      this.d.logger.warn({ channel, err: String(err) }, 'could not record that a person answered');
+    });
+  }
+
+  /** Whether the author may write to the customer (or, in a try DM, to the agent): Slack's word on who they are. */
+  private check(v: Written, meta: RelayMeta): Promise<SpeakerVerdict> {
+    return this.d.speakers.check({
       userId: v.user,
       ...(v.userTeam ? { userTeam: v.userTeam } : {}),
       ...(v.sourceTeam ? { sourceTeam: v.sourceTeam } : {}),
       ...(meta.teamId ? { payloadTeamId: meta.teamId } : {}),
     });
-    if (verdict.ok) return true;
+  }
+
+  /**
+   * The author may not write to the customer (or the agent): the message stays where it is, marked 🔒 (❌ when Slack
+   * could not tell us who wrote it), the author is told why, and the refusal audited. The customer still waits.
+   */
+  private async keep(
+    v: Written,
+    post: PostRecord | undefined,
+    verdict: Extract<SpeakerVerdict, { ok: false }>,
+  ): Promise<RelayOutcome> {
+    const { speakers, poster, audit } = this.d;
     const threadTs = v.kind === 'thread' ? v.threadTs : undefined;
     this.d.logger.info({ channel: v.channel, user: v.user, reason: verdict.reason }, 'a reply stayed in Slack');
     await poster
@@ -222,7 +272,30 @@ export class Relay {
       result: verdict.reason === 'unknown' ? 'failed' : 'refused',
       detail: `${verdict.detail}; the message stayed in Slack (${new Date().toISOString()})`,
     });
-    return false;
+    return 'kept';
+  }
+
+  /** A reply in the thread of a call whose campaign this channel no longer watches: it stays in Slack, and why. */
+  private async unwatched(
+    v: Extract<EventVerdict, { kind: 'thread' }>,
+    call: Extract<ThreadCall, { kind: 'unwatched' }>,
+  ): Promise<RelayOutcome> {
+    const { poster } = this.d;
+    this.d.logger.info(
+      { channel: v.channel, campaignId: call.campaignId },
+      'a reply in an unwatched thread stayed in Slack',
+    );
+    await poster.react(v.channel, v.ts, REACTION_KEPT).catch(() => undefined);
+    const text = relayUnwatchedSentence(call.campaignId, call.suspended, await this.d.words(v.user));
+    await poster.ephemeral(v.channel, v.user, text, v.threadTs).catch(() => undefined);
+    await this.d.audit({
+      userId: v.user,
+      action: `reply in a thread of campaign ${call.campaignId} in ${v.channel}`,
+      campaignId: call.campaignId,
+      result: 'refused',
+      detail: `the campaign is ${call.suspended ? 'suspended' : 'not watched'} in ${v.channel}; the message stayed in Slack (${new Date().toISOString()})`,
+    });
+    return 'unwatched';
   }
 
   /** Threads already looked up in Slack and found not to be call messages. */
@@ -239,11 +312,11 @@ export class Relay {
    *   conversation holds now counts as shown before (relayThreadReply).
    * Ours means posted by this app (its `bot_id`, or its `app_id` when the bot id is unknown): anyone can post a
    * message with the same metadata shape, and trusting it would let them reach any campaign's conversations. And its
-   * campaign must be watched in that channel now.
+   * campaign must be watched in that channel now, whether the post is known or not: otherwise `unwatched`.
    */
-  private async threadPost(channel: string, threadTs: string, meta: RelayMeta): Promise<PostRecord | undefined> {
+  private async threadPost(channel: string, threadTs: string, meta: RelayMeta): Promise<ThreadCall | undefined> {
     const known = await this.d.state.postByThreadTs(channel, threadTs);
-    if (known) return known;
+    if (known) return this.watchedNow(known.campaignId, channel, () => known);
     const key = `${channel}/${threadTs}`;
     if (this.notCalls.has(key)) return undefined;
     if (!(await this.d.state.watchedChannel(channel))) return undefined;
@@ -265,44 +338,56 @@ export class Relay {
         return undefined;
       }
       const campaignId = Number(p.campaign_id);
-      const sub = Number.isSafeInteger(campaignId)
-        ? await this.d.state.subscriptions.get(subKey(campaignId, channel))
-        : undefined;
-      if (!sub || sub.suspended) return undefined;
-      const callId = String(p.call_id);
-      const threadId = String(p.thread_id);
-      // Posted, not yet written back: only the ts is added (the poster writes the same one when it gets there).
-      const withTs = (cur: PostRecord): PostRecord | undefined =>
-        cur.ts ? undefined : { ...cur, ts: threadTs, threadId: cur.threadId ?? threadId };
-      const existing = await this.d.state.updatePost(channel, callId, withTs);
-      if (existing) return existing;
-      const rebuilt: PostRecord = {
-        channelId: channel,
-        campaignId,
-        callId,
-        threadId,
-        createdAt: new Date().toISOString(),
-        ts: threadTs,
-        rebuilt: true,
-      };
-      if (await this.d.state.insertPost(rebuilt)) return rebuilt;
-      // Written meanwhile (another replica rebuilt it, or the poster wrote it back): that one holds.
-      return await this.d.state.updatePost(channel, callId, withTs);
+      if (!Number.isSafeInteger(campaignId)) return undefined;
+      return this.watchedNow(campaignId, channel, () =>
+        this.mappedPost(channel, threadTs, campaignId, String(p.call_id), String(p.thread_id)),
+      );
     } catch (err) {
       this.d.logger.warn({ channel, err: String(err) }, 'could not look up the parent of a thread reply');
       return undefined;
     }
   }
 
-  private async fail(channel: string, user: string, ts: string, threadTs: string | undefined, err: unknown) {
-    this.d.logger.warn({ channel, err: err instanceof Error ? err.message : String(err) }, 'relaying a reply failed');
-    await this.d.poster.react(channel, ts, REACTION_FAILED).catch(() => undefined);
-    const t = await this.d.words(user);
-    await this.d.poster
-      .ephemeral(channel, user, relayFailedSentence(serviceErrorText(err, t), t), threadTs)
-      .catch(() => undefined);
+  /** The call's post when its campaign is watched (not suspended) in the channel now; else `unwatched`. */
+  private async watchedNow(
+    campaignId: number,
+    channel: string,
+    post: () => PostRecord | undefined | Promise<PostRecord | undefined>,
+  ): Promise<ThreadCall | undefined> {
+    const sub = await this.d.state.subscriptions.get(subKey(campaignId, channel));
+    if (!sub || sub.suspended) return { kind: 'unwatched', campaignId, suspended: sub !== undefined };
+    const found = await post();
+    return found ? { kind: 'watched', post: found } : undefined;
   }
 
+  /** The post of a call found by its Slack message: its ts written back, or rebuilt when it was let go. */
+  private async mappedPost(
+    channel: string,
+    threadTs: string,
+    campaignId: number,
+    callId: string,
+    threadId: string,
+  ): Promise<PostRecord | undefined> {
+    // Posted, not yet written back: only the ts is added (the poster writes the same one when it gets there).
+    const withTs = (cur: PostRecord): PostRecord | undefined =>
+      cur.ts ? undefined : { ...cur, ts: threadTs, threadId: cur.threadId ?? threadId };
+    const existing = await this.d.state.updatePost(channel, callId, withTs);
+    if (existing) return existing;
+    const rebuilt: PostRecord = {
+      channelId: channel,
+      campaignId,
+      callId,
+      threadId,
+      createdAt: new Date().toISOString(),
+      ts: threadTs,
+      rebuilt: true,
+    };
+    if (await this.d.state.insertPost(rebuilt)) return rebuilt;
+    // Written meanwhile (another replica rebuilt it, or the poster wrote it back): that one holds.
+    return await this.d.state.updatePost(channel, callId, withTs);
+  }
+
+  /** A responder's reply in a call's thread: the post made ready (people, a rebuilt cursor), then sent. */
   private async relayThreadReply(
     v: Extract<EventVerdict, { kind: 'thread' }>,
     mapped: PostRecord,
@@ -313,26 +398,10 @@ export class Relay {
     let post = found;
     const { channelId, callId } = post;
     const threadId = found.threadId;
-    const save = async (fn: (c: ConversationCursor) => ConversationCursor) => {
-      await state.updatePost(channelId, callId, (cur) => ({ ...cur, conv: fn(cur.conv ?? newCursor(Date.now())) }));
-    };
     try {
-      if (post.rebuilt) {
-        // Rebuilt mapping: what the thread holds now was shown before the mapping was let go. (A post that merely has
-        // no cursor yet, its message just posted, shows nothing yet: `save` starts its cursor at the first message.)
-        const all = await outreach.getMessages(threadId);
-        const last = all[all.length - 1];
-        const conv: ConversationCursor = { ...newCursor(Date.now()), count: all.length, introPosted: true };
-        if (last) conv.lastKey = messageKey(last);
-        const fresh = (cur: PostRecord): PostRecord | undefined => {
-          // Another reply (here or at another replica) set the cursor first: it may already count more.
-          if (!cur.rebuilt) return undefined;
-          const next: PostRecord = { ...cur, conv };
-          delete next.rebuilt;
-          return next;
-        };
-        post = (await state.updatePost(channelId, callId, fresh)) ?? post;
-      }
+      // Rebuilt mapping: what the thread holds now was shown before the mapping was let go. (A post that merely has
+      // no cursor yet, its message just posted, shows nothing yet: its cursor starts at the first message.)
+      if (post.rebuilt) post = await this.d.delivery.ledger.rebuiltShown(post, await outreach.getMessages(threadId));
       if (!post.agentId || !post.endUserId) {
         const thread = await outreach.getThread(threadId);
         const withPeople = (cur: PostRecord): PostRecord => ({
@@ -343,120 +412,36 @@ export class Relay {
         });
         post = (await state.updatePost(channelId, callId, withPeople)) ?? withPeople(post);
       }
-      // Known before sending: if we crash after the service took it, the poller still won't post it back.
-      await save((c) => withAccounted(c, relayedTextMarker(v.text)));
-      const result = await outreach.sendMessage({
-        agent_id: post.agentId!,
-        end_user_id: post.endUserId!,
-        content: v.text,
-      });
-      await save((c) => ({
-        ...(result.in_response_to ? withAccounted(c, messageKey(result.in_response_to)) : c),
-        lastActivityAt: Date.now(),
-      }));
-      await this.auditReply(v, post, 'ok');
-      await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
-      await this.refresh(threadId, result, async () => (await state.post(channelId, callId))?.conv);
-      return 'sent';
     } catch (err) {
-      await this.auditReply(v, post, 'failed', humanMessage(err));
-      await this.fail(v.channel, v.user, v.ts, v.threadTs, err);
-      return 'failed';
+      // Nothing was marked or sent: the person is told it failed and may write it again.
+      return this.sender.notSent({ ref: postRef(post), post }, { channelId: v.channel, ts: v.ts, userId: v.user }, err);
     }
-  }
-
-  /** Who wrote to which customer (end user) of which campaign, and when; never the words themselves. */
-  private async auditReply(
-    v: Extract<EventVerdict, { kind: 'thread' }>,
-    post: PostRecord,
-    result: 'ok' | 'failed',
-    why?: string,
-  ): Promise<void> {
-    const at = `at ${new Date().toISOString()}, Slack message ${v.ts}`;
-    await this.d.audit({
-      userId: v.user,
-      action: replyAction(post, v.channel),
-      campaignId: post.campaignId,
-      result,
-      detail: why ? `${why} (${at})` : at,
-    });
-  }
-
-  /**
-   * After a send: read the conversation again so the answer is posted in order after anything that came before it.
-   * If that read fails, and what we hold is exactly what the thread has accounted for, the answer is appended to it.
-   */
-  private async refresh(
-    threadId: string,
-    result: SendMessageResult,
-    conv: () => Promise<ConversationCursor | undefined>,
-  ) {
-    try {
-      const all = await this.d.outreach.getMessages(threadId);
-      await this.d.delivery.conversationFetched(threadId, all);
-    } catch (err) {
-      const held = this.d.delivery.conversations.get(threadId) ?? [];
-      const c = await conv();
-      if (c && held.length === c.count) {
-        const added: Message[] = [...(result.in_response_to ? [result.in_response_to] : []), ...result.messages];
-        await this.d.delivery.conversationFetched(threadId, [...held, ...added]);
-      } else {
-        this.d.logger.warn(
-          { threadId, err: String(err) },
-          'could not read the conversation; the poller will post the answer',
-        );
-      }
-    }
+    const send = newSend(v, { agentId: post.agentId!, endUserId: post.endUserId!, threadId });
+    return this.sender.send({ ref: postRef(post), post }, send);
   }
 
   private async relayTry(v: Extract<EventVerdict, { kind: 'dm' }>): Promise<RelayOutcome> {
-    const { state, outreach } = this.d;
-    const session = await state.tries.get(v.user);
+    const session = await this.d.state.tries.get(v.user);
     if (!session?.agentId) return 'not-ours';
-    const agentId = session.agentId;
-    try {
-      if (session.conv) {
-        await state.updateTry(v.user, (cur) =>
-          cur.conv ? { ...cur, conv: withAccounted(cur.conv, relayedTextMarker(v.text)) } : undefined,
-        );
-      }
-      const result = await outreach.sendMessage({ agent_id: agentId, end_user_id: session.endUserId, content: v.text });
-      const cur = (await state.tries.get(v.user)) ?? session;
-      const threadId = result.thread.id;
-      await this.d.poster.react(v.channel, v.ts, REACTION_SENT).catch(() => undefined);
-      if (cur.threadId !== threadId || !cur.conv) {
-        // A conversation new to this DM: what the thread held before (an earlier try) is not replayed; we start at
-        // the person's message, which is already here.
-        const start = result.in_response_to ? [result.in_response_to, ...result.messages] : result.messages;
-        let conv = newCursor(Date.now());
-        if (result.in_response_to) conv = withAccounted(conv, messageKey(result.in_response_to));
-        await state.tries.put(v.user, { ...cur, threadId, conv });
-        this.d.delivery.conversations.set(threadId, start);
-        await this.d.delivery.conversationFetched(threadId, start);
-        return 'sent';
-      }
-      await state.updateTry(v.user, (c) =>
-        c.conv
-          ? {
-              ...c,
-              conv: {
-                ...(result.in_response_to ? withAccounted(c.conv, messageKey(result.in_response_to)) : c.conv),
-                lastActivityAt: Date.now(),
-              },
-            }
-          : undefined,
-      );
-      await this.refresh(threadId, result, async () => (await state.tries.get(v.user))?.conv);
-      return 'sent';
-    } catch (err) {
-      await this.fail(v.channel, v.user, v.ts, undefined, err);
-      return 'failed';
-    }
+    const send = newSend(v, {
+      agentId: session.agentId,
+      endUserId: session.endUserId,
+      // The thread the session talks in, when it is this agent's (else the send creates or finds one).
+      ...(session.threadId && session.conv ? { threadId: session.threadId } : {}),
+    });
+    return this.sender.send({ ref: tryRef(v.user) }, send);
   }
 }
 
-/** The audit's action for a reply in a call thread: which end user, which call, where. */
-function replyAction(post: PostRecord, channel: string): string {
-  const who = post.endUserId ? `end user ${post.endUserId}` : 'the end user';
-  return `reply to ${who} (call ${post.callId}) in ${channel}`;
+/** The mark of a reply about to be sent (reply-send.ts). */
+function newSend(v: Written, to: { agentId: string; endUserId: string; threadId?: string }): PendingSend {
+  return {
+    ts: v.ts,
+    channelId: v.channel,
+    userId: v.user,
+    content: v.text,
+    idempotencyKey: randomUUID(),
+    ...to,
+    at: Date.now(),
+  };
 }

@@ -68,6 +68,12 @@ export interface WatchTuning extends PollerTuning {
   channelRecheckMs: number;
   /** Least time between two reads of a watched campaign's status (owners told when it finishes or is paused). */
   campaignCheckMs: number;
+  /**
+   * A reply from Slack marked and not recorded this long is taken as abandoned by its sender (a death, a kill): the
+   * leader, or another delivery of its event, looks it up and completes it (reply-send.ts). Its send is given up
+   * after half of it.
+   */
+  replyAbandonedMs: number;
 }
 
 export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
@@ -100,6 +106,7 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
     authRecheckMs: 60_000,
     channelRecheckMs: 10 * 60_000,
     campaignCheckMs: Math.max(60_000, pollIntervalMs),
+    replyAbandonedMs: 2 * 60_000,
   };
 }
 
@@ -233,7 +240,7 @@ export class WatchService {
       onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
-      afterCycle: (subs, serviceDown) => this.attention.afterCycle(subs, serviceDown),
+      afterCycle: (subs, serviceDown) => this.afterCycle(subs, serviceDown),
       billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
@@ -256,6 +263,16 @@ export class WatchService {
       audit: deps.audit,
       words: async (userId) => (await this.personWords(userId)).t,
       humanWrote: (post) => this.attention.humanWrote(post),
+      abandonedAfterMs: tuning.replyAbandonedMs,
+    });
+  }
+
+  /** After each poll cycle (the leader): reminders and campaigns' status, and replies left marked by a death. */
+  private async afterCycle(subscriptions: Subscription[], serviceDown: boolean): Promise<void> {
+    await this.attention.afterCycle(subscriptions, serviceDown);
+    if (serviceDown) return;
+    await this.relay.recoverReplies().catch((err: unknown) => {
+      this.logger.warn({ err: String(err) }, 'could not look for replies left marked before a restart');
     });
   }
 
@@ -384,12 +401,19 @@ export class WatchService {
     return this.state.subscriptions.get(subKey(campaignId, channelId));
   }
 
-  /** The channel stops watching the campaign; the removed subscription, or undefined when there was none. */
+  /**
+   * The channel stops watching the campaign; the removed subscription, or undefined when there was none. A channel
+   * left watching nothing is noted, so the poller lets its records go (poller.ts).
+   */
   async unsubscribe(campaignId: number, channelId: string): Promise<Subscription | undefined> {
     const key = subKey(campaignId, channelId);
     const sub = await this.state.subscriptions.get(key);
     if (!sub) return undefined;
     await this.state.subscriptions.delete(key);
+    if ((await this.state.subscriptionsIn(channelId)).length === 0) {
+      const at = Date.now();
+      await this.state.unwatchedChannels.put(channelId, { channelId, at }, { expiresAt: at + this.tuning.retentionMs });
+    }
     return sub;
   }
 

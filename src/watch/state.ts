@@ -23,16 +23,19 @@ const COLLECTIONS = {
   cursors: { name: 'watch_cursors' },
   /** Key `${campaignId}/${callId}`: a campaign's open calls are `where: { final: false }` under its prefix. */
   calls: { name: 'watch_calls', indexes: ['final'] },
-  /** Key `${channelId}/${callId}`: found by (channel prefix, `ts`) for thread replies, by `threadId` for answers. */
-  posts: { name: 'watch_posts', indexes: ['ts', 'threadId'] },
+  /**
+   * Key `${channelId}/${callId}`: found by (channel prefix, `ts`) for thread replies, by `threadId` for answers, by
+   * `sending` for replies from Slack marked and not yet recorded (conversation.ts).
+   */
+  posts: { name: 'watch_posts', indexes: ['ts', 'threadId', 'sending'] },
   /** Key channel id. */
   channels: { name: 'watch_channels' },
   /** Key `${channelId}/${seq}` (= the digest's id). */
   digests: { name: 'watch_digests' },
   /** Key Slack event id; expires after `eventTtlMs`. */
   events: { name: 'watch_events' },
-  /** Key Slack user id; found by `threadId` for answers. */
-  tries: { name: 'watch_try', indexes: ['threadId'] },
+  /** Key Slack user id; found by `threadId` for answers, by `sending` as posts are. */
+  tries: { name: 'watch_try', indexes: ['threadId', 'sending'] },
   /** Key campaign id. */
   whatsapp: { name: 'watch_whatsapp' },
   /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
@@ -44,6 +47,11 @@ const COLLECTIONS = {
   waiting: { name: 'watch_waiting' },
   /** Key campaign id: the campaign's status, schedule and zone as last read (attention.ts). */
   campaignFacts: { name: 'watch_campaign_facts' },
+  /**
+   * Key channel id: a channel whose last watch was removed, until the poller has let its records go (poller.ts).
+   * Only those: a small collection, listed whole after each poll cycle.
+   */
+  unwatchedChannels: { name: 'watch_unwatched_channels' },
 } as const satisfies Record<string, CollectionSpec>;
 
 type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
@@ -114,13 +122,16 @@ export interface CallRecord {
   placingAt?: number;
 }
 
-/** Where a conversation stands in one Slack thread (or DM). */
+/** Where a conversation stands in one Slack thread (or DM): conversation.ts is the one module that changes it. */
 export interface ConversationCursor {
   /** How many of the service thread's messages (GET /message, oldest first) are accounted for. */
   count: number;
   /** Key of the last accounted message, to find our place if the list ever changes. */
   lastKey?: string;
-  /** Keys of messages already in Slack without being counted yet (a person's relayed reply, answers posted directly). */
+  /**
+   * Keys (conversation.ts `messageKey`) of the service's messages already in Slack without being counted yet: what
+   * the service made of a reply sent from here (its `in_response_to`). Removed once counted.
+   */
   accounted: string[];
   /** Our clock (ms) of the last new message or reply; the thread is let go after the idle time. */
   lastActivityAt: number;
@@ -130,6 +141,47 @@ export interface ConversationCursor {
    * its posting was not recorded yet: whoever posts next first looks for it in Slack (delivery.ts `postOnce`).
    */
   posting?: { key: string; since: number };
+  /** Replies from Slack marked before their POST /message and not recorded yet (relay: mark, act, record). */
+  sends?: PendingSend[];
+  /** The latest replies from Slack handled here (sent or failed), newest last: a redelivered event is not sent again. */
+  relayed?: RelayedReply[];
+}
+
+/**
+ * A person's reply from Slack on its way to the service (POST /message), marked before the request. The service
+ * records the text as an end-user (`EU`) message: until this send is answered, the conversation's next message with
+ * this text sent about `at` may be its echo and waits (conversation.ts `nextStep`). Whoever finds the mark after the
+ * sender died looks the echo up before sending again with the same Idempotency-Key (reply-send.ts).
+ */
+export interface PendingSend {
+  /** The Slack message (its ts in `channelId`): one mark per message; ✅ or ❌ goes on it. */
+  ts: string;
+  channelId: string;
+  /** Who wrote it (the audit). */
+  userId: string;
+  /** The text as sent (held only until the send is recorded, to send it again after a death). */
+  content: string;
+  /** The POST /message's `Idempotency-Key` (a UUID), the same on every attempt. */
+  idempotencyKey: string;
+  agentId: string;
+  endUserId: string;
+  /** The service thread when known before the send (where its echo is looked up). */
+  threadId?: string;
+  /** Marked at (the system's clock, ms: the service's clock is compared with it). */
+  at: number;
+  /** A finder of the mark took it over at (the system's clock, ms): others leave it until it is old again. */
+  attemptAt?: number;
+  /**
+   * The service took it (`key`: the message it made, when it said). Only the reaction, the audit and the unmarking
+   * are left.
+   */
+  taken?: { key?: string };
+}
+
+/** A reply from Slack handled in a conversation: its Slack ts, and the key of what the service made of it (if sent). */
+export interface RelayedReply {
+  ts: string;
+  key?: string;
 }
 
 /** A call as shown in one channel. Key: `${channelId}/${callId}`. */
@@ -160,6 +212,8 @@ export interface PostRecord {
   rebuilt?: boolean;
   /** The assignee was mentioned in the current turn (reset when the agent or a person answers: attention.ts). */
   turnMentioned?: boolean;
+  /** Set while `conv.sends` holds a reply from Slack not yet recorded (indexed: the leader finds them after a death). */
+  sending?: true;
 }
 
 /**
@@ -237,6 +291,15 @@ export interface TrySession {
   dmChannelId?: string;
   threadId?: string;
   conv?: ConversationCursor;
+  /** As a post's `sending`. */
+  sending?: true;
+}
+
+/** A channel whose last watch was removed (`/campaign unwatch`): its records are let go. Key: channel id. */
+export interface UnwatchedChannel {
+  channelId: string;
+  /** Our clock (ms) when its last watch was removed. */
+  at: number;
 }
 
 /** WhatsApp campaign contacts' status. Key: campaign id. */
@@ -313,6 +376,7 @@ export class WatchState {
   readonly waPosts: Collection<WhatsAppPost>;
   readonly waiting: Collection<WaitingRecord>;
   readonly campaignFacts: Collection<CampaignFacts>;
+  readonly unwatchedChannels: Collection<UnwatchedChannel>;
   readonly retentionMs: number;
   private readonly eventTtlMs: number;
   private readonly now: () => number;
@@ -336,6 +400,7 @@ export class WatchState {
     this.waPosts = store.collection<WhatsAppPost>(COLLECTIONS.waPosts);
     this.waiting = store.collection<WaitingRecord>(COLLECTIONS.waiting);
     this.campaignFacts = store.collection<CampaignFacts>(COLLECTIONS.campaignFacts);
+    this.unwatchedChannels = store.collection<UnwatchedChannel>(COLLECTIONS.unwatchedChannels);
   }
 
   /** Kept `retentionMs` from now (each write moves it on). */

@@ -6,23 +6,23 @@
  *
  * While the call runs, the end user's lines are the live transcript (the agent is talking with them): nobody waits.
  * After it: an end-user message starts a wait; a message a person sent ends it, that is one the service marks as
- * sent by an in-app user (`sent_by_user`), or one the app relayed from a Slack thread (`fromSlack`: its key or the
- * relay's marker, conversation.ts). The agent's automatic answers do not end it: the customer waits for a person.
+ * sent by an in-app user (`sent_by_user`), or one the app relayed from a Slack thread (`fromSlack`: the keys of what
+ * the service made of those replies, conversation.ts `repliesFromSlack`). The agent's automatic answers do not end it: the customer waits for a person.
  */
 import type { Message } from '../outreach/schemas.js';
-import { messageKey, relayedTextMarker } from './conversation.js';
+import { messageKey } from './conversation.js';
 
 export interface WaitingFacts {
   /** When the call ended (ms); undefined while it runs. */
   endedAt?: number;
-  /** Keys (conversation.ts `messageKey`) or relay markers (`relayedTextMarker`) of replies people sent from Slack. */
+  /** Keys (conversation.ts `messageKey`) of the service's messages that are replies people sent from Slack. */
   fromSlack?: ReadonlySet<string>;
 }
 
 function fromAPerson(m: Message, fromSlack: ReadonlySet<string> | undefined): boolean {
   if (m.sent_by_user) return true;
   if (!fromSlack || m.sent_by !== 'EU') return false;
-  return fromSlack.has(messageKey(m)) || (!!m.content && fromSlack.has(relayedTextMarker(m.content)));
+  return fromSlack.has(messageKey(m));
 }
 
 /** Whether the end user waits for a person's reply (see the top of the file). Pure. */

@@ -142,6 +142,17 @@ describe('requests that are not safe to repeat', () => {
     expect(stub.requests.every((r) => r.headers['idempotency-key'] === undefined)).toBe(true);
   });
 
+  it("sends a message's Idempotency-Key when given, and still does not retry it on 502/503/504 (the spec documents no key there)", async () => {
+    sequence({ status: 503, text: '' }, ok);
+    const key = '5b0c7f9e-2a41-4d8e-9c3b-7e6f5a4d3c2b';
+    const e = await failure(
+      client().sendMessage({ agent_id: 'a', end_user_id: 'e', content: 'hi' }, { idempotencyKey: key }),
+    );
+    expect(e.status).toBe(503);
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0]?.headers['idempotency-key']).toBe(key);
+  });
+
   it('retries PATCH and a lifecycle action after a 429 (the request was not processed)', async () => {
     sequence({ status: 429, headers: { 'retry-after': '0' }, json: { success: false, error: 'RATE_LIMITED' } }, ok);
     await client().updateCampaign(9, { name: 'x' });

@@ -311,6 +311,36 @@ describe('threads and messages', () => {
     expect(all.map((m) => m.sent_by).join('')).toBe('EUAIEUAIAIEUEU');
   });
 
+  it('POST /message honours an Idempotency-Key: a replay answers the same and adds nothing; a request held at a kill', async () => {
+    const eu = (await fx.api.post('/enduser', { display_name: 'Lupita' })).body;
+    const body = { agent_id: fx.agentId, end_user_id: eu.id, content: 'Una vez' };
+    const key = { 'Idempotency-Key': '3f8d2c1b-7a6e-4b5c-9d0e-1f2a3b4c5d6e' };
+    const first = await fx.api.post('/message', body, key);
+    const again = await fx.api.post('/message', body, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const threadId = SendMessageResult.parse(first.body).thread.id;
+    const count = async () =>
+      MessageList.parse((await fx.api.get(`/message/${threadId}`)).body).filter((m) => m.content === 'Una vez').length;
+    expect(await count()).toBe(1);
+
+    // Held before it is handled and dropped: never handled. Held after: handled, its answer late.
+    const dropped = fx.sim.control.holdRequest(/^POST .*\/message$/, 'before');
+    const lost = fx.api.post('/message', { ...body, content: 'Perdido' });
+    await dropped.arrived;
+    dropped.drop();
+    expect((await lost).status).toBe(503);
+    const late = fx.sim.control.holdRequest(/^POST .*\/message$/, 'after');
+    const answered = fx.api.post('/message', { ...body, content: 'Tarde' });
+    await late.arrived;
+    const contents = MessageList.parse((await fx.api.get(`/message/${threadId}`)).body).map((m) => m.content);
+    expect(contents).toContain('Tarde');
+    expect(contents).not.toContain('Perdido');
+    late.release();
+    expect((await answered).status).toBe(200);
+  });
+
   it('POST /message answers 404 for an unknown agent or end user and 400 for a bad body (generic envelope)', async () => {
     const eu = (await fx.api.post('/enduser', { display_name: 'Lupita' })).body;
     const cases: [unknown, number][] = [

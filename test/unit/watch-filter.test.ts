@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Message } from '../../src/outreach/schemas.js';
 import { parseCommandText } from '../../src/slack/grammar.js';
 import { typedSettings } from '../../src/slack/watch/settings.js';
-import { relayedTextMarker } from '../../src/watch/conversation.js';
+import { messageKey } from '../../src/watch/conversation.js';
 import {
   conversationFacts,
   matches,
@@ -124,7 +124,7 @@ describe('the end user waits for a person', () => {
   it("a person's reply ends it: sent by an in-app user, or relayed from Slack", () => {
     expect(endUserWaiting([m('EU', 1), m('AI', 2, { sent_by_user: 'u-1' })], { endedAt: END })).toBe(false);
     const relayed = m('EU', 2, { content: 'We will call you back' });
-    const fromSlack = new Set([relayedTextMarker('We will call you back')]);
+    const fromSlack = new Set([messageKey(relayed)]);
     expect(endUserWaiting([m('EU', 1), relayed], { endedAt: END, fromSlack })).toBe(false);
     expect(endUserWaiting([m('EU', 1), relayed, m('EU', 3)], { endedAt: END, fromSlack })).toBe(true);
   });

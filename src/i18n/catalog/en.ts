@@ -497,6 +497,8 @@ export const en = {
   'relay.tryHint':
     'To talk to an agent here, start with `/campaign try &lt;agent id&gt;` (or `/campaign try` to pick one).',
   'relay.failed': '❌ Your reply was not sent to the service: {reason} You can write it again.',
+  'relay.unwatched':
+    '🔒 Your reply stayed in Slack: it was *not* sent to the customer, because {state, select, suspended {watching campaign #{id} is suspended in this channel (see `/campaign watching`)} other {campaign #{id} is no longer watched in this channel}}. To reply to its customers from here again, run `/campaign watch {id}` in this channel.',
   'relay.kept.reply': '🔒 Your reply stayed in Slack as an internal note: it was *not* sent to the customer.',
   'relay.kept.try': "🔒 You can't talk to agents with `/campaign try`.",
   'relay.refused.external':

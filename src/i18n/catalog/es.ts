@@ -506,6 +506,8 @@ export const es: Record<MessageKey, string> = {
   'relay.tryHint':
     'Para hablar aquí con un agente, empieza con `/campaign probar &lt;id_del_agente&gt;` (o `/campaign probar` para elegir uno).',
   'relay.failed': '❌ Tu respuesta no se envió al servicio: {reason} Puedes escribirla otra vez.',
+  'relay.unwatched':
+    '🔒 Tu respuesta quedó en Slack: *no* se envió al cliente, porque {state, select, suspended {el seguimiento de la campaña #{id} está suspendido en este canal (consulta `/campaign siguiendo`)} other {este canal ya no sigue la campaña #{id}}}. Para volver a responder a sus clientes desde aquí, ejecuta `/campaign seguir {id}` en este canal.',
   'relay.kept.reply': '🔒 Tu respuesta quedó en Slack como nota interna: *no* se envió al cliente.',
   'relay.kept.try': '🔒 No puedes hablar con agentes con `/campaign probar`.',
   'relay.refused.external':
