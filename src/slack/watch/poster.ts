@@ -25,6 +25,7 @@ import {
   type Poster,
   type PosterStats,
 } from '../../watch/poster.js';
+import { findPostedMessage, lookupFrom } from '../message-lookup.js';
 import { CHANNEL_ERRORS, MESSAGE_ERRORS, platformError, TOKEN_ERRORS, WAIT_ERRORS } from '../platform.js';
 
 export interface SlackPosterOptions {
@@ -165,7 +166,7 @@ export class SlackPoster implements Poster {
 
   /** Posts a message (paced); resolves to its `ts`. */
   async post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }> {
-    const sentAfter = (Date.now() - 5_000) / 1000;
+    const sentAfter = lookupFrom(Date.now());
     return this.withRetries(
       channel,
       'post',
@@ -188,8 +189,7 @@ export class SlackPoster implements Poster {
   }
 
   find(channel: string, msg: OutgoingMessage, sinceMs: number): Promise<{ ts: string; channel: string } | undefined> {
-    // Slack's ts and our clock may differ a little: look a few seconds further back.
-    return this.findPosted(channel, msg, (sinceMs - 5_000) / 1000);
+    return this.findPosted(channel, msg, lookupFrom(sinceMs));
   }
 
   /** Updates a message in place (paced like a post). */
@@ -225,39 +225,11 @@ export class SlackPoster implements Poster {
    * After an unknown outcome: is the message already there? Looks for our metadata among the channel's (or the
    * thread's) recent messages. If Slack cannot tell us, assume it is not (the post is sent again).
    */
-  private async findPosted(
+  private findPosted(
     channel: string,
     msg: OutgoingMessage,
     sentAfter: number,
   ): Promise<{ ts: string; channel: string } | undefined> {
-    const meta = msg.metadata;
-    if (!meta) return undefined;
-    try {
-      const args = { channel, oldest: sentAfter.toFixed(6), include_all_metadata: true, limit: 100 };
-      // A busy channel may hold more than a page since then: a few pages, then it counts as not found.
-      let cursor: string | undefined;
-      for (let page = 0; page < 5; page++) {
-        const paged = cursor ? { ...args, cursor } : args;
-        const res = msg.threadTs
-          ? await this.client.conversations.replies({ ...paged, ts: msg.threadTs })
-          : await this.client.conversations.history(paged);
-        const messages = (res.messages ?? []) as Array<{
-          ts?: string;
-          metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-        }>;
-        const hit = messages.find(
-          (m) =>
-            m.metadata?.event_type === meta.event_type &&
-            Object.entries(meta.event_payload).every(([k, v]) => m.metadata?.event_payload?.[k] === v),
-        );
-        if (hit?.ts) return { ts: hit.ts, channel };
-        cursor = res.response_metadata?.next_cursor || undefined;
-        if (!cursor) return undefined;
-      }
-      return undefined;
-    } catch (err) {
-      this.opts.logger?.debug({ channel, err: String(err) }, 'could not check whether a post went through');
-      return undefined;
-    }
+    return findPostedMessage(this.client, channel, msg, sentAfter, this.opts.logger);
   }
 }
