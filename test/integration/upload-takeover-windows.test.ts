@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { FakeMessage } from '../support/fakeSlack.js';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { seedPhoneCampaign, startReplicas, type ReplicaSet } from '../support/replicas.js';
 import { stateValue } from '../support/slackDriver.js';
 
 const CH = 'C0UPLOADS';
@@ -39,11 +39,7 @@ let seeded = 0;
 /** A campaign and a file uploaded into it through replica `through`, by ADMIN in CH. */
 async function upload(through: number, name: string, rejected: number) {
   const { sim, fake } = set;
-  const agent = sim.control.addAgent({ name: 'Sofía' });
-  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const campaignId = Number(
-    sim.control.seedCampaign({ name, agentId: agent.id, integrationId: phone.id, status: 'ready' }).id,
-  );
+  const campaignId = seedPhoneCampaign(sim, name, { status: 'ready' });
   const file = fake.addFile({ name: `${name}.csv`, content: csv(name, 20, rejected, 1000 * ++seeded) });
   const driver = set.driverFor(through);
   const before = new Set(fake.openViews(ADMIN).map((v) => v.id));

@@ -216,6 +216,7 @@ export type FakeFailure =
 interface RequestHold {
   method: string;
   channel?: string;
+  match?: (args: Json) => boolean;
   received(args: Json): void;
   dropped(): void;
   outcome: Promise<{ fail?: FakeFailure }>;
@@ -795,10 +796,11 @@ export class FakeSlack {
    * `release()` carries it out and answers as usual; `fail(failure)` answers with the failure, nothing carried out. If
    * the caller's connection closes first (its process was killed), the call is never carried out, as a request that
    * never left the process: `dropped` resolves then. `received` resolves with the call's arguments once it arrived.
+   * `match` narrows which call is held (by its arguments).
    */
   holdRequest(
     method: string,
-    opts: { channel?: string } = {},
+    opts: { channel?: string; match?: (args: Json) => boolean } = {},
   ): { received: Promise<Json>; dropped: Promise<void>; release(): void; fail(failure: FakeFailure): void } {
     let settle!: (outcome: { fail?: FakeFailure }) => void;
     let received!: (args: Json) => void;
@@ -806,6 +808,7 @@ export class FakeSlack {
     const hold: RequestHold = {
       method,
       ...(opts.channel ? { channel: opts.channel } : {}),
+      ...(opts.match ? { match: opts.match } : {}),
       received: (args) => received(args),
       dropped: () => dropped(),
       outcome: new Promise((r) => (settle = r)),
@@ -828,7 +831,10 @@ export class FakeSlack {
     args: Json,
     res: ServerResponse,
   ): Promise<FakeFailure | 'dropped' | undefined> {
-    const hold = this.requestHolds.find((x) => x.method === method && (!x.channel || x.channel === str(args.channel)));
+    const hold = this.requestHolds.find(
+      (x) =>
+        x.method === method && (!x.channel || x.channel === str(args.channel)) && (!x.match || x.match(clone(args))),
+    );
     if (!hold) return undefined;
     this.requestHolds = this.requestHolds.filter((x) => x !== hold);
     hold.received(clone(args));
