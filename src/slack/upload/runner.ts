@@ -744,18 +744,25 @@ export class UploadRun {
     const fileId = await uploadFile(this.client, this.deps.config.slackApiUrl, { filename: name, bytes: report.bytes });
     j.reportSharing = { fileId, channelId: dmId, ...(threadTs ? { threadTs } : {}) };
     await this.save();
-    await shareFile(this.client, {
-      fileId,
-      title: name,
-      channelId: dmId,
-      ...(threadTs ? { threadTs } : {}),
-      initialComment: failureReportComment(
-        j.fileName,
-        total,
-        { listed: report.listed, campaignName: j.campaignName, campaignId: j.campaignId },
-        this.words.uploader,
-      ),
-    });
+    try {
+      await shareFile(this.client, {
+        fileId,
+        title: name,
+        channelId: dmId,
+        ...(threadTs ? { threadTs } : {}),
+        initialComment: failureReportComment(
+          j.fileName,
+          total,
+          { listed: report.listed, campaignName: j.campaignName, campaignId: j.campaignId },
+          this.words.uploader,
+        ),
+      });
+    } catch (err) {
+      // The summary will say the report could not be sent: its file does not stay in Slack either.
+      delete j.reportSharing;
+      await this.client.files.delete({ file: fileId }).catch(() => undefined);
+      throw err;
+    }
     return { fileId, inThread: threadTs !== undefined };
   }
 
