@@ -68,6 +68,7 @@ const zones = [
       './src/slack/permissions.ts',
       './src/slack/reply.ts',
       './src/slack/auth-monitor.ts',
+      './src/slack/message-lookup.ts',
     ],
     from: ['./src/slack/deps.ts', './src/slack/middleware', ...ABOVE_MIDDLEWARE],
     message: "The Slack layer's base files stand below the middleware and the features (docs/architecture.md).",

@@ -215,12 +215,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
-  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock, slackBudget);
-  const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
-    ...DEFAULT_REPORT_TUNING,
-    ...opts.reports,
-  });
-  // Polling, delivery to Slack and scheduled reports run only while this replica holds the leader lease.
+  // Polling, delivery to Slack and scheduled reports run only while this replica holds the leader lease; the
+  // delivery's writes are fenced by its term (leader-work.ts), so a stalled leader's are not sent after a takeover.
   const leaderWork = new LeaderWork(
     coordination.leadership,
     {
@@ -236,6 +232,19 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     logger.child({ component: 'leader' }),
     (l) => metrics.setLeader(l),
   );
+  const watch = createWatch(
+    deps,
+    client,
+    opts.watch,
+    slack.backgroundClient,
+    opts.clock ?? systemClock,
+    slackBudget,
+    leaderWork,
+  );
+  const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
+    ...DEFAULT_REPORT_TUNING,
+    ...opts.reports,
+  });
   const home = new HomeService(
     deps,
     settings.home,

@@ -9,12 +9,34 @@
 
 /** Who polls. The embedded store's process always leads; with PostgreSQL, one replica holds the lease. */
 export interface Leadership {
-  /** True while this process holds the lease (checked before every poll cycle and every delivery). */
+  /**
+   * True while this process holds the lease (checked before every poll cycle and every delivery). Local: no round
+   * trip (PostgreSQL: the last keepalive confirmed less than a lease ago).
+   */
   isLeader(): boolean;
+  /**
+   * The epoch of the lease this process holds, undefined while it does not lead: a number that grows each time
+   * leadership changes hands (kept in the shared store), so a term is told from a later one of the same process.
+   * Local, like `isLeader()`.
+   */
+  epoch(): number | undefined;
   /** Called with true when this process becomes leader and false when it loses the lease. */
   onChange(listener: (leader: boolean) => void): () => void;
   /** Gives the lease up (shutdown), so another replica takes over at once. */
   stop(): Promise<void>;
+}
+
+/**
+ * What a leader-only write checks right before it goes out (src/leader-work.ts implements it): a write carries the
+ * term (lease epoch) that asked for it, and is sent only while that term is still this process's current one. A
+ * leader that stalled past its lease, or lost it and won it again, has a write of its old term refused. Both calls
+ * are local (no round trip), so a check per Slack write costs nothing.
+ */
+export interface LeaderFence {
+  /** The term the leader-only work runs in now; undefined when it does not run here. */
+  term(): number | undefined;
+  /** Whether `term` is still current: the work runs in it, the lease holds, and its epoch is the same. */
+  holds(term: number): boolean;
 }
 
 /** One shared budget: at most `limit` starts in any window of `windowMs`. */

@@ -121,6 +121,11 @@ export class LocalLeadership implements Leadership {
     return this.leader;
   }
 
+  /** The one process's one term: leadership never changes hands here. */
+  epoch(): number | undefined {
+    return this.leader ? 1 : undefined;
+  }
+
   onChange(listener: (leader: boolean) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

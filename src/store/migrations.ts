@@ -75,6 +75,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // collection names; a B-tree gives back the pages of deleted entries.
     sql: `DROP INDEX IF EXISTS records_idx;`,
   },
+  {
+    version: 4,
+    name: 'leader lease epochs',
+    // The leader lease's epoch (pg-coordination.ts PgLeadership): each replica that takes the lease draws the next
+    // value, so a term's number grows each time leadership changes hands and a stalled leader's writes, carrying
+    // an older one, are refused (src/leader-work.ts).
+    sql: `CREATE SEQUENCE leader_epochs AS bigint;`,
+  },
 ];
 
 /**

@@ -123,6 +123,18 @@ const LEADER_LOCK_KEY = 0x6f75_7472_6c65_6164n;
 /** Non-leaders LISTEN here; a leader that steps down NOTIFYs it, so the next one takes over at once. */
 const LEADER_CHANNEL = 'outreach_leader_free';
 
+/**
+ * One round trip: tries the lock and, only if it was taken, draws the next epoch (sequence `leader_epochs`,
+ * migration 4): each term of leadership has a number larger than every earlier one. $1 the lock key.
+ */
+const TAKE_LEASE_SQL = `
+  WITH t AS MATERIALIZED (SELECT pg_try_advisory_lock($1) AS locked)
+  SELECT locked, CASE WHEN locked THEN nextval('leader_epochs')::text END AS epoch FROM t
+`;
+
+/** The keepalive: the session answers, and says the last epoch drawn (a larger one than ours: someone else leads). */
+const KEEPALIVE_SQL = `SELECT last_value::text AS epoch FROM leader_epochs`;
+
 export interface LeadershipLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
@@ -161,6 +173,10 @@ export interface PgLeadershipOptions {
  * - This side's connection fails (error, end, a keepalive unanswered within `keepAliveMs`): leader is false at once,
  *   and the connection is reopened after `retryMs`.
  * - `stop()` unlocks, NOTIFYs the others and ends the session: another takes over at once.
+ * - Each term has an epoch (`epoch()`), drawn from a sequence in the database when the lock is taken, so it grows
+ *   every time leadership changes hands. The keepalive reads the last one drawn: one larger than ours means another
+ *   replica leads, and this one stops at once. Leader-only writes carry their term's epoch and are refused once it is
+ *   not current (src/leader-work.ts): `isLeader()` and `epoch()` are local, so that check costs no round trip.
  */
 export class PgLeadership implements Leadership {
   private readonly retryMs: number;
@@ -170,6 +186,8 @@ export class PgLeadership implements Leadership {
   private readonly listeners = new Set<(leader: boolean) => void>();
   private client: pg.Client | undefined;
   private leader = false;
+  /** The epoch of the term this process leads in (drawn when it took the lock). */
+  private term: number | undefined;
   /** performance.now() when the last query that succeeded was sent. */
   private confirmedAt = -Infinity;
   private timer: NodeJS.Timeout | undefined;
@@ -192,6 +210,10 @@ export class PgLeadership implements Leadership {
     // Stalled past the lease: the server has ended (or is about to end) the session and freed the lock.
     this.lose('the lease ran out (no keepalive confirmed in time: the process stalled)');
     return false;
+  }
+
+  epoch(): number | undefined {
+    return this.isLeader() ? this.term : undefined;
   }
 
   onChange(listener: (leader: boolean) => void): () => void {
@@ -254,19 +276,26 @@ export class PgLeadership implements Leadership {
   private async confirmOrTry(client: pg.Client): Promise<void> {
     const sentAt = performance.now();
     if (this.leader) {
-      await client.query('SELECT 1');
+      const { rows } = await client.query<{ epoch: string }>(KEEPALIVE_SQL);
       if (client !== this.client) return;
+      const last = Number(rows[0]?.epoch);
+      if (this.term !== undefined && last > this.term) {
+        this.lose(`another replica took the lease (epoch ${last}, this one's ${this.term})`);
+        return;
+      }
       this.confirmedAt = sentAt;
       this.schedule(this.keepAliveMs);
       return;
     }
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-      this.lockKey,
-    ]);
+    const { rows } = await client.query<{ locked: boolean; epoch: string | null }>(TAKE_LEASE_SQL, [this.lockKey]);
     if (this.stopped || client !== this.client) return;
     this.confirmedAt = sentAt;
     if (rows[0]?.locked) {
-      this.opts.logger?.info({}, 'this replica is now the leader (it polls the service and delivers to Slack)');
+      this.term = Number(rows[0].epoch);
+      this.opts.logger?.info(
+        { epoch: this.term },
+        'this replica is now the leader (it polls the service and delivers to Slack)',
+      );
       this.setLeader(true);
       this.schedule(this.keepAliveMs);
     } else {

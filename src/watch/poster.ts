@@ -73,27 +73,32 @@ export interface Poster {
   stop(): void;
 }
 
+/** What `postOnce` needs of a poster: posting, and finding a post again by its metadata. */
+export type OncePoster = Pick<Poster, 'post' | 'find'>;
+
 /**
  * Posts a new message once, even across a death between Slack's answer and the write that records it: `mark`
  * stores (durably) that the post is under way before it goes out, and answers false when the post is no longer
  * wanted (someone else posted or recorded it meanwhile): nothing is posted then and the result is undefined. An
- * attempt that finds such a mark left from before (`pendingSince`: a leader killed in that gap, or an earlier attempt
- * whose outcome was unknown) first looks for the message in Slack by its metadata (or by `match`, the part of it that
- * does not change between attempts) and takes its `ts` instead of posting again (`recovered`).
+ * attempt that finds such a mark left from before (`pendingSince`: a leader killed in that gap, an upload taken over
+ * by another replica, or an earlier attempt whose outcome was unknown) first looks for the message in Slack by its
+ * metadata (or by `match`, the part of it that does not change between attempts) and takes its `ts` instead of
+ * posting again (`recovered`). The watch's delivery and reminders use it, and the upload's progress message
+ * (src/slack/upload/runner.ts, with a poster of its own that falls back to the uploader's DM: hence `channel`).
  */
 export async function postOnce(
-  poster: Poster,
+  poster: OncePoster,
   channel: string,
   msg: OutgoingMessage,
   pendingSince: number | undefined,
   mark: (since: number) => Promise<boolean>,
   match?: Record<string, string>,
-): Promise<{ ts: string; recovered: boolean } | undefined> {
+): Promise<{ ts: string; channel: string; recovered: boolean } | undefined> {
   if (pendingSince !== undefined && msg.metadata) {
     const probe = match ? { ...msg, metadata: { ...msg.metadata, event_payload: match } } : msg;
     const found = await poster.find(channel, probe, pendingSince);
-    if (found) return { ts: found.ts, recovered: true };
+    if (found) return { ...found, recovered: true };
   }
   if (!(await mark(Date.now()))) return undefined;
-  return { ts: (await poster.post(channel, msg)).ts, recovered: false };
+  return { ...(await poster.post(channel, msg)), recovered: false };
 }

@@ -123,6 +123,12 @@ export interface WatchDeps {
   logger: Logger;
   /** Every write into Slack (paced, retried, classified). */
   poster: Poster;
+  /**
+   * The writes of the leader-only work (delivery, reminders): the same poster, fenced by the lease's term so that a
+   * stalled leader's writes are not sent after another replica took over (src/slack/watch/poster.ts `fenced`).
+   * Default `poster`. The relay and people's commands, served by any replica, write through `poster`.
+   */
+  leaderPoster?: Poster;
   /** Everything else watch asks of Slack. */
   slack: WatchSlack;
   /** Who may write to customers and agents (relayed replies, `/campaign try`). */
@@ -190,11 +196,12 @@ export class WatchService {
     this.logger = deps.logger;
     const logger = deps.logger.child({ component: 'watch' });
     const clock = deps.clock ?? { now: () => Date.now() };
+    const leaderPoster = deps.leaderPoster ?? deps.poster;
     this.attention = new Attention({
       state: this.state,
       outreach: deps.outreach,
       slack: deps.slack,
-      poster: deps.poster,
+      poster: leaderPoster,
       logger,
       now: () => clock.now(),
       channelWords: (channelId) => this.channelWords(channelId),
@@ -204,7 +211,7 @@ export class WatchService {
     });
     this.delivery = new Delivery(
       this.state,
-      this.poster,
+      leaderPoster,
       {
         renderCall: (c, channelId) => this.renderCall(c, channelId),
         renderWhatsApp: (key) => this.renderWhatsApp(key),

@@ -274,6 +274,25 @@ describe('PgLeadership', () => {
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 
+  it('each change of hands draws a larger epoch; a leader whose epoch was overtaken stops at its next keepalive', async () => {
+    const a = leadership();
+    await waitFor('a leads', () => a.l.isLeader(), 3000);
+    const first = a.l.epoch()!;
+    expect(first).toBeGreaterThan(0);
+    const b = leadership();
+    expect(b.l.epoch()).toBeUndefined();
+    expect(await terminateLeaderSession()).toBe(1);
+    await waitFor('b leads', () => b.l.isLeader(), 3000);
+    expect(a.l.epoch()).toBeUndefined();
+    const second = b.l.epoch()!;
+    expect(second).toBeGreaterThan(first);
+    // Another term began elsewhere (its lock on another session: not possible with one lock, but the epoch says so).
+    await (pools[0] as pg.Pool).query("SELECT nextval('leader_epochs')");
+    await waitFor('b knows it was overtaken', () => b.seen.includes(false), 2000);
+    // (It may lead again at once, in a new term of its own.)
+    expect(b.l.epoch()).not.toBe(second);
+  });
+
   it('a SIGKILLed leader process: the other takes over within the retry interval', async () => {
     const child = leaderProcess();
     await child.waitFor('leader true', 10_000);

@@ -151,6 +151,25 @@ describe('a small file end to end', () => {
   });
 });
 
+describe('the failed-rows CSV when Slack will not share it', () => {
+  it('is not left in Slack (it holds phone numbers) and the summary says it was not sent', async () => {
+    const campaignId = seedCampaign(t, 'Unshared');
+    const file = t.fake.addFile({ name: 'sin-dm.csv', content: 'phone,name\n5530000101,Uno\n12,Corto\n' });
+    t.fake.failNext('files.completeUploadExternal', 'internal_error');
+    await submitUpload(t, await openUploadModal(t, campaignId), file);
+    const summary = blocksText(await waitForSummary(t, campaignId, file.id));
+    expect(summary).toContain(`The list of rows not added could not be sent to <@${ADMIN}>`);
+    // The bytes went to the upload URL with no token, and the file that could not be shared was deleted.
+    const upload = t.fake.calls('upload').at(-1)!;
+    expect(upload.ok).toBe(true);
+    expect(upload.token).toBeUndefined();
+    expect(t.fake.uploadedFiles().filter((f) => f.name === 'failed-rows-sin-dm.csv')).toHaveLength(0);
+    const j = (await job(t, campaignId, file.id))!;
+    expect(j.reportFileId).toBeUndefined();
+    expect(j.reportSharing).toBeUndefined();
+  });
+});
+
 describe('the same file twice', () => {
   it('creates nothing the second time and says the numbers were already there', async () => {
     const campaignId = seedCampaign(t, 'Twice');

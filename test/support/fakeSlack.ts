@@ -212,6 +212,16 @@ export type FakeFailure =
       needed?: string;
     };
 
+/** A request held before it is carried out (FakeSlack.holdRequest). */
+interface RequestHold {
+  method: string;
+  channel?: string;
+  match?: (args: Json) => boolean;
+  received(args: Json): void;
+  dropped(): void;
+  outcome: Promise<{ fail?: FakeFailure }>;
+}
+
 export interface FakeCall {
   /** Harness sequence number taken when the request arrived (comparable with a driver ack's seq). */
   seq: number;
@@ -523,6 +533,7 @@ export class FakeSlack {
   private callLog: FakeCall[] = [];
   private failures: { method: string; failure: FakeFailure; remaining: number }[] = [];
   private holds: { method: string; channel?: string; applied: (args: Json) => void; gate: Promise<void> }[] = [];
+  private requestHolds: RequestHold[] = [];
   private channelsById = new Map<string, FakeChannel>();
   private deletedChannels = new Set<string>();
   private usersById = new Map<string, Json>();
@@ -600,6 +611,7 @@ export class FakeSlack {
     this.scopes = o.scopes ? [...o.scopes] : undefined;
     this.callLog = [];
     this.failures = [];
+    this.requestHolds = [];
     this.channelsById = new Map();
     this.deletedChannels = new Set();
     this.usersById = new Map();
@@ -777,6 +789,62 @@ export class FakeSlack {
     const done = new Promise<Json>((r) => (applied = r));
     this.holds.push({ method, ...(opts.channel ? { channel: opts.channel } : {}), applied, gate });
     return { applied: done, release };
+  }
+
+  /**
+   * The next call of `method` (in `channel`, if given) is held BEFORE Slack carries it out: nothing is posted yet.
+   * `release()` carries it out and answers as usual; `fail(failure)` answers with the failure, nothing carried out. If
+   * the caller's connection closes first (its process was killed), the call is never carried out, as a request that
+   * never left the process: `dropped` resolves then. `received` resolves with the call's arguments once it arrived.
+   * `match` narrows which call is held (by its arguments).
+   */
+  holdRequest(
+    method: string,
+    opts: { channel?: string; match?: (args: Json) => boolean } = {},
+  ): { received: Promise<Json>; dropped: Promise<void>; release(): void; fail(failure: FakeFailure): void } {
+    let settle!: (outcome: { fail?: FakeFailure }) => void;
+    let received!: (args: Json) => void;
+    let dropped!: () => void;
+    const hold: RequestHold = {
+      method,
+      ...(opts.channel ? { channel: opts.channel } : {}),
+      ...(opts.match ? { match: opts.match } : {}),
+      received: (args) => received(args),
+      dropped: () => dropped(),
+      outcome: new Promise((r) => (settle = r)),
+    };
+    this.requestHolds.push(hold);
+    return {
+      received: new Promise((r) => (received = r)),
+      dropped: new Promise((r) => (dropped = r)),
+      release: () => settle({}),
+      fail: (failure) => settle({ fail: failure }),
+    };
+  }
+
+  /**
+   * A held request's outcome: carried out (undefined), a failure to answer with, or 'dropped' when the caller's
+   * connection closed while it was held.
+   */
+  private async heldOutcome(
+    method: string,
+    args: Json,
+    res: ServerResponse,
+  ): Promise<FakeFailure | 'dropped' | undefined> {
+    const hold = this.requestHolds.find(
+      (x) =>
+        x.method === method && (!x.channel || x.channel === str(args.channel)) && (!x.match || x.match(clone(args))),
+    );
+    if (!hold) return undefined;
+    this.requestHolds = this.requestHolds.filter((x) => x !== hold);
+    hold.received(clone(args));
+    const gone = new Promise<'dropped'>((r) => res.once('close', () => r('dropped')));
+    const outcome = await Promise.race([hold.outcome, gone]);
+    if (outcome === 'dropped') {
+      hold.dropped();
+      return 'dropped';
+    }
+    return outcome.fail;
   }
 
   /** A trigger_id as Slack hands one out with an interaction. `ageMs` backdates it (to test expiry). */
@@ -1194,7 +1262,10 @@ export class FakeSlack {
       delete args.token;
       const handler = this.handlers[method];
       if (!handler) throw new ApiError('unknown_method', { req_method: method });
-      injected = this.takeFailure(method, args);
+      const held = await this.heldOutcome(method, args, res);
+      // The caller went away while its request was held: never carried out, never answered.
+      if (held === 'dropped') return;
+      injected = held ?? this.takeFailure(method, args);
       if (injected !== undefined && isPureDelay(injected)) {
         // Only slowness was asked for: wait, then answer normally.
         await sleep(injected.delayMs ?? 0);
@@ -2249,6 +2320,25 @@ export class FakeSlack {
         const f = id ? this.filesById.get(id) : undefined;
         if (!f || !f.visible) throw new ApiError('file_not_found');
         return { file: this.fileObject(f), comments: [], response_metadata: { next_cursor: '' } };
+      },
+
+      'files.delete': (args) => {
+        // Like Slack: a bot deletes the files it uploaded; a message that shared one then shows a tombstone.
+        const id = str(args.file);
+        const f = id ? this.filesById.get(id) : undefined;
+        if (!f) throw new ApiError('file_not_found');
+        if (f.user !== this.botUserId) throw new ApiError('cant_delete_file');
+        this.filesById.delete(f.id);
+        if (f.uploadId !== undefined) this.uploadsById.delete(f.uploadId);
+        for (const list of this.messagesByChannel.values()) {
+          for (const m of list) {
+            if (m.files?.some((x) => x.id === f.id)) {
+              m.files = m.files.map((x) => (x.id === f.id ? ({ id: f.id, mode: 'tombstone' } as typeof x) : x));
+            }
+          }
+        }
+        this.emitter.emit('change');
+        return {};
       },
 
       'files.getUploadURLExternal': (args) => {

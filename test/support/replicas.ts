@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from '../../src/main.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
-import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from './fakeSlack.js';
+import { startFakeSlack, type FakeMessage, type FakeSlack, type FakeSlackOptions } from './fakeSlack.js';
 import { freshDatabase } from './postgres.js';
 import { SlackDriver } from './slackDriver.js';
 
@@ -87,6 +87,35 @@ export interface ReplicaSet {
   theLeader(timeoutMs?: number): Promise<number>;
   /** Stops every live replica (SIGTERM, then SIGKILL after 10 s), the fake Slack and the simulator. */
   close(): Promise<void>;
+}
+
+/**
+ * A campaign with its own agent and phone integration, seeded in the simulator (status `active` unless said): what a
+ * replica test watches or uploads into. Resolves to its id.
+ */
+export function seedPhoneCampaign(
+  sim: Simulator,
+  name: string,
+  opts: { status?: 'active' | 'ready'; contacts?: { contact: string; name: string }[] } = {},
+): number {
+  const agent = sim.control.addAgent({ name: 'Ana Agent' });
+  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
+  return Number(
+    sim.control.seedCampaign({
+      name,
+      agentId: agent.id,
+      integrationId: phone.id,
+      status: opts.status ?? 'active',
+      ...(opts.contacts ? { contacts: opts.contacts } : {}),
+    }).id,
+  );
+}
+
+/** The messages in `channel` that show call `callId` (by their metadata). */
+export function callMessagesIn(fake: FakeSlack, channel: string, callId: string): FakeMessage[] {
+  return fake
+    .messages(channel)
+    .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
 }
 
 function freePort(): Promise<number> {

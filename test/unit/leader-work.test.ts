@@ -5,30 +5,8 @@
 import { expect, it } from '@jest/globals';
 import { LeaderWork } from '../../src/leader-work.js';
 import { createLogger } from '../../src/log.js';
-import type { Leadership } from '../../src/store/coordination.js';
 import { LocalLeadership } from '../../src/store/local-coordination.js';
-
-/** A lease a test hands out and takes back. */
-class SwitchedLeadership implements Leadership {
-  private leader = false;
-  private readonly listeners = new Set<(leader: boolean) => void>();
-  set(leader: boolean): void {
-    if (leader === this.leader) return;
-    this.leader = leader;
-    for (const l of [...this.listeners]) l(leader);
-  }
-  isLeader(): boolean {
-    return this.leader;
-  }
-  onChange(listener: (leader: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  stop(): Promise<void> {
-    this.set(false);
-    return Promise.resolve();
-  }
-}
+import { SwitchedLeadership } from '../support/switchedLeadership.js';
 
 /** Work whose start and stop take a while, recording what happened in which order. */
 function slowWork(log: string[], ms = 5) {

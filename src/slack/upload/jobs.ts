@@ -39,6 +39,11 @@ export interface UploadJob {
   /** Conversation the progress message is (to be) in. */
   channelId: string;
   messageTs?: string;
+  /**
+   * A post of the progress message was under way at this time (epoch ms) and its `ts` not saved yet: whoever runs
+   * the job next looks for it in Slack before posting (runner.ts `postProgress`).
+   */
+  progressPostingSince?: number;
   status: UploadJobStatus;
   /** Batches 0 … nextBatch-1 were answered by the service and are counted in `counts`. */
   nextBatch: number;
@@ -68,6 +73,12 @@ export interface UploadJob {
   reportFileId?: string;
   /** The report went into the progress message's thread (the progress is in the uploader's DM). */
   reportInThread?: boolean;
+  /**
+   * The report's file is uploaded to Slack (not shared yet, private to the bot) and its share into the DM under way:
+   * whoever runs the job next asks Slack whether that file is shared there before uploading the report again
+   * (runner.ts `sendReport`).
+   */
+  reportSharing?: { fileId: string; channelId: string; threadTs?: string };
   /** The replica running the job and until when (lease.ts): another takes the job over once it runs out. */
   lease?: LeaseField;
 }

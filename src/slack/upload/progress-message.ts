@@ -3,10 +3,16 @@
  * `minIntervalMs` (chat.update is Tier 3, about 50 a minute), always showing the latest state: updates asked for
  * in between are merged into the next one. The final summary waits for the interval too, so the rhythm holds to the
  * end.
+ *
+ * Posted once across a kill: the runner marks the job before each post of it (src/watch/poster.ts `postOnce`), and
+ * the message carries the job's id in its metadata, so whoever takes the job over and finds the mark without a `ts`
+ * looks the message up (in the channel, then in the uploader's DM) before posting it again (`progressPoster`).
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log.js';
 import type { SlackMessage } from '../../render/types.js';
+import type { OncePoster, OutgoingMessage } from '../../watch/poster.js';
+import { findPostedMessage, lookupFrom } from '../message-lookup.js';
 import { errorSummary } from '../middleware/errors.js';
 import { platformError } from '../platform.js';
 
@@ -15,12 +21,18 @@ export interface MessageRef {
   ts: string;
 }
 
+/** The metadata an upload's progress message carries: which job it shows. */
+export function progressMetadata(jobId: string): NonNullable<OutgoingMessage['metadata']> {
+  return { event_type: 'outreach_upload', event_payload: { job_id: jobId } };
+}
+
 /** Posts `msg` as a new message in `channel`. */
-async function postMessage(client: WebClient, channel: string, msg: SlackMessage): Promise<MessageRef> {
+async function postMessage(client: WebClient, channel: string, msg: OutgoingMessage): Promise<MessageRef> {
   const res = await client.chat.postMessage({
     channel,
     text: msg.text,
-    blocks: msg.blocks,
+    ...(msg.blocks ? { blocks: msg.blocks } : {}),
+    ...(msg.metadata ? { metadata: msg.metadata } : {}),
     unfurl_links: false,
     unfurl_media: false,
   });
@@ -32,12 +44,12 @@ async function postMessage(client: WebClient, channel: string, msg: SlackMessage
  * Posts `msg` in `channelId`; when the app can't post there (not invited, archived, no channel), in the person's DM
  * instead, with a note saying why.
  */
-export async function postProgressMessage(
+async function postProgressMessage(
   client: WebClient,
   logger: Logger,
   channelId: string | undefined,
   userId: string,
-  msg: SlackMessage,
+  msg: OutgoingMessage,
 ): Promise<MessageRef> {
   if (channelId && channelId !== userId) {
     try {
@@ -47,6 +59,30 @@ export async function postProgressMessage(
     }
   }
   return postMessage(client, userId, msg);
+}
+
+/**
+ * The progress message's poster for `postOnce`: posts in the channel, else in the uploader's DM; finds an earlier
+ * post of it (by its metadata, since the mark) in the channel, then in the DM. Slack cannot tell when the bot is not
+ * in the channel (a public channel it posts in without joining): the message is posted again then.
+ */
+export function progressPoster(client: WebClient, logger: Logger, userId: string): OncePoster {
+  return {
+    post: (channel, msg) => postProgressMessage(client, logger, channel, userId, msg),
+    async find(channel, msg, sinceMs) {
+      const places = channel === userId ? [] : [channel];
+      const dm = await client.conversations.open({ users: userId }).then(
+        (r) => r.channel?.id,
+        () => undefined,
+      );
+      if (dm && !places.includes(dm)) places.push(dm);
+      for (const place of places) {
+        const found = await findPostedMessage(client, place, msg, lookupFrom(sinceMs), logger);
+        if (found) return found;
+      }
+      return undefined;
+    },
+  };
 }
 
 export class ProgressMessage {
@@ -64,8 +100,8 @@ export class ProgressMessage {
     private readonly minIntervalMs: number,
     /** The latest state of the message, rendered when an update is actually sent. */
     private readonly render: () => SlackMessage,
-    /** Called when the message had to be posted again (the old one was deleted). */
-    private readonly onMoved: (ref: MessageRef) => void = () => undefined,
+    /** Posts the message again when the old one was deleted (once, recorded: the runner's `postProgress`). */
+    private readonly repost: (msg: SlackMessage) => Promise<MessageRef>,
   ) {}
 
   /** Asks for an update; it is sent when the interval allows, with the state at that time. */
@@ -119,8 +155,7 @@ export class ProgressMessage {
       if (code === 'message_not_found' || code === 'cant_update_message') {
         // Someone deleted the progress message: post it again so the outcome is not lost.
         try {
-          this.ref = await postMessage(this.client, this.ref.channel, msg);
-          this.onMoved(this.ref);
+          this.ref = await this.repost(msg);
         } catch (postErr) {
           this.logger.warn({ err: errorSummary(postErr) }, 'could not post the upload progress again');
         }

@@ -46,6 +46,7 @@ import {
   type UploadWaiting,
 } from '../../render/upload-progress.js';
 import type { SlackMessage } from '../../render/types.js';
+import { postOnce, type OncePoster } from '../../watch/poster.js';
 import type { AppDeps } from '../deps.js';
 
 /** What an upload works with: settings, the store (its job), the service, the log, the audit trail, metrics. */
@@ -56,7 +57,8 @@ import { fileErrorSentence } from './file-problem-text.js';
 import { localizedReportRow } from './row-reason-text.js';
 import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
 import { LeaseLostError, type RecordLease } from './lease.js';
-import { postProgressMessage, ProgressMessage } from './progress-message.js';
+import { progressMetadata, progressPoster, ProgressMessage, type MessageRef } from './progress-message.js';
+import { fileSharedIn, shareFile, uploadFile } from './file-share.js';
 import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
 export interface UploadTuning {
@@ -239,6 +241,8 @@ export class UploadRun {
    * uploader's (the CSV, direct messages). Read when the run starts.
    */
   private words: { message: Translator; uploader: Translator } = { message: ENGLISH, uploader: ENGLISH };
+  /** Posts the progress message in its conversation (else the uploader's DM) and finds it again after a takeover. */
+  private readonly progressPoster: OncePoster;
   /** The file of the pass under way (and its temp directory), let go on every way out. */
   private file: OpenedFile | undefined;
   private readonly startedAt = Date.now();
@@ -256,6 +260,7 @@ export class UploadRun {
     this.tuning = opts.tuning;
     this.signal = opts.signal;
     this.logger = opts.deps.logger.child({ component: 'upload', job: job.id });
+    this.progressPoster = progressPoster(this.client, this.logger, job.userId);
   }
 
   private async save(): Promise<void> {
@@ -412,25 +417,43 @@ export class UploadRun {
       this.logger.info({ nextBatch: j.nextBatch, lastRow: j.lastRow }, 'resuming an upload after a restart');
       await this.save();
     }
-    if (!j.messageTs) {
-      const ref = await postProgressMessage(this.client, this.logger, j.channelId, j.userId, this.progressMessage());
-      j.channelId = ref.channel;
-      j.messageTs = ref.ts;
-      await this.save();
-    }
+    if (!j.messageTs) await this.postProgress(this.progressMessage());
     this.progress = new ProgressMessage(
       this.client,
       this.logger,
-      { channel: j.channelId, ts: j.messageTs },
+      { channel: j.channelId, ts: j.messageTs! },
       this.tuning.progressIntervalMs,
       () => this.progressMessage(),
-      (ref) => {
-        j.channelId = ref.channel;
-        j.messageTs = ref.ts;
-        void this.save().catch(() => undefined);
-      },
+      (msg) => this.postProgress(msg),
     );
     if (this.opts.resumed) this.progress.request();
+  }
+
+  /**
+   * Posts the progress message (or the summary in its place) as a new message, once across a kill: the job is marked
+   * (saved) before the post, the message's `ts` saved after it; a run that finds the mark without a `ts` (it took
+   * the job over from a replica killed in between) looks the message up by its metadata first (`postOnce`).
+   */
+  private async postProgress(msg: SlackMessage): Promise<MessageRef> {
+    const j = this.job;
+    const posted = await postOnce(
+      this.progressPoster,
+      j.channelId,
+      { ...msg, metadata: progressMetadata(j.id) },
+      j.progressPostingSince,
+      async (since) => {
+        j.progressPostingSince = since;
+        await this.save();
+        return true;
+      },
+    );
+    if (!posted) throw new Error('the progress post was called off by its own mark'); // never: the mark goes on
+    if (posted.recovered) this.logger.info({ ts: posted.ts }, 'found the progress message posted before the takeover');
+    j.channelId = posted.channel;
+    j.messageTs = posted.ts;
+    delete j.progressPostingSince;
+    await this.save();
+    return { channel: posted.channel, ts: posted.ts };
   }
 
   /** The job's file with a reader on it: the one the submission opened, or downloaded again (a resume). */
@@ -678,37 +701,69 @@ export class UploadRun {
     if (total === 0) return { report: 'none', to: 'dm' };
     if (j.reportFileId) return { report: 'attached', to: j.reportInThread ? 'thread' : 'dm' };
     try {
-      const report = await this.writeReport();
-      if (!report) return { report: 'failed', to: 'dm' };
-      const dm = await this.client.conversations.open({ users: j.userId });
-      const dmId = dm.channel?.id;
-      if (!dmId) throw new Error('conversations.open answered without a channel');
-      const name = failureReportFileName(j.fileName, this.words.uploader);
-      const inThread = j.channelId === dmId && j.messageTs !== undefined;
-      // (The type of filesUploadV2 wants thread_ts as a string when the key is there at all.)
-      const thread = inThread && j.messageTs ? { thread_ts: j.messageTs } : {};
-      const res = await this.client.filesUploadV2({
-        channel_id: dmId,
-        ...(thread as { thread_ts: string }),
-        file: report.bytes,
-        filename: name,
+      const shared = await this.shareReport(total);
+      if (!shared) return { report: 'failed', to: 'dm' };
+      j.reportFileId = shared.fileId;
+      if (shared.inThread) j.reportInThread = true;
+      delete j.reportSharing;
+      await this.save();
+      return { report: 'attached', to: shared.inThread ? 'thread' : 'dm' };
+    } catch (err) {
+      // Another replica has the job now: it sends the report (and finds this one's share, if it went through).
+      if (err instanceof LeaseLostError) throw err;
+      this.logger.warn({ err: errorSummary(err) }, 'could not send the failed-rows report');
+      return { report: 'failed', to: 'dm' };
+    }
+  }
+
+  /**
+   * Shares the CSV once, even across a kill: the file is uploaded first (private to the bot, shared nowhere), its id
+   * saved with the job (the mark), then shared into the DM. A run that finds the mark (it took the job over from a
+   * replica killed in between) asks Slack whether that file is in the DM before uploading the report again; a file
+   * that never got there is deleted (it holds phone numbers). Undefined when there is no report to write.
+   */
+  private async shareReport(total: number): Promise<{ fileId: string; inThread: boolean } | undefined> {
+    const j = this.job;
+    const pending = j.reportSharing;
+    if (pending) {
+      const shared = await fileSharedIn(this.client, pending.fileId, pending.channelId);
+      if (shared) {
+        this.logger.info({ file: pending.fileId }, 'found the failed-rows report shared before the takeover');
+        return { fileId: pending.fileId, inThread: pending.threadTs !== undefined };
+      }
+      // Slack could not tell (undefined): the file is kept, and the report shared again (twice at worst, never lost).
+      if (shared === false) await this.client.files.delete({ file: pending.fileId }).catch(() => undefined);
+    }
+    const report = await this.writeReport();
+    if (!report) return undefined;
+    const dm = await this.client.conversations.open({ users: j.userId });
+    const dmId = dm.channel?.id;
+    if (!dmId) throw new Error('conversations.open answered without a channel');
+    const name = failureReportFileName(j.fileName, this.words.uploader);
+    const threadTs = j.channelId === dmId ? j.messageTs : undefined;
+    const fileId = await uploadFile(this.client, this.deps.config.slackApiUrl, { filename: name, bytes: report.bytes });
+    j.reportSharing = { fileId, channelId: dmId, ...(threadTs ? { threadTs } : {}) };
+    await this.save();
+    try {
+      await shareFile(this.client, {
+        fileId,
         title: name,
-        initial_comment: failureReportComment(
+        channelId: dmId,
+        ...(threadTs ? { threadTs } : {}),
+        initialComment: failureReportComment(
           j.fileName,
           total,
           { listed: report.listed, campaignName: j.campaignName, campaignId: j.campaignId },
           this.words.uploader,
         ),
       });
-      const uploaded = (res.files as Array<{ files?: Array<{ id?: string }> }> | undefined)?.[0]?.files?.[0]?.id;
-      j.reportFileId = uploaded ?? 'uploaded';
-      if (inThread) j.reportInThread = true;
-      await this.save();
-      return { report: 'attached', to: inThread ? 'thread' : 'dm' };
     } catch (err) {
-      this.logger.warn({ err: errorSummary(err) }, 'could not send the failed-rows report');
-      return { report: 'failed', to: 'dm' };
+      // The summary will say the report could not be sent: its file does not stay in Slack either.
+      delete j.reportSharing;
+      await this.client.files.delete({ file: fileId }).catch(() => undefined);
+      throw err;
     }
+    return { fileId, inThread: threadTs !== undefined };
   }
 
   /** A job stopped for crash-looping: its uploader is told by DM (a summary in a channel notifies no one). */
@@ -762,9 +817,7 @@ export class UploadRun {
     else {
       // The progress message could not even be posted: try once more with the summary.
       try {
-        const ref = await postProgressMessage(this.client, this.logger, j.channelId, j.userId, summary);
-        j.channelId = ref.channel;
-        j.messageTs = ref.ts;
+        await this.postProgress(summary);
       } catch (err) {
         this.logger.error({ err: errorSummary(err) }, 'could not post the upload summary');
       }

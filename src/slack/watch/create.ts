@@ -5,6 +5,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
+import type { LeaderFence } from '../../store/coordination.js';
 import { defaultTuning, WatchService, type WatchTuning } from '../../watch/service.js';
 import type { AppDeps } from '../deps.js';
 import type { SlackMethodBudget } from '../method-budget.js';
@@ -36,6 +37,8 @@ export function createWatch(
   clock?: Clock,
   /** Slack's limits for the workspace (main.ts): the watch's share of its posts comes from there. */
   slackBudget?: SlackMethodBudget,
+  /** The leader lease's fence (src/leader-work.ts): delivery's and reminders' writes go out only in a current term. */
+  fence?: LeaderFence,
 ): WatchService {
   const full: WatchTuning = {
     ...defaultTuning(deps.config.pollIntervalSeconds),
@@ -50,16 +53,18 @@ export function createWatch(
   }
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
+  const poster = new SlackPoster(posterClient, {
+    minGapMs: full.minGapMs,
+    maxAttempts: full.maxAttempts,
+    backoffMs: full.backoffMs,
+    logger,
+  });
   return new WatchService({
     store: deps.store,
     outreach: deps.outreach,
     logger: deps.logger,
-    poster: new SlackPoster(posterClient, {
-      minGapMs: full.minGapMs,
-      maxAttempts: full.maxAttempts,
-      backoffMs: full.backoffMs,
-      logger,
-    }),
+    poster,
+    ...(fence ? { leaderPoster: poster.fenced(fence) } : {}),
     slack: watchSlack(client, posterClient),
     speakers: new Speakers(client, deps.permissions, logger),
     // Watch renders each message in its reader's language: a channel's (`/campaign lang`, else DEFAULT_LOCALE) or,

@@ -14,9 +14,14 @@
  *   reported as `TransientSlackError` so the caller keeps the work and tries again later.
  * - A post whose outcome is unknown (network error or 5xx after the request was sent) is looked up by its message
  *   metadata before being sent again, so a retry does not post twice when Slack did receive it.
+ * - Fenced for the leader-only work (`fenced`: delivery and reminders): each write carries the lease's term that
+ *   asked for it and goes out only if that term is still current right before it is sent, after the lane's pacing
+ *   and before each retry; a stalled leader's queued writes are refused (`FencedWriteError`). The relay and people's
+ *   commands, which any replica serves, write unfenced.
  */
 import { WebClientEvent, type WebClient } from '@slack/web-api';
 import type { Logger } from '../../log.js';
+import type { LeaderFence } from '../../store/coordination.js';
 import {
   PermanentSlackError,
   RejectedSlackError,
@@ -25,6 +30,7 @@ import {
   type Poster,
   type PosterStats,
 } from '../../watch/poster.js';
+import { findPostedMessage, lookupFrom } from '../message-lookup.js';
 import { CHANNEL_ERRORS, MESSAGE_ERRORS, platformError, TOKEN_ERRORS, WAIT_ERRORS } from '../platform.js';
 
 export interface SlackPosterOptions {
@@ -38,6 +44,17 @@ export interface SlackPosterOptions {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * A leader-only write not sent: the term that asked for it is over (this replica's lease lapsed, or changed hands).
+ * Transient for the caller: the item stays recorded, and whoever leads now does it.
+ */
+export class FencedWriteError extends TransientSlackError {
+  override name = 'FencedWriteError';
+}
+
+/** Checked right before a write goes out; throws when it must not. */
+type Guard = () => void;
 
 /** The request may have reached Slack (so a post may exist): network errors and HTTP errors. */
 function outcomeUnknown(err: unknown): boolean {
@@ -65,6 +82,8 @@ export class SlackPoster implements Poster {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private stopped = false;
+  /** The term of the last write the fence refused (logged once per term). */
+  private refusedTerm: number | undefined | null = null;
 
   constructor(
     readonly client: WebClient,
@@ -129,6 +148,7 @@ export class SlackPoster implements Poster {
     what: string,
     attempt: (n: number) => Promise<T>,
     onUnknown?: () => Promise<T | undefined>,
+    guard?: Guard,
   ): Promise<T> {
     let delay = this.backoffMs;
     let unknown = false;
@@ -136,6 +156,8 @@ export class SlackPoster implements Poster {
       if (this.stopped) throw new TransientSlackError(`${what} in ${channel} not sent: shutting down`, channel);
       try {
         return await this.paced(channel, async () => {
+          // The last moment this process can hold a write back: after the lane's wait, before each try.
+          guard?.();
           if (unknown && onUnknown) {
             const found = await onUnknown();
             if (found !== undefined) return found;
@@ -163,9 +185,51 @@ export class SlackPoster implements Poster {
     }
   }
 
+  /**
+   * This poster's writes for the leader-only work, in the same lanes: each carries `fence.term()` from the moment it
+   * is asked for and is sent only while `fence.holds(term)`, checked right before it goes out (after pacing, before
+   * each retry). A refused write fails with FencedWriteError and is logged once per term.
+   */
+  fenced(fence: LeaderFence): Poster {
+    return {
+      stats: this.stats,
+      post: (channel, msg) => this.postGuarded(channel, msg, this.fence(fence, channel)),
+      find: (channel, msg, sinceMs) => this.find(channel, msg, sinceMs),
+      update: (channel, ts, msg) => this.updateGuarded(channel, ts, msg, this.fence(fence, channel)),
+      react: (channel, ts, name) => this.reactGuarded(channel, ts, name, this.fence(fence, channel)),
+      ephemeral: (channel, user, text, threadTs) =>
+        this.ephemeralGuarded(channel, user, text, threadTs, this.fence(fence, channel)),
+      stop: () => this.stop(),
+    };
+  }
+
+  /** The guard of one write asked for now: its term is read now, and checked again each time it is about to go out. */
+  private fence(fence: LeaderFence, channel: string): Guard {
+    const term = fence.term();
+    return () => {
+      if (term !== undefined && fence.holds(term)) return;
+      if (this.refusedTerm !== term) {
+        this.refusedTerm = term;
+        this.opts.logger?.warn(
+          { channel, term: term ?? null },
+          "a leader-only Slack write was not sent: this replica's term as leader is over (another one leads, or none)",
+        );
+      }
+      throw new FencedWriteError(`not sent in ${channel}: this replica no longer leads in that term`, channel);
+    };
+  }
+
   /** Posts a message (paced); resolves to its `ts`. */
-  async post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }> {
-    const sentAfter = (Date.now() - 5_000) / 1000;
+  post(channel: string, msg: OutgoingMessage): Promise<{ ts: string; channel: string }> {
+    return this.postGuarded(channel, msg);
+  }
+
+  private async postGuarded(
+    channel: string,
+    msg: OutgoingMessage,
+    guard?: Guard,
+  ): Promise<{ ts: string; channel: string }> {
+    const sentAfter = lookupFrom(Date.now());
     return this.withRetries(
       channel,
       'post',
@@ -184,30 +248,45 @@ export class SlackPoster implements Poster {
         return { ts: res.ts, channel: res.channel ?? channel };
       },
       msg.metadata ? () => this.findPosted(channel, msg, sentAfter) : undefined,
+      guard,
     );
   }
 
   find(channel: string, msg: OutgoingMessage, sinceMs: number): Promise<{ ts: string; channel: string } | undefined> {
-    // Slack's ts and our clock may differ a little: look a few seconds further back.
-    return this.findPosted(channel, msg, (sinceMs - 5_000) / 1000);
+    return this.findPosted(channel, msg, lookupFrom(sinceMs));
   }
 
   /** Updates a message in place (paced like a post). */
-  async update(channel: string, ts: string, msg: OutgoingMessage): Promise<void> {
-    await this.withRetries(channel, 'update', async () => {
-      await this.client.chat.update({
-        channel,
-        ts,
-        text: msg.text,
-        ...(msg.blocks ? { blocks: msg.blocks } : {}),
-        ...(msg.metadata ? { metadata: msg.metadata } : {}),
-      });
-      this.stats.updates++;
-    });
+  update(channel: string, ts: string, msg: OutgoingMessage): Promise<void> {
+    return this.updateGuarded(channel, ts, msg);
+  }
+
+  private async updateGuarded(channel: string, ts: string, msg: OutgoingMessage, guard?: Guard): Promise<void> {
+    await this.withRetries(
+      channel,
+      'update',
+      async () => {
+        await this.client.chat.update({
+          channel,
+          ts,
+          text: msg.text,
+          ...(msg.blocks ? { blocks: msg.blocks } : {}),
+          ...(msg.metadata ? { metadata: msg.metadata } : {}),
+        });
+        this.stats.updates++;
+      },
+      undefined,
+      guard,
+    );
   }
 
   /** Adds a reaction; `already_reacted` counts as done. Not paced (reactions are not messages). */
-  async react(channel: string, ts: string, name: string): Promise<void> {
+  react(channel: string, ts: string, name: string): Promise<void> {
+    return this.reactGuarded(channel, ts, name);
+  }
+
+  private async reactGuarded(channel: string, ts: string, name: string, guard?: Guard): Promise<void> {
+    guard?.();
     try {
       await this.client.reactions.add({ channel, timestamp: ts, name });
       this.stats.reactions++;
@@ -217,7 +296,18 @@ export class SlackPoster implements Poster {
     }
   }
 
-  async ephemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void> {
+  ephemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void> {
+    return this.ephemeralGuarded(channel, user, text, threadTs);
+  }
+
+  private async ephemeralGuarded(
+    channel: string,
+    user: string,
+    text: string,
+    threadTs: string | undefined,
+    guard?: Guard,
+  ): Promise<void> {
+    guard?.();
     await this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
   }
 
@@ -225,39 +315,11 @@ export class SlackPoster implements Poster {
    * After an unknown outcome: is the message already there? Looks for our metadata among the channel's (or the
    * thread's) recent messages. If Slack cannot tell us, assume it is not (the post is sent again).
    */
-  private async findPosted(
+  private findPosted(
     channel: string,
     msg: OutgoingMessage,
     sentAfter: number,
   ): Promise<{ ts: string; channel: string } | undefined> {
-    const meta = msg.metadata;
-    if (!meta) return undefined;
-    try {
-      const args = { channel, oldest: sentAfter.toFixed(6), include_all_metadata: true, limit: 100 };
-      // A busy channel may hold more than a page since then: a few pages, then it counts as not found.
-      let cursor: string | undefined;
-      for (let page = 0; page < 5; page++) {
-        const paged = cursor ? { ...args, cursor } : args;
-        const res = msg.threadTs
-          ? await this.client.conversations.replies({ ...paged, ts: msg.threadTs })
-          : await this.client.conversations.history(paged);
-        const messages = (res.messages ?? []) as Array<{
-          ts?: string;
-          metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-        }>;
-        const hit = messages.find(
-          (m) =>
-            m.metadata?.event_type === meta.event_type &&
-            Object.entries(meta.event_payload).every(([k, v]) => m.metadata?.event_payload?.[k] === v),
-        );
-        if (hit?.ts) return { ts: hit.ts, channel };
-        cursor = res.response_metadata?.next_cursor || undefined;
-        if (!cursor) return undefined;
-      }
-      return undefined;
-    } catch (err) {
-      this.opts.logger?.debug({ channel, err: String(err) }, 'could not check whether a post went through');
-      return undefined;
-    }
+    return findPostedMessage(this.client, channel, msg, sentAfter, this.opts.logger);
   }
 }
