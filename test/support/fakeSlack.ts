@@ -40,6 +40,11 @@ export interface FakeChannelInit {
   isMember?: boolean;
   /** A Slack Connect channel: shared with people of another organization. Default false. */
   isExtShared?: boolean;
+  /**
+   * The people in the channel (conversations.members; the bot is listed by `isMember`). Default: every person the
+   * fake knows, whenever they were added.
+   */
+  members?: string[];
 }
 
 export interface FakeChannel {
@@ -52,6 +57,8 @@ export interface FakeChannel {
   isExtShared?: boolean;
   /** For DM channels: the other user. */
   user?: string;
+  /** The people in it (besides the bot); undefined: everyone the fake knows. */
+  members?: string[];
   created: number;
 }
 
@@ -105,6 +112,7 @@ const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   'conversations.history': 50,
   'conversations.replies': 50,
   'conversations.info': 50,
+  'conversations.members': 100,
   'users.info': 100,
   'users.lookupByEmail': 50,
   'files.getUploadURLExternal': 100,
@@ -647,6 +655,7 @@ export class FakeSlack {
       isMember: init.isMember ?? true,
       isIm,
       isExtShared: init.isExtShared ?? false,
+      ...(init.members ? { members: [...init.members] } : {}),
       created: Math.floor(Date.now() / 1000),
     };
     this.channelsById.set(ch.id, ch);
@@ -2049,6 +2058,16 @@ export class FakeSlack {
       'conversations.info': (args) => {
         const ch = this.resolveChannel(args.channel, { allowArchived: true });
         return { channel: this.channelInfo(ch) };
+      },
+
+      'conversations.members': (args) => {
+        const ch = this.resolveChannel(args.channel, { allowArchived: true });
+        const people = ch.isIm
+          ? [ch.user as string]
+          : (ch.members ?? [...this.usersById.keys()].filter((id) => id !== this.botUserId));
+        const all = ch.isMember ? [...people, this.botUserId] : people;
+        const { items, next } = this.page(all, args);
+        return { members: items, response_metadata: { next_cursor: next ?? '' } };
       },
 
       'conversations.open': (args) => {
