@@ -195,7 +195,7 @@ export function reportGatheringMessage(v: GatheringView, t: Translator): SlackMe
   return note(
     t.t('report.gathering', {
       id: String(v.campaignId),
-      state: v.joined ? 'joined' : v.ahead > 0 ? 'queued' : 'started',
+      state: v.ahead > 0 ? 'queued' : v.joined ? 'joined' : 'started',
       ahead: v.ahead,
       max: v.maxAtOnce,
       where: v.where,

@@ -7,7 +7,8 @@
  *   first served, and the asker is told how many are ahead;
  * - a gathering costs the people who asked for it one action of their budget (src/slack/middleware/fair-use.ts) per
  *   `requestsPerAction` requests, taken as it reads (from the first asker while they have some, then the next); when
- *   none of them has any left it stops there with `ReportOverBudget`. Scheduled reports have no asker and cost no one.
+ *   none of them has any left it stops there with `ReportOverBudget`. Scheduled reports have no asker and cost no one,
+ *   nor does a gathering a scheduled run shares.
  *
  * Nothing is kept once a gathering ends: its figures go to whoever asked, and the next ask reads afresh.
  */
@@ -65,6 +66,8 @@ interface Gathering {
   ask: GatherAsk;
   /** Who pays, in the order they asked. */
   payers: string[];
+  /** A scheduled run asked for it: it costs no one (and no one's budget can stop it). */
+  free: boolean;
   figures: Promise<ReportFigures>;
   /** Lets it read the service (called once: at once, or when a place frees up). */
   start: () => void;
@@ -86,7 +89,8 @@ export class ReportGatherings {
     const key = `${a.campaignId}/${a.periodDays}`;
     const existing = this.byKey.get(key);
     if (existing) {
-      if (a.payer && !existing.payers.includes(a.payer)) existing.payers.push(a.payer);
+      if (!a.payer) existing.free = true;
+      else if (!existing.payers.includes(a.payer)) existing.payers.push(a.payer);
       return { status: { joined: true, ahead: this.aheadOf(existing) }, figures: existing.figures };
     }
     const g = this.queue(key, a);
@@ -109,6 +113,7 @@ export class ReportGatherings {
     const g: Gathering = {
       ask,
       payers: ask.payer ? [ask.payer] : [],
+      free: !ask.payer,
       figures: started.then(() => this.read(g)).finally(() => this.done(key)),
       start: () => {
         this.running += 1;
@@ -136,7 +141,7 @@ export class ReportGatherings {
 
   private async charge(g: Gathering, sent: number): Promise<void> {
     const budget = this.opts.budget;
-    if (!budget || g.payers.length === 0) return;
+    if (!budget || g.free) return;
     let waitMs = Infinity;
     for (const payer of g.payers) {
       const answer = await budget.take(payer);

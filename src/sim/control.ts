@@ -16,7 +16,7 @@ import {
 } from './conversations.js';
 import type { SandboxDriver } from './driver.js';
 import { SimError } from './errors.js';
-import type { FaultBook, FaultSpec } from './faults.js';
+import type { FaultBook, FaultSpec, Hold } from './faults.js';
 import type {
   AgentRec,
   AgentReplyFn,
@@ -126,6 +126,8 @@ export interface SimControl {
   clearFaults(): void;
   /** Delay before answering requests matching `match` (all when absent); 0 removes the rule. */
   setLatencyMs(ms: number, match?: RegExp): void;
+  /** Holds requests matching `match` (before they are processed) until `release()`; clearFaults releases it too. */
+  hold(match: RegExp): Hold;
   setRateLimit(perSecond: number | false): void;
   /** Batch items whose phone number matches fail with SERVER_ERROR; null stops it. */
   failContactItems(match: RegExp | null): void;
@@ -272,6 +274,10 @@ export function createControl(deps: ControlDeps): SimControl {
 
     setLatencyMs(ms, match) {
       faults.setLatency(ms, match);
+    },
+
+    hold(match) {
+      return faults.hold(match);
     },
 
     setRateLimit(perSecond) {

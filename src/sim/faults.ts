@@ -1,5 +1,5 @@
 /**
- * Injected failures and latency, matched against "METHOD /full/path" of each request (e.g.
+ * Injected failures, latency and holds, matched against "METHOD /full/path" of each request (e.g.
  * "POST /api/v1.0/campaigns/3/contacts"; the query string is not part of it).
  */
 
@@ -35,9 +35,25 @@ interface ActiveFault extends FaultSpec {
   remaining: number;
 }
 
+/** Requests held until a test lets them go (`SimControl.hold`): to see what waits behind them, without a timer. */
+export interface Hold {
+  /** Requests waiting at this hold now. */
+  held(): number;
+  /** Lets the held requests go on, and every later matching one pass. */
+  release(): void;
+}
+
+interface ActiveHold {
+  match: RegExp;
+  waiting: number;
+  released: Promise<void>;
+  release: () => void;
+}
+
 export class FaultBook {
   private faults: ActiveFault[] = [];
   private latency = new Map<string, { ms: number; match: RegExp | null }>();
+  private holds: ActiveHold[] = [];
 
   inject(spec: FaultSpec): void {
     this.faults.push({ ...spec, remaining: spec.count ?? 1 });
@@ -72,8 +88,35 @@ export class FaultBook {
     return ms;
   }
 
+  /** Holds every request matching `match` (before it is processed) until the hold is released. */
+  hold(match: RegExp): Hold {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const h: ActiveHold = { match, waiting: 0, released, release: () => undefined };
+    h.release = () => {
+      this.holds = this.holds.filter((x) => x !== h);
+      release();
+    };
+    this.holds.push(h);
+    return { held: () => h.waiting, release: () => h.release() };
+  }
+
+  /** Resolves once no hold matches the request any more. */
+  async passHolds(target: string): Promise<void> {
+    for (let h = this.holdFor(target); h; h = this.holdFor(target)) {
+      h.waiting += 1;
+      await h.released;
+      h.waiting -= 1;
+    }
+  }
+
+  private holdFor(target: string): ActiveHold | undefined {
+    return this.holds.find((h) => matches(h.match, target));
+  }
+
   clear(): void {
     this.faults = [];
     this.latency.clear();
+    for (const h of [...this.holds]) h.release();
   }
 }
