@@ -261,22 +261,17 @@ function reportConfirmation(
 }
 
 /**
- * DM to a schedule's owner: a run was not posted, and why (`reason`: our mrkdwn). `unconfirmedShared`: the channel is
- * shared and no one confirmed it, so the DM carries the button that does.
+ * DM to a schedule's owner: a run was not posted, and why (`reason`: our mrkdwn). No reason: the channel is shared and
+ * no one confirmed it, so the DM carries the button that does.
  */
-export function reportSkippedMessage(
-  s: ScheduleView,
-  reason: string,
-  t: Translator,
-  unconfirmedShared = false,
-): SlackMessage {
+export function reportSkippedMessage(s: ScheduleView, reason: string | undefined, t: Translator): SlackMessage {
   const text = tmd(t, 'report.skipped', {
     id: String(s.campaignId),
     channel: channelMention(s.channelId),
     every: everyText(s, t),
-    reason: raw(unconfirmedShared ? tmd(t, 'report.skippedShared', { channel: channelMention(s.channelId) }) : reason),
+    reason: raw(reason ?? tmd(t, 'report.skippedShared', { channel: channelMention(s.channelId) })),
   });
-  if (!unconfirmedShared) return note(text);
+  if (reason !== undefined) return note(text);
   const { campaignId, channelId, frequency, weekday, time } = s;
   return reportConfirmation(text, campaignId, t, channelId, {
     campaignId,

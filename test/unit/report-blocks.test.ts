@@ -175,7 +175,7 @@ describe.each(['en', 'es'] as const)('report blocks (%s)', (lang) => {
       reportOverBudgetMessage({ campaignId: 12, requests: 40, waitMs: 95_000, requestsPerAction: 20 }, t),
       reportConfirmExternalMessage(named, 'C0PARTNER', true, t),
       reportConfirmExternalMessage(named, 'C0PARTNER', undefined, t, typed),
-      reportSkippedMessage(view, '', t, true),
+      reportSkippedMessage(view, undefined, t),
       reportSkippedMessage(view, 'I’m not in it.', t),
     ];
     for (const m of messages) {

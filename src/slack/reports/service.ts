@@ -193,7 +193,7 @@ export class ReportService implements LeaderOnly {
         await this.schedules.finish(s, slot, {
           error: 'confirm' in target ? 'shared channel not confirmed' : 'cannot post there',
         });
-        await this.tellOwner(s, 'confirm' in target ? undefined : target.sentence);
+        await this.tellOwner(s);
         return;
       }
       const campaign = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'bulk' });
@@ -212,14 +212,17 @@ export class ReportService implements LeaderOnly {
   }
 
   /**
-   * DM to the schedule's owner, in their words: the run was not posted, why (`sentence`; none: a shared channel no one
-   * confirmed, with the button that does), and how to stop it.
+   * DM to the schedule's owner, in their words: the run was not posted, why (the check again, worded for them; a shared
+   * channel no one confirmed comes with the button that does), and how to stop it.
    */
-  private async tellOwner(s: ReportSchedule, sentence: string | undefined): Promise<void> {
+  private async tellOwner(s: ReportSchedule): Promise<void> {
     try {
       const t = translator((await this.deps.languages.person(s.by, this.client)).locale);
+      const why = await runTarget(this.client, t, s.channelId, s.confirmedShared !== undefined);
+      if (why.ok) return;
       const view = { ...s, nextRun: this.nextRun(s) };
-      await dmReply(this.client, s.by).ephemeral(reportSkippedMessage(view, sentence ?? '', t, sentence === undefined));
+      const reason = 'sentence' in why ? why.sentence : undefined;
+      await dmReply(this.client, s.by).ephemeral(reportSkippedMessage(view, reason, t));
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err), user: s.by }, 'could not tell the owner of a report schedule');
     }
