@@ -34,7 +34,7 @@ beforeAll(async () => {
     shared: { sim: a.sim, fake: a.fake },
   });
   a.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
-  for (const c of [OPS, DAILY]) a.fake.addChannel({ id: c });
+  for (const c of [OPS, DAILY]) a.fake.addChannel({ id: c, members: [ADMIN] });
   id = seedPhoneCampaign(a.sim.control, { called: 8, queued: 2, spreadHours: 24 });
 }, 60_000);
 afterAll(async () => {

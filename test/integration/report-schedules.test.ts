@@ -24,7 +24,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { clock, reports: { tickMs: 40 } } });
   t.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
   t.fake.addUser({ id: READER, locale: 'en-US', tz: 'America/New_York' });
-  for (const c of [OPS, DAILY, WEEKLY]) t.fake.addChannel({ id: c });
+  for (const c of [OPS, DAILY, WEEKLY]) t.fake.addChannel({ id: c, members: [ADMIN, READER] });
   id = seedPhoneCampaign(t.sim.control, { called: 12, queued: 3, spreadHours: 48 });
 });
 afterAll(async () => t.close());

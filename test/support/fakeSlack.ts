@@ -40,10 +40,7 @@ export interface FakeChannelInit {
   isMember?: boolean;
   /** A Slack Connect channel: shared with people of another organization. Default false. */
   isExtShared?: boolean;
-  /**
-   * The people in the channel (conversations.members; the bot is listed by `isMember`). Default: every person the
-   * fake knows, whenever they were added.
-   */
+  /** The people in the channel (the bot's own membership is `isMember`). Default: nobody. */
   members?: string[];
 }
 
@@ -55,10 +52,10 @@ export interface FakeChannel {
   isMember: boolean;
   isIm: boolean;
   isExtShared?: boolean;
+  /** The people in the channel (users.conversations); the bot's own membership is `isMember`. */
+  members?: string[];
   /** For DM channels: the other user. */
   user?: string;
-  /** The people in it (besides the bot); undefined: everyone the fake knows. */
-  members?: string[];
   created: number;
 }
 
@@ -655,7 +652,7 @@ export class FakeSlack {
       isMember: init.isMember ?? true,
       isIm,
       isExtShared: init.isExtShared ?? false,
-      ...(init.members ? { members: [...init.members] } : {}),
+      members: [...(init.members ?? [])],
       created: Math.floor(Date.now() / 1000),
     };
     this.channelsById.set(ch.id, ch);
@@ -2062,9 +2059,8 @@ export class FakeSlack {
 
       'conversations.members': (args) => {
         const ch = this.resolveChannel(args.channel, { allowArchived: true });
-        const people = ch.isIm
-          ? [ch.user as string]
-          : (ch.members ?? [...this.usersById.keys()].filter((id) => id !== this.botUserId));
+        // Like Slack: the channel's members, the bot among them when it is in, cursor-paginated.
+        const people = ch.isIm ? [ch.user as string] : (ch.members ?? []);
         const all = ch.isMember ? [...people, this.botUserId] : people;
         const { items, next } = this.page(all, args);
         return { members: items, response_metadata: { next_cursor: next ?? '' } };
