@@ -26,6 +26,7 @@ import type { RateWindows } from './store/coordination.js';
 import { openCoordination } from './store/open-coordination.js';
 import { LeaderWork } from './leader-work.js';
 import type { AppDeps } from './slack/deps.js';
+import { PersonBudget } from './slack/middleware/fair-use.js';
 import { observedFetch } from './slack/middleware/observe.js';
 import { routes, type Services } from './slack/routes.js';
 import { DEFAULT_UPLOAD_TUNING, type UploadTuning } from './slack/upload/runner.js';
@@ -215,6 +216,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
   });
   const client = slack.app.client;
+  const clock = opts.clock ?? systemClock;
+  // Each person's share of commands and clicks (the fair-use middleware), which a report also spends as it reads.
+  const personBudget = new PersonBudget({
+    perMinute: config.personActionsPerMinute,
+    burst: config.personActionsBurst,
+    now: () => clock.now(),
+  });
   // Polling, delivery to Slack and scheduled reports run only while this replica holds the leader lease; the
   // delivery's writes are fenced by its term (leader-work.ts), so a stalled leader's are not sent after a takeover.
   const leaderWork = new LeaderWork(
@@ -232,19 +240,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     logger.child({ component: 'leader' }),
     (l) => metrics.setLeader(l),
   );
-  const watch = createWatch(
+  const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, clock, slackBudget, leaderWork);
+  const reports = new ReportService(
     deps,
-    client,
-    opts.watch,
     slack.backgroundClient,
-    opts.clock ?? systemClock,
-    slackBudget,
-    leaderWork,
+    clock,
+    { ...DEFAULT_REPORT_TUNING, ...opts.reports },
+    personBudget,
   );
-  const reports = new ReportService(deps, slack.backgroundClient, opts.clock ?? systemClock, {
-    ...DEFAULT_REPORT_TUNING,
-    ...opts.reports,
-  });
   const home = new HomeService(
     deps,
     settings.home,
@@ -264,6 +267,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     submissions: new FormSubmissions(store),
     formTiming: settings.campaignForm,
     reports,
+    personBudget,
   };
   // Every change passes through the audit trail: the person's Home tab is published again, other people's cached
   // lists are read again at their next use.

@@ -103,6 +103,17 @@ export function decodeSettingsValue(value: string | undefined): SettingsValue | 
 /** "Watch it there anyway" on the Slack Connect confirmation; value: JSON {"campaignId":12,"channelId":"C…"}. */
 export const WATCH_CONFIRM_EXTERNAL_ACTION = 'watch_confirm_external';
 
+/**
+ * "Post it there anyway" on a report's Slack Connect confirmation (the watch's kind of confirmation, for a report posted
+ * now); value: the same ConfirmValue as the watch's, JSON {"campaignId":12,"channelId":"C…"}.
+ */
+export const REPORT_CONFIRM_EXTERNAL_ACTION = 'report_confirm_external';
+/**
+ * "Schedule it there anyway", for a report schedule into a Slack Connect channel (in the answer to the command, or in
+ * the DM to its owner when a run could not post); value: ScheduleConfirmValue.
+ */
+export const REPORT_SCHEDULE_CONFIRM_ACTION = 'report_schedule_confirm';
+
 /** "Try" beside an agent in the `/campaign try` list; value: the agent id. */
 export const TRY_AGENT_ACTION = 'watch_try_agent';
 
@@ -288,5 +299,23 @@ export function encodeConfirmValue(v: ConfirmValue): string {
 
 export function decodeConfirmValue(value: string | undefined): ConfirmValue | null {
   const r = ConfirmValue.safeParse(parseJson(value));
+  return r.success ? r.data : null;
+}
+
+/** A report schedule waiting for its Slack Connect confirmation: the schedule as typed. */
+const ScheduleConfirmValue = ConfirmValue.extend({
+  frequency: z.enum(['daily', 'weekly']),
+  weekday: z.number().int().min(0).max(6).optional(),
+  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+});
+export type ScheduleConfirmValue = z.infer<typeof ScheduleConfirmValue>;
+
+export function encodeScheduleConfirmValue(v: ScheduleConfirmValue): string {
+  const { campaignId, channelId, frequency, weekday, time } = v;
+  return JSON.stringify({ campaignId, channelId, frequency, ...(weekday !== undefined ? { weekday } : {}), time });
+}
+
+export function decodeScheduleConfirmValue(value: string | undefined): ScheduleConfirmValue | null {
+  const r = ScheduleConfirmValue.safeParse(parseJson(value));
   return r.success ? r.data : null;
 }

@@ -6,10 +6,19 @@
 import type { Translator } from '../i18n/translator.js';
 import { CALL_OUTCOMES, type ChartInput, type PeriodFigures, type ReportFigures } from '../reports/figures.js';
 import { campaignStateLabel, channelLabel, formatDuration } from './format.js';
-import { ACTION_IDS, encodeCampaignId } from './ids.js';
+import {
+  ACTION_IDS,
+  encodeCampaignId,
+  encodeConfirmValue,
+  encodeScheduleConfirmValue,
+  REPORT_CONFIRM_EXTERNAL_ACTION,
+  REPORT_SCHEDULE_CONFIRM_ACTION,
+  type ScheduleConfirmValue,
+} from './ids.js';
 import { button, cleanLabel, context, fallback, header, mrkdwnSection, raw } from './mrkdwn.js';
 import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
+import { campaignNameLabel, note, sharedChannelConfirmation } from './watch.js';
 
 const rateText = (t: Translator, rate: number | null) => (rate === null ? '—' : `${t.number(rate)}%`);
 const hourText = (h: number) => `${String(h).padStart(2, '0')}:00`;
@@ -166,11 +175,119 @@ export function reportMessage(f: ReportFigures, t: Translator, opts: { lastOne?:
 /** The file's title. */
 export const reportFileTitle = (id: number, t: Translator): string => t.t('report.fileTitle', { id: String(id) });
 
-/** Said to the person while the report is gathered. */
-export function reportGatheringMessage(id: number, t: Translator): SlackMessage {
-  const text = t.t('report.gathering', { id: String(id) });
-  return { text: fallback(text), blocks: [mrkdwnSection(text)] };
+/** Where a report asked for now goes, and where its gathering stands (src/reports/gatherings.ts). */
+export interface GatheringView {
+  campaignId: number;
+  /** It joined a gathering someone else started. */
+  joined: boolean;
+  /** Gatherings ahead of it; 0: reading now. */
+  ahead: number;
+  /** Gatherings at once. */
+  maxAtOnce: number;
+  /** `here`: posted in the conversation where it was asked; `dm`: only to the person, in their DM with the app. */
+  where: 'here' | 'dm';
+  /** Why a DM: the person may only read, the app is not in that conversation, or it was asked from the Home tab. */
+  why?: 'readOnly' | 'elsewhere' | 'home';
 }
+
+/** Said to the person while the report is gathered: whether it waits, and where it will go. */
+export function reportGatheringMessage(v: GatheringView, t: Translator): SlackMessage {
+  return note(
+    t.t('report.gathering', {
+      id: String(v.campaignId),
+      state: v.ahead > 0 ? 'queued' : v.joined ? 'joined' : 'started',
+      ahead: v.ahead,
+      max: v.maxAtOnce,
+      where: v.where,
+      why: v.why ?? 'none',
+    }),
+  );
+}
+
+/** The gathering stopped: the person (and whoever else asked for it) is over their budget of actions. */
+export function reportOverBudgetMessage(
+  v: { campaignId: number; requests: number; waitMs: number; requestsPerAction: number },
+  t: Translator,
+): SlackMessage {
+  const seconds = Math.max(1, Math.ceil(v.waitMs / 1000));
+  return note(
+    t.t('report.overBudget', {
+      id: String(v.campaignId),
+      requests: v.requests,
+      every: v.requestsPerAction,
+      wait: seconds < 60 ? 'seconds' : 'minutes',
+      seconds,
+      minutes: Math.ceil(seconds / 60),
+    }),
+  );
+}
+
+/**
+ * A report into a Slack Connect channel (or one whose sharing Slack would not tell) waits for a permitted person's
+ * button, as a watch does (src/slack/watch/channel-privacy.ts): posted now (`schedule` absent) or scheduled.
+ */
+export function reportConfirmExternalMessage(
+  campaign: { id: number; name: string },
+  channelId: string,
+  external: boolean | undefined,
+  t: Translator,
+  schedule?: ScheduleConfirmValue,
+): SlackMessage {
+  const what = schedule ? 'schedule' : 'now';
+  const text = tmd(t, 'report.confirm.text', {
+    sharing: external === undefined ? 'unknown' : 'external',
+    channel: channelMention(channelId),
+    campaign: raw(campaignNameLabel(campaign)),
+    what,
+  });
+  return reportConfirmation(text, campaign.id, t, channelId, schedule);
+}
+
+function reportConfirmation(
+  text: string,
+  campaignId: number,
+  t: Translator,
+  channelId: string,
+  schedule?: ScheduleConfirmValue,
+): SlackMessage {
+  const what = schedule ? 'schedule' : 'now';
+  return sharedChannelConfirmation({
+    text,
+    button: t.t('report.confirm.button', { what }),
+    actionId: schedule ? REPORT_SCHEDULE_CONFIRM_ACTION : REPORT_CONFIRM_EXTERNAL_ACTION,
+    value: schedule ? encodeScheduleConfirmValue(schedule) : encodeConfirmValue({ campaignId, channelId }),
+    alternative: tmd(t, 'report.confirm.alternative', { what, id: String(campaignId) }),
+  });
+}
+
+/**
+ * DM to a schedule's owner: a run was not posted, and why (`reason`: our mrkdwn). No reason: the channel is shared and
+ * no one confirmed it, so the DM carries the button that does.
+ */
+export function reportSkippedMessage(s: ScheduleView, reason: string | undefined, t: Translator): SlackMessage {
+  const text = tmd(t, 'report.skipped', {
+    id: String(s.campaignId),
+    channel: channelMention(s.channelId),
+    every: everyText(s, t),
+    reason: raw(reason ?? tmd(t, 'report.skippedShared', { channel: channelMention(s.channelId) })),
+  });
+  if (reason !== undefined) return note(text);
+  const { campaignId, channelId, frequency, weekday, time } = s;
+  return reportConfirmation(text, campaignId, t, channelId, {
+    campaignId,
+    channelId,
+    frequency,
+    ...(weekday !== undefined ? { weekday } : {}),
+    time,
+  });
+}
+
+/** A schedule refused: the person is not in the channel, or a typed channel id is not one we share. */
+export const personNotInChannelSentence = (channelId: string, t: Translator): string =>
+  tmd(t, 'report.personNotInChannel', { channel: channelMention(channelId) });
+
+export const typedChannelSentence = (typed: string, t: Translator): string =>
+  tmd(t, 'report.typedChannel', { raw: typed });
 
 export interface ScheduleView {
   campaignId: number;

@@ -26,6 +26,10 @@ const channelLink = (channelId: string) => raw(`<#${channelId}>`);
 export const inviteSentence = (channelId: string, t: Translator) =>
   tmd(t, 'watch.invite', { channel: channelLink(channelId) });
 
+/** The bot is not in a public channel it was not to join by itself (a report's target). */
+export const notInChannelSentence = (channelId: string, t: Translator) =>
+  tmd(t, 'watch.notInChannel', { channel: channelLink(channelId) });
+
 export const archivedSentence = (channelId: string, t: Translator) =>
   tmd(t, 'watch.archived', { channel: channelLink(channelId) });
 
@@ -45,35 +49,47 @@ export function confirmExternalMessage(
   external: boolean | undefined,
   t: Translator,
 ): SlackMessage {
-  const text = tmd(t, 'watch.confirm.text', {
-    sharing: external === undefined ? 'unknown' : 'external',
-    channel: channelLink(channelId),
-    campaign: raw(campaignNameLabel(campaign)),
+  return sharedChannelConfirmation({
+    text: tmd(t, 'watch.confirm.text', {
+      sharing: external === undefined ? 'unknown' : 'external',
+      channel: channelLink(channelId),
+      campaign: raw(campaignNameLabel(campaign)),
+    }),
+    button: t.t('watch.confirm.button'),
+    actionId: WATCH_CONFIRM_EXTERNAL_ACTION,
+    value: encodeConfirmValue({ campaignId: campaign.id, channelId }),
+    alternative: tmd(t, 'watch.confirm.alternative', { id: String(campaign.id) }),
   });
+}
+
+/**
+ * The shape of every Slack Connect confirmation (a watch's, a report's, a report schedule's): who would read what
+ * (mrkdwn), the button that goes ahead, and the other way (mrkdwn).
+ */
+export function sharedChannelConfirmation(c: {
+  text: string;
+  button: string;
+  actionId: string;
+  value: string;
+  alternative: string;
+}): SlackMessage {
   return {
-    text: fallback(text),
+    text: fallback(c.text),
     blocks: [
-      mrkdwnSection(text),
-      actions([
-        button({
-          text: t.t('watch.confirm.button'),
-          actionId: WATCH_CONFIRM_EXTERNAL_ACTION,
-          value: encodeConfirmValue({ campaignId: campaign.id, channelId }),
-          style: 'danger',
-        }),
-      ]),
-      context(tmd(t, 'watch.confirm.alternative', { id: String(campaign.id) })),
+      mrkdwnSection(c.text),
+      actions([button({ text: c.button, actionId: c.actionId, value: c.value, style: 'danger' })]),
+      context(c.alternative),
     ],
   };
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Watch, unwatch, watching
-
 /** `*Spring promo* (#12)`, escaped. */
-function campaignNameLabel(campaign: { id: number; name: string }): string {
+export function campaignNameLabel(campaign: { id: number; name: string }): string {
   return md`*${cleanLabel(campaign.name, 120)}* (#${campaign.id})`;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Watch, unwatch, watching
 
 export function alreadyWatchingMessage(
   channelId: string,

@@ -114,28 +114,145 @@ function lastCallAtMs(value: string | null | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-function periodFigures(
-  calls: readonly CampaignCallItem[],
-  contacts: readonly CampaignContact[],
-  from: number,
-  to: number,
-): PeriodFigures {
-  const inPeriod = (ms: number | undefined) => ms !== undefined && ms >= from && ms < to;
-  const mine = calls.filter((c) => inPeriod(Date.parse(c.created_at)));
-  const called = new Set(mine.map((c) => c.contact?.id).filter((id) => id !== undefined));
-  const converted = contacts.filter((c) => c.status === 'converted' && inPeriod(lastCallAtMs(c.last_call_at))).length;
-  return {
-    calls: mine.length,
-    answered: mine.filter((c) => callOutcome(c) === 'human').length,
-    converted,
-    contactsCalled: called.size,
-    conversionRate: percent(converted, called.size),
-  };
-}
-
 function numberOf(analytics: Analytics | null | undefined, key: string): number | undefined {
   const v = analytics?.[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** What one compared period has seen so far. */
+class PeriodTally {
+  calls = 0;
+  answered = 0;
+  converted = 0;
+  /** Distinct contacts called in the period: their ids only (numbers), the one tally that grows with a campaign. */
+  readonly called = new Set<number>();
+
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  holds(ms: number | undefined): boolean {
+    return ms !== undefined && ms >= this.from && ms < this.to;
+  }
+
+  figures(): PeriodFigures {
+    return {
+      calls: this.calls,
+      answered: this.answered,
+      converted: this.converted,
+      contactsCalled: this.called.size,
+      conversionRate: percent(this.converted, this.called.size),
+    };
+  }
+}
+
+const ZERO_STEPS = { total: 0, called: 0, answered: 0, sent: 0, delivered: 0, read: 0, converted: 0 };
+
+/**
+ * The report's figures, summed page by page as the service's lists come in: a page is counted and let go, nothing of
+ * it is kept (but the ids of the contacts called in the two compared periods). `gather.ts` feeds it; `reportFigures`
+ * folds whole lists at once.
+ */
+export class FigureTally {
+  private readonly steps = { ...ZERO_STEPS };
+  private rejected = 0;
+  private failed = 0;
+  private pending = 0;
+  private calls = 0;
+  private readonly byOutcome = Object.fromEntries(CALL_OUTCOMES.map((o) => [o, 0])) as Record<CallOutcome, number>;
+  private readonly byHour = new Array<number>(24).fill(0);
+  private readonly current: PeriodTally;
+  private readonly previous: PeriodTally;
+  private readonly timeZone: string;
+
+  constructor(
+    private readonly campaign: CampaignDetail,
+    private readonly now: number,
+    /** Length of the compared periods, in days. */
+    private readonly periodDays: number,
+  ) {
+    const span = periodDays * 86_400_000;
+    this.current = new PeriodTally(now - span, now + 1);
+    this.previous = new PeriodTally(now - 2 * span, now - span);
+    this.timeZone = campaignTimeZone(campaign);
+  }
+
+  addContacts(page: readonly CampaignContact[]): void {
+    const s = this.steps;
+    for (const c of page) {
+      s.total += 1;
+      if ((c.call_count ?? 0) > 0) s.called += 1;
+      if (ANSWERED.has(c.status)) s.answered += 1;
+      if (SENT.has(c.status)) s.sent += 1;
+      if (DELIVERED.has(c.status)) s.delivered += 1;
+      if (READ.has(c.status)) s.read += 1;
+      if (c.status === 'rejected') this.rejected += 1;
+      if (c.status === 'failed') this.failed += 1;
+      if (PENDING.has(c.status)) this.pending += 1;
+      if (c.status !== 'converted') continue;
+      s.converted += 1;
+      const at = lastCallAtMs(c.last_call_at);
+      for (const p of [this.current, this.previous]) if (p.holds(at)) p.converted += 1;
+    }
+  }
+
+  addCalls(page: readonly CampaignCallItem[]): void {
+    for (const call of page) {
+      this.calls += 1;
+      const outcome = callOutcome(call);
+      this.byOutcome[outcome] += 1;
+      const at = Date.parse(call.created_at);
+      if (!Number.isNaN(at)) this.byHour[toZonedTime(at, this.timeZone).getHours()]! += 1;
+      for (const p of [this.current, this.previous]) {
+        if (!p.holds(at)) continue;
+        p.calls += 1;
+        if (outcome === 'human') p.answered += 1;
+        if (call.contact?.id !== undefined) p.called.add(call.contact.id);
+      }
+    }
+  }
+
+  figures(gathered: ReportFigures['gathered']): ReportFigures {
+    const { campaign, steps: s } = this;
+    const channel: ChannelType = campaign.integration?.type ?? (this.calls > 0 ? 'phone_call' : 'whatsapp');
+    const base = {
+      campaign: {
+        id: campaign.id,
+        name: campaign.name,
+        status: campaign.status,
+        archived: campaign.archived === true,
+        channel,
+        timeZone: this.timeZone,
+      },
+      generatedAt: this.now,
+      rejected: this.rejected,
+      failed: this.failed,
+      pending: this.pending,
+      gathered,
+    };
+    const step = (name: FunnelStep) => ({ step: name, count: s[name] });
+    if (channel === 'whatsapp') {
+      return {
+        ...base,
+        funnel: (['total', 'sent', 'delivered', 'read', 'converted'] as const).map(step),
+        conversionRate: percent(s.converted, s.sent),
+      };
+    }
+    const averageDuration = numberOf(campaign.analytics, 'averageDuration');
+    return {
+      ...base,
+      funnel: (['total', 'called', 'answered', 'converted'] as const).map(step),
+      conversionRate: percent(s.converted, s.called),
+      calls: {
+        total: this.calls,
+        byOutcome: { ...this.byOutcome },
+        byHour: [...this.byHour],
+        ...(averageDuration !== undefined ? { averageDuration } : {}),
+      },
+      comparison: { days: this.periodDays, current: this.current.figures(), previous: this.previous.figures() },
+    };
+  }
 }
 
 export interface FigureInput {
@@ -148,74 +265,12 @@ export interface FigureInput {
   gathered: ReportFigures['gathered'];
 }
 
+/** The figures of whole lists at once (the same fold as page by page). */
 export function reportFigures(input: FigureInput): ReportFigures {
-  const { campaign, contacts, calls, now } = input;
-  const channel: ChannelType = campaign.integration?.type ?? (calls.length > 0 ? 'phone_call' : 'whatsapp');
-  const timeZone = campaignTimeZone(campaign);
-  const count = (pred: (c: CampaignContact) => boolean) => contacts.filter(pred).length;
-  const total = contacts.length;
-  const converted = count((c) => c.status === 'converted');
-  const base = {
-    campaign: {
-      id: campaign.id,
-      name: campaign.name,
-      status: campaign.status,
-      archived: campaign.archived === true,
-      channel,
-      timeZone,
-    },
-    generatedAt: now,
-    rejected: count((c) => c.status === 'rejected'),
-    failed: count((c) => c.status === 'failed'),
-    pending: count((c) => PENDING.has(c.status)),
-    gathered: input.gathered,
-  };
-  if (channel === 'whatsapp') {
-    const sent = count((c) => SENT.has(c.status));
-    return {
-      ...base,
-      funnel: [
-        { step: 'total', count: total },
-        { step: 'sent', count: sent },
-        { step: 'delivered', count: count((c) => DELIVERED.has(c.status)) },
-        { step: 'read', count: count((c) => READ.has(c.status)) },
-        { step: 'converted', count: converted },
-      ],
-      conversionRate: percent(converted, sent),
-    };
-  }
-  const called = count((c) => (c.call_count ?? 0) > 0);
-  const byOutcome = Object.fromEntries(CALL_OUTCOMES.map((o) => [o, 0])) as Record<CallOutcome, number>;
-  const byHour = new Array<number>(24).fill(0);
-  for (const call of calls) {
-    byOutcome[callOutcome(call)] += 1;
-    const at = Date.parse(call.created_at);
-    if (!Number.isNaN(at)) byHour[toZonedTime(at, timeZone).getHours()]! += 1;
-  }
-  const days = input.periodDays;
-  const span = days * 86_400_000;
-  const averageDuration = numberOf(campaign.analytics, 'averageDuration');
-  return {
-    ...base,
-    funnel: [
-      { step: 'total', count: total },
-      { step: 'called', count: called },
-      { step: 'answered', count: count((c) => ANSWERED.has(c.status)) },
-      { step: 'converted', count: converted },
-    ],
-    conversionRate: percent(converted, called),
-    calls: {
-      total: calls.length,
-      byOutcome,
-      byHour,
-      ...(averageDuration !== undefined ? { averageDuration } : {}),
-    },
-    comparison: {
-      days,
-      current: periodFigures(calls, contacts, now - span, now + 1),
-      previous: periodFigures(calls, contacts, now - 2 * span, now - span),
-    },
-  };
+  const tally = new FigureTally(input.campaign, input.now, input.periodDays);
+  tally.addContacts(input.contacts);
+  tally.addCalls(input.calls);
+  return tally.figures(input.gathered);
 }
 
 export interface ChartBar {

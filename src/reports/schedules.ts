@@ -29,6 +29,11 @@ export interface ReportSchedule {
   /** Who set it (Slack user id) and when (ISO). */
   by: string;
   at: string;
+  /**
+   * The channel is shared with another organization (or Slack would not say), and a permitted person pressed the
+   * confirmation button for it (who, when ISO). Without it, a run into a shared channel is not posted.
+   */
+  confirmedShared?: { by: string; at: string };
 }
 
 /** A claimed run: written once, before posting. */

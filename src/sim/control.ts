@@ -16,7 +16,7 @@ import {
 } from './conversations.js';
 import type { SandboxDriver } from './driver.js';
 import { SimError } from './errors.js';
-import type { FaultBook, FaultSpec, RequestHold } from './faults.js';
+import type { FaultBook, FaultSpec, HoldOptions, RequestHold } from './faults.js';
 import type {
   AgentRec,
   AgentReplyFn,
@@ -127,10 +127,11 @@ export interface SimControl {
   /** Delay before answering requests matching `match` (all when absent); 0 removes the rule. */
   setLatencyMs(ms: number, match?: RegExp): void;
   /**
-   * Holds the next request matching `match` ("METHOD /full/path") before it is processed or, `after`, once processed
-   * with its answer held: a test kills the client meanwhile (faults.ts `RequestHold`). In process only (not over HTTP).
+   * Holds requests matching `match` ("METHOD /full/path") before they are processed or, `when: 'after'`, once
+   * processed with their answer held; `once`: only the next one. A test sees what waits behind them, or kills the
+   * client meanwhile (faults.ts `RequestHold`); clearFaults releases them. In process only (not over HTTP).
    */
-  holdRequest(match: RegExp, when?: 'before' | 'after'): RequestHold;
+  hold(match: RegExp, opts?: HoldOptions): RequestHold;
   setRateLimit(perSecond: number | false): void;
   /** Batch items whose phone number matches fail with SERVER_ERROR; null stops it. */
   failContactItems(match: RegExp | null): void;
@@ -279,8 +280,8 @@ export function createControl(deps: ControlDeps): SimControl {
       faults.setLatency(ms, match);
     },
 
-    holdRequest(match, when = 'before') {
-      return faults.hold(match, when);
+    hold(match, opts) {
+      return faults.hold(match, opts);
     },
 
     setRateLimit(perSecond) {

@@ -1,5 +1,5 @@
 /**
- * Injected failures and latency, matched against "METHOD /full/path" of each request (e.g.
+ * Injected failures, latency and holds, matched against "METHOD /full/path" of each request (e.g.
  * "POST /api/v1.0/campaigns/3/contacts"; the query string is not part of it).
  */
 
@@ -36,20 +36,32 @@ interface ActiveFault extends FaultSpec {
 }
 
 /**
- * One request held (in-process tests: a client killed while its request is in flight). 'before': held before it is
- * processed; `drop()` then answers 503 without processing it (as if it never arrived), `release()` lets it go on.
- * 'after': processed, its answer held until `release()` (or `drop()`, the same: the answer then goes out).
+ * Requests held until a test lets them go (`SimControl.hold`): to see what waits behind a request, or to kill a client
+ * while its request is in flight, without a timer. `when` 'before' (default): held before it is processed; `drop()`
+ * then answers 503 without processing it (as if it never arrived). 'after': processed, its answer held. `once`: only
+ * the next matching request is held (later ones pass); otherwise every matching one until `release()` or `drop()`.
  */
 export interface RequestHold {
-  /** Resolves with the request's "METHOD path" once one matching request is held. */
+  /** Resolves with the first held request's "METHOD path". */
   arrived: Promise<string>;
+  /** Requests waiting at this hold now. */
+  held(): number;
+  /** Lets the held requests go on, and every later matching one pass. */
   release(): void;
+  /** Ends the hold: requests held 'before' are answered 503 unprocessed; those held 'after' get their answer. */
   drop(): void;
+}
+
+export interface HoldOptions {
+  when?: 'before' | 'after';
+  once?: boolean;
 }
 
 interface ActiveHold {
   match: RegExp;
   when: 'before' | 'after';
+  once: boolean;
+  waiting: number;
   arrived: (target: string) => void;
   /** Resolves true to go on, false to drop. */
   gate: Promise<boolean>;
@@ -59,24 +71,36 @@ export class FaultBook {
   private faults: ActiveFault[] = [];
   private latency = new Map<string, { ms: number; match: RegExp | null }>();
   private holds: ActiveHold[] = [];
+  /** How each hold not yet ended is ended (a `once` hold leaves `holds` when it catches its request). */
+  private readonly opens = new Map<ActiveHold, (go: boolean) => void>();
 
-  /** Holds the next request matching `match` at `when` (see RequestHold). */
-  hold(match: RegExp, when: 'before' | 'after'): RequestHold {
+  /** Holds requests matching `match` (see RequestHold). */
+  hold(match: RegExp, opts: HoldOptions = {}): RequestHold {
     let arrived!: (target: string) => void;
     let open!: (go: boolean) => void;
     const seen = new Promise<string>((r) => (arrived = r));
     const gate = new Promise<boolean>((r) => (open = r));
-    this.holds.push({ match, when, arrived, gate });
-    return { arrived: seen, release: () => open(true), drop: () => open(false) };
+    const h: ActiveHold = { match, when: opts.when ?? 'before', once: opts.once ?? false, waiting: 0, arrived, gate };
+    const end = (go: boolean) => {
+      this.holds = this.holds.filter((x) => x !== h);
+      this.opens.delete(h);
+      open(go);
+    };
+    this.holds.push(h);
+    this.opens.set(h, end);
+    return { arrived: seen, held: () => h.waiting, release: () => end(true), drop: () => end(false) };
   }
 
   /** Waits while the request is held at this phase; false when the hold dropped it. */
   async passHold(target: string, phase: 'before' | 'after'): Promise<boolean> {
     const h = this.holds.find((x) => x.when === phase && matches(x.match, target));
     if (!h) return true;
-    this.holds = this.holds.filter((x) => x !== h);
+    if (h.once) this.holds = this.holds.filter((x) => x !== h);
+    h.waiting += 1;
     h.arrived(target);
-    return h.gate;
+    const go = await h.gate;
+    h.waiting -= 1;
+    return go;
   }
 
   inject(spec: FaultSpec): void {
@@ -115,6 +139,6 @@ export class FaultBook {
   clear(): void {
     this.faults = [];
     this.latency.clear();
-    this.holds = [];
+    for (const end of [...this.opens.values()]) end(true);
   }
 }

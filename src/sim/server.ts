@@ -179,7 +179,6 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const target = `${method} ${url.pathname}`;
     const delay = faults.latencyFor(target);
     if (delay > 0) await sleep(delay);
-
     const base = url.pathname === API_VERSION_PATH || url.pathname.startsWith(`${API_VERSION_PATH}/`);
     const rel = base ? url.pathname.slice(API_VERSION_PATH.length).replace(/\/+$/, '') || '/' : null;
     const match = rel === null ? ({ kind: 'none' } as const) : matchRoute(method, rel);

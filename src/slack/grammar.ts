@@ -25,9 +25,11 @@ import { commandUsageMessage } from '../render/feedback.js';
 import { tmd } from '../render/text.js';
 import type { SlackMessage } from '../render/types.js';
 
-interface ChannelRef {
+export interface ChannelRef {
   id: string;
   name?: string;
+  /** Typed by hand as a bare id (`C0123ABCD`), not picked from Slack's list: nothing says it is a real channel. */
+  typed?: true;
 }
 
 export type CampaignCommand =
@@ -341,7 +343,7 @@ function parseCampaignId(raw: string | undefined, sub: string): number | ParseRe
 function parseChannel(raw: string): ChannelRef | ParseResult {
   const m = /^<#([CG][A-Z0-9]+)(?:\|([^>]*))?>$/.exec(raw);
   if (m) return { id: m[1]!, ...(m[2] ? { name: m[2] } : {}) };
-  if (/^[CG][A-Z0-9]{6,}$/.test(raw)) return { id: raw };
+  if (/^[CG][A-Z0-9]{6,}$/.test(raw)) return { id: raw, typed: true };
   return fail('grammar.notAChannel', { raw: shown(raw, 80) });
 }
 

@@ -37,6 +37,7 @@ const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze(
   'conversations.history': 50,
   'conversations.replies': 50,
   'conversations.info': 50,
+  'conversations.members': 100,
   'users.info': 100,
   'users.lookupByEmail': 50,
   'files.getUploadURLExternal': 100,

@@ -24,6 +24,7 @@ import {
   decodeCallsPage,
   decodeConfirmValue,
   decodeContactRef,
+  decodeScheduleConfirmValue,
   decodeContactsPage,
   END_USER_VIEW_ID,
   FORM_CALLBACK_ID,
@@ -31,6 +32,8 @@ import {
   HOME_FILTER_PATTERN,
   HOME_PAGE_PATTERN,
   HOME_WATCH_VIEW_ID,
+  REPORT_CONFIRM_EXTERNAL_ACTION,
+  REPORT_SCHEDULE_CONFIRM_ACTION,
   TRY_AGENT_ACTION,
   UPLOAD_CALLBACK_ID,
   WATCH_ACTION_IDS,
@@ -57,7 +60,7 @@ import * as home from './home/listeners.js';
 import * as language from './language/listeners.js';
 import type { HomeService } from './home/service.js';
 import { change, changeAfterAck } from './middleware/change.js';
-import { registerFairUse } from './middleware/fair-use.js';
+import { registerFairUse, type PersonBudget } from './middleware/fair-use.js';
 import { button, readButton, slashCommand, type Subcommands } from './middleware/listener.js';
 import * as reports from './reports/listeners.js';
 import type { ReportService } from './reports/service.js';
@@ -81,6 +84,8 @@ export interface Services extends AppDeps {
   formTiming: SubmitTiming;
   /** Campaign reports, now and on a schedule. */
   reports: ReportService;
+  /** Each person's share of commands and clicks (fair-use.ts); reports spend it too. */
+  personBudget: PersonBudget;
 }
 
 /** `/campaign <sub>`: one row per kind the grammar parses (src/slack/grammar.ts); a missing row is a compile error. */
@@ -105,6 +110,7 @@ const subcommands: Subcommands<Services> = {
   watching: watch.watching,
   try: tryAgent.tryAgent,
   lang: language.lang,
+  // Not a change: anyone may ask; where it goes depends on who asks (reports/channels.ts).
   report: reports.report,
   reportSchedule: change(
     {
@@ -123,7 +129,7 @@ const subcommands: Subcommands<Services> = {
 
 export function routes(app: App, s: Services): void {
   // First: every request runs on behalf of its sender, and one over their share goes no further.
-  registerFairUse(app, s);
+  registerFairUse(app, s, s.personBudget);
 
   app.command('/campaign', slashCommand(s, subcommands));
 
@@ -196,8 +202,37 @@ export function routes(app: App, s: Services): void {
     ),
   );
 
-  // Reports.
+  // Reports: anyone may ask for one (a read-only person gets it privately: reports/channels.ts); the Slack Connect
+  // confirmations are changes.
   app.action(ACTION_IDS.campaignReport, button(s, decodeCampaignId, reports.reportButton, { campaignOf: byId }));
+  app.action(
+    REPORT_CONFIRM_EXTERNAL_ACTION,
+    button(
+      s,
+      decodeConfirmValue,
+      change(
+        {
+          what: () => 'post reports of',
+          campaign: (c) => c.value.campaignId,
+          failedAs: (c) => `post a report in ${c.value.channelId}`,
+        },
+        reports.reportConfirmed,
+      ),
+      { campaignOf: ofCampaign },
+    ),
+  );
+  app.action(
+    REPORT_SCHEDULE_CONFIRM_ACTION,
+    button(
+      s,
+      decodeScheduleConfirmValue,
+      change(
+        { what: () => 'schedule reports for', campaign: (c) => c.value.campaignId, failedAs: () => 'schedule reports' },
+        reports.scheduleConfirmed,
+      ),
+      { campaignOf: ofCampaign },
+    ),
+  );
 
   // The campaign form.
   app.action(

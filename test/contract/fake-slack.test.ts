@@ -231,6 +231,23 @@ describe('messages and threads', () => {
     expect((await client.usergroups.users.list({ usergroup: 'S0OPS' })).users).toEqual(['U0ALICE', 'U0BOB']);
     expect((await slackError(client.usergroups.users.list({ usergroup: 'S0NONE' }))).code).toBe('no_such_subteam');
   });
+
+  it('lists a channel’s members page by page, the bot among them when it is in; a private one only to a member', async () => {
+    const people = Array.from({ length: 5 }, (_, i) => `U0P${i}`);
+    fake.addChannel({ id: 'C0MANY', members: people });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.conversations.members({ channel: 'C0MANY', limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.members!.length).toBeLessThanOrEqual(2);
+      seen.push(...page.members!);
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    expect(seen).toEqual([...people, fake.botUserId]);
+    fake.addChannel({ id: 'G0CLOSED', isPrivate: true, isMember: false, members: people });
+    expect((await slackError(client.conversations.members({ channel: 'G0CLOSED' }))).code).toBe('channel_not_found');
+    expect((await client.conversations.members({ channel: 'C0OUT' })).members).toEqual([]);
+  });
 });
 
 describe('Block Kit limits', () => {

@@ -326,12 +326,12 @@ describe('threads and messages', () => {
     expect(await count()).toBe(1);
 
     // Held before it is handled and dropped: never handled. Held after: handled, its answer late.
-    const dropped = fx.sim.control.holdRequest(/^POST .*\/message$/, 'before');
+    const dropped = fx.sim.control.hold(/^POST .*\/message$/, { when: 'before', once: true });
     const lost = fx.api.post('/message', { ...body, content: 'Perdido' });
     await dropped.arrived;
     dropped.drop();
     expect((await lost).status).toBe(503);
-    const late = fx.sim.control.holdRequest(/^POST .*\/message$/, 'after');
+    const late = fx.sim.control.hold(/^POST .*\/message$/, { when: 'after', once: true });
     const answered = fx.api.post('/message', { ...body, content: 'Tarde' });
     await late.arrived;
     const contents = MessageList.parse((await fx.api.get(`/message/${threadId}`)).body).map((m) => m.content);

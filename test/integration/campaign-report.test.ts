@@ -2,9 +2,11 @@
  * `/campaign report <id>` end to end: signed requests to the real Bolt receiver, the service played by the
  * simulator, the report posted through the fake Slack's files.getUploadURLExternal → upload → completeUploadExternal.
  * The numbers of the message, of the chart's text alternative and of the PNG's source are checked against the
- * simulator's own contacts, calls and analytics.
+ * simulator's own contacts, calls and analytics. Who may post where: a person who may only read gets the report
+ * only in their DM with the app; a Slack Connect channel needs the confirmation a watch needs there.
  */
-import { pngSize, seedPhoneCampaign, seedWhatsAppCampaign } from '../support/reportData.js';
+import type { AuditEntry } from '../../src/slack/audit.js';
+import { answersTo, pngSize, seedPhoneCampaign, seedWhatsAppCampaign } from '../support/reportData.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const ADMIN = 'U0ADMIN';
@@ -12,10 +14,13 @@ const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';
 const CHANNEL = 'C0REPORT';
 const SPANISH_CHANNEL = 'C0REPORTES';
+/** Slack Connect: people of another organization are members. */
+const SHARED = 'C0PARTNER';
 
 let t: TestApp;
 let phone: number;
 let whatsapp: number;
+const audits: AuditEntry[] = [];
 
 beforeAll(async () => {
   t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN } });
@@ -23,6 +28,8 @@ beforeAll(async () => {
   t.fake.addUser({ id: READER, locale: 'en-US', tz: 'America/New_York' });
   t.fake.addChannel({ id: CHANNEL, name: 'ops' });
   t.fake.addChannel({ id: SPANISH_CHANNEL, name: 'operaciones' });
+  t.fake.addChannel({ id: SHARED, name: 'with-partner', isExtShared: true });
+  t.app.deps.audit.subscribe((e) => audits.push(e));
   await t.app.deps.languages.setChannel(SPANISH_CHANNEL, 'es', ADMIN);
   // 70 calls over the last 10 days (so some fall in the 7 days before the last 7), 15 contacts never called.
   phone = seedPhoneCampaign(t.sim.control, { called: 70, queued: 15, spreadHours: 240 });
@@ -32,7 +39,7 @@ afterAll(async () => t.close());
 
 type Json = Record<string, unknown>;
 
-async function reportIn(channelId: string, text: string, userId = READER) {
+async function reportIn(channelId: string, text: string, userId = ADMIN) {
   const before = t.fake.uploadedFiles().length;
   const ack = await t.driver.command(text, { userId, channelId });
   expect(ack.status).toBe(200);
@@ -152,7 +159,7 @@ describe('/campaign report <id>', () => {
       channelId: CHANNEL,
       actionId: 'campaign_report',
       value: String(phone),
-      userId: READER,
+      userId: ADMIN,
     });
     const file = await t.fake.waitFor(
       () =>
@@ -210,4 +217,68 @@ describe('/campaign report <id>', () => {
     expect(JSON.stringify(answers[1]!.body)).toMatch(/99999/);
     expect(t.fake.uploadedFiles().length).toBe(before);
   });
+});
+
+const filesIn = (channel: string) => t.fake.uploadedFiles().filter((f) => f.channel === channel && f.messageTs);
+
+describe('who may post a report where', () => {
+  it('a read-only person’s report goes only to them, in their DM with the app; the answer says so', async () => {
+    const inChannel = filesIn(CHANNEL).length;
+    const { responseUrl } = await t.driver.command(`report ${phone}`, { userId: READER, channelId: CHANNEL });
+    const [said] = await answersTo(t.fake, responseUrl, 1);
+    expect(said).toContain('It will come to you only, in your direct messages with me');
+    expect(said).toContain('only people who may change campaigns post reports in channels');
+    expect(said).toContain('"response_type":"ephemeral"');
+    const dm = await t.fake.waitFor(() => t.fake.dmChannel(READER), 10_000);
+    const file = await t.fake.waitFor(() => filesIn(dm).at(-1), 20_000);
+    expect(JSON.stringify(t.fake.message(dm, file.messageTs!)!.blocks)).toContain('Report: Cobranza');
+    expect(pngSize(file.bytes).width).toBeGreaterThanOrEqual(400);
+    // Nothing in the channel, from the command or from the Report button.
+    const clicked = await t.driver.blockAction({
+      channelId: CHANNEL,
+      actionId: 'campaign_report',
+      value: String(phone),
+      userId: READER,
+    });
+    expect((await answersTo(t.fake, clicked.responseUrl!, 1))[0]).toContain('in your direct messages with me');
+    await t.fake.waitFor(() => filesIn(dm).length >= 2, 20_000);
+    expect(filesIn(CHANNEL)).toHaveLength(inChannel);
+    expect(t.fake.messages(CHANNEL).filter((m) => JSON.stringify(m.blocks).includes('Report:'))).toHaveLength(
+      inChannel,
+    );
+  }, 40_000);
+
+  it('a Slack Connect channel asks first; only a permitted person’s press posts it there, audited', async () => {
+    t.sim.control.clearRequests();
+    const { responseUrl } = await t.driver.command(`report ${phone}`, { userId: ADMIN, channelId: SHARED });
+    const [ask] = await answersTo(t.fake, responseUrl, 1);
+    expect(ask).toContain('is a Slack Connect channel');
+    expect(ask).toContain('Nothing has been posted yet');
+    const m = /"action_id":"report_confirm_external","value":"((?:[^"\\]|\\.)*)"/.exec(ask!);
+    expect(m).not.toBeNull();
+    const value = JSON.parse(`"${m![1]!}"`) as string;
+    // Nothing gathered (the campaign's name only), nothing posted.
+    expect(t.sim.control.requests().map((r) => r.route)).toEqual(['getCampaign']);
+    expect(filesIn(SHARED)).toHaveLength(0);
+
+    // A reader pressing it is refused (and audited); their own report would go to their DM anyway.
+    const press = async (userId: string) => {
+      const r = await t.driver.blockAction({ channelId: SHARED, actionId: 'report_confirm_external', value, userId });
+      return (await answersTo(t.fake, r.responseUrl!, 1))[0];
+    };
+    expect(await press(READER)).toMatch(/You can't post campaign reports in channels\. Only <@U0ADMIN>/);
+    expect(audits).toContainEqual(expect.objectContaining({ userId: READER, result: 'refused', campaignId: phone }));
+    expect(filesIn(SHARED)).toHaveLength(0);
+
+    expect(await press(ADMIN)).toContain('It will be posted in this conversation');
+    await t.fake.waitFor(() => filesIn(SHARED)[0], 20_000);
+    await t.fake.waitFor(() => audits.find((a) => a.action === `post a report in ${SHARED}`), 5000);
+    expect(audits).toContainEqual({
+      userId: ADMIN,
+      action: `post a report in ${SHARED}`,
+      campaignId: phone,
+      result: 'ok',
+      detail: expect.stringContaining('confirmed'),
+    });
+  }, 40_000);
 });

@@ -85,7 +85,7 @@ function replyAudits(): Array<{ result: string; detail?: string }> {
 async function replyAndKill(text: string, when: 'before' | 'after'): Promise<string> {
   const leader = await set.theLeader();
   const sender = set.replicas.find((r) => r.index !== leader && set.alive(r.index))!.index;
-  const held = set.sim.control.holdRequest(/^POST .*\/message$/, when);
+  const held = set.sim.control.hold(/^POST .*\/message$/, { when, once: true });
   const { message } = await set.driverFor(sender).userMessage({ channelId: CH, threadTs: parentTs, text });
   await held.arrived;
   await set.kill(sender);

@@ -4,24 +4,14 @@
  * (insert-if-absent per schedule and minute), so a report is posted once, also when the leader stops right after
  * posting and the other replica takes over and looks back over the last hour.
  */
-import type { Clock } from '../../src/clock.js';
 import { freshDatabase } from '../support/postgres.js';
 import { seedPhoneCampaign } from '../support/reportData.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { TestClock } from '../support/testClock.js';
 
 const ADMIN = 'U0ADMIN';
 const OPS = 'C0OPS';
 const DAILY = 'C0DAILY';
-
-class TestClock implements Clock {
-  constructor(private ms: number) {}
-  now(): number {
-    return this.ms;
-  }
-  set(iso: string): void {
-    this.ms = Date.parse(iso);
-  }
-}
 
 const clock = new TestClock(Date.parse('2026-03-02T14:58:00Z')); // 08:58 in Mexico City
 let a: TestApp;
@@ -44,7 +34,7 @@ beforeAll(async () => {
     shared: { sim: a.sim, fake: a.fake },
   });
   a.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
-  for (const c of [OPS, DAILY]) a.fake.addChannel({ id: c });
+  for (const c of [OPS, DAILY]) a.fake.addChannel({ id: c, members: [ADMIN] });
   id = seedPhoneCampaign(a.sim.control, { called: 8, queued: 2, spreadHours: 24 });
 }, 60_000);
 afterAll(async () => {

@@ -5,25 +5,15 @@
  * was down is posted once when it comes back within the hour, not after; `off` stops it; a finished campaign gets a
  * last report and its schedule stops; a reader may not schedule.
  */
-import type { Clock } from '../../src/clock.js';
 import { seedPhoneCampaign } from '../support/reportData.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { TestClock } from '../support/testClock.js';
 
 const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';
 const OPS = 'C0OPS';
 const DAILY = 'C0DAILY';
 const WEEKLY = 'C0WEEKLY';
-
-class TestClock implements Clock {
-  constructor(private ms: number) {}
-  now(): number {
-    return this.ms;
-  }
-  set(iso: string): void {
-    this.ms = Date.parse(iso);
-  }
-}
 
 // Monday 2 March 2026, 08:58 in Mexico City (UTC-6 all year).
 const clock = new TestClock(Date.parse('2026-03-02T14:58:00Z'));
@@ -34,7 +24,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { clock, reports: { tickMs: 40 } } });
   t.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
   t.fake.addUser({ id: READER, locale: 'en-US', tz: 'America/New_York' });
-  for (const c of [OPS, DAILY, WEEKLY]) t.fake.addChannel({ id: c });
+  for (const c of [OPS, DAILY, WEEKLY]) t.fake.addChannel({ id: c, members: [ADMIN, READER] });
   id = seedPhoneCampaign(t.sim.control, { called: 12, queued: 3, spreadHours: 48 });
 });
 afterAll(async () => t.close());

@@ -40,6 +40,8 @@ export interface FakeChannelInit {
   isMember?: boolean;
   /** A Slack Connect channel: shared with people of another organization. Default false. */
   isExtShared?: boolean;
+  /** The people in the channel (the bot's own membership is `isMember`). Default: nobody. */
+  members?: string[];
 }
 
 export interface FakeChannel {
@@ -50,6 +52,8 @@ export interface FakeChannel {
   isMember: boolean;
   isIm: boolean;
   isExtShared?: boolean;
+  /** The people in the channel (users.conversations); the bot's own membership is `isMember`. */
+  members?: string[];
   /** For DM channels: the other user. */
   user?: string;
   created: number;
@@ -105,6 +109,7 @@ const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   'conversations.history': 50,
   'conversations.replies': 50,
   'conversations.info': 50,
+  'conversations.members': 100,
   'users.info': 100,
   'users.lookupByEmail': 50,
   'files.getUploadURLExternal': 100,
@@ -659,6 +664,7 @@ export class FakeSlack {
       isMember: init.isMember ?? true,
       isIm,
       isExtShared: init.isExtShared ?? false,
+      members: [...(init.members ?? [])],
       created: Math.floor(Date.now() / 1000),
     };
     this.channelsById.set(ch.id, ch);
@@ -2120,6 +2126,15 @@ export class FakeSlack {
       'conversations.info': (args) => {
         const ch = this.resolveChannel(args.channel, { allowArchived: true });
         return { channel: this.channelInfo(ch) };
+      },
+
+      'conversations.members': (args) => {
+        const ch = this.resolveChannel(args.channel, { allowArchived: true });
+        // Like Slack: the channel's members, the bot among them when it is in, cursor-paginated.
+        const people = ch.isIm ? [ch.user as string] : (ch.members ?? []);
+        const all = ch.isMember ? [...people, this.botUserId] : people;
+        const { items, next } = this.page(all, args);
+        return { members: items, response_metadata: { next_cursor: next ?? '' } };
       },
 
       'conversations.open': (args) => {

@@ -1,9 +1,10 @@
 /**
  * Campaigns with known contacts and calls in the simulator, for report tests and the report bench: a phone campaign
  * whose calls are spread over the last `spreadHours` hours with every outcome, some contacts never called; a
- * WhatsApp campaign with contacts at every step of the message funnel.
+ * WhatsApp campaign with contacts at every step of the message funnel. And what the app answered a report's command.
  */
 import type { SimControl } from '../../src/sim/control.js';
+import type { FakeSlack } from './fakeSlack.js';
 
 const OUTCOMES = [
   { status: 'ended', answered_by: 'human', contactStatus: 'converted' },
@@ -92,4 +93,13 @@ export function pngSize(bytes: Buffer): { width: number; height: number } {
   if (!bytes.subarray(0, 8).equals(signature)) throw new Error('not a PNG: wrong signature');
   if (bytes.subarray(12, 16).toString('latin1') !== 'IHDR') throw new Error('not a PNG: no IHDR first');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** The answers through a command's or button's response_url (each body as JSON text), once `n` of them came. */
+export async function answersTo(fake: FakeSlack, responseUrl: string, n: number): Promise<string[]> {
+  const uses = await fake.waitFor(() => {
+    const u = fake.responseUrlUses().filter((x) => x.url === responseUrl);
+    return u.length >= n ? u : undefined;
+  }, 20_000);
+  return uses.map((u) => JSON.stringify(u.body));
 }

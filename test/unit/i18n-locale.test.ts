@@ -203,7 +203,7 @@ describe('the grammar in both languages', () => {
     expect(parseCommandText('reporte 12 no')).toEqual({ ok: true, command: { kind: 'reportOff', id: 12 } });
     expect(parseCommandText('report 12 off C0OPS123')).toEqual({
       ok: true,
-      command: { kind: 'reportOff', id: 12, channel: { id: 'C0OPS123' } },
+      command: { kind: 'reportOff', id: 12, channel: { id: 'C0OPS123', typed: true } },
     });
     expect(parseCommandText('reportes')).toEqual({ ok: true, command: { kind: 'reports' } });
   });

@@ -6,10 +6,15 @@
  */
 import { translator } from '../../src/i18n/translator.js';
 import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../../src/outreach/schemas.js';
+import { decodeScheduleConfirmValue } from '../../src/render/ids.js';
 import {
   reportAltText,
   reportChartInput,
+  reportConfirmExternalMessage,
+  reportGatheringMessage,
   reportMessage,
+  reportOverBudgetMessage,
+  reportSkippedMessage,
   schedulesListMessage,
   type ScheduleView,
 } from '../../src/render/report.js';
@@ -154,5 +159,36 @@ describe.each(['en', 'es'] as const)('report blocks (%s)', (lang) => {
     expect(validateBlocks(m.blocks)).toEqual([]);
     expect(JSON.stringify(m.blocks[1])).toContain('#80');
     expect(validateBlocks(schedulesListMessage([], t).blocks)).toEqual([]);
+  });
+
+  it('who may post where: the gathering notes, the Slack Connect confirmations and the DM of a skipped run fit', () => {
+    const named = { id: 12, name: HOSTILE };
+    const typed = { campaignId: 12, channelId: 'C0PARTNER', frequency: 'weekly' as const, weekday: 3, time: '09:00' };
+    const view: ScheduleView = { ...typed, timeZone: 'America/Bogota', nextRun: NOW };
+    const messages = [
+      ...[
+        { joined: false, ahead: 0, where: 'here' as const },
+        { joined: true, ahead: 0, where: 'dm' as const, why: 'readOnly' as const },
+        { joined: false, ahead: 3, where: 'dm' as const, why: 'elsewhere' as const },
+        { joined: false, ahead: 0, where: 'dm' as const, why: 'home' as const },
+      ].map((v) => reportGatheringMessage({ campaignId: 12, maxAtOnce: 2, ...v }, t)),
+      reportOverBudgetMessage({ campaignId: 12, requests: 40, waitMs: 95_000, requestsPerAction: 20 }, t),
+      reportConfirmExternalMessage(named, 'C0PARTNER', true, t),
+      reportConfirmExternalMessage(named, 'C0PARTNER', undefined, t, typed),
+      reportSkippedMessage(view, undefined, t),
+      reportSkippedMessage(view, 'I’m not in it.', t),
+    ];
+    for (const m of messages) {
+      expect(validateBlocks(m.blocks)).toEqual([]);
+      expect(JSON.stringify(m)).not.toContain('<!channel>');
+      expect(m.text.length).toBeGreaterThan(20);
+    }
+    // Each confirmation carries its own button, whose value decodes back to what was asked.
+    expect(JSON.stringify(messages[5])).toContain('"action_id":"report_confirm_external"');
+    const scheduleButton = JSON.stringify(messages[6]).match(
+      /"action_id":"report_schedule_confirm","value":"((?:[^"\\]|\\.)*)"/,
+    );
+    expect(decodeScheduleConfirmValue(JSON.parse(`"${scheduleButton![1]!}"`) as string)).toEqual(typed);
+    expect(JSON.stringify(messages[7])).toContain('report_schedule_confirm');
   });
 });

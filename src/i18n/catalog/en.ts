@@ -345,7 +345,7 @@ export const en = {
     '{who} {action, select, activate {activated} pause {paused} resume {resumed} other {archived}} *{name}* (#{id}). {action, select, archive {Its status stays {status}.} other {It is now {state}.}}',
 
   'readOnly.refused':
-    "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} scheduleReports {schedule campaign reports} other {change campaigns}}. {whoCan}",
+    "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} scheduleReports {schedule campaign reports} postReports {post campaign reports in channels} other {change campaigns}}. {whoCan}",
   'readOnly.whoCan': 'Only {who} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.',
   'readOnly.groupMembers': 'members of {group}',
   'readOnly.whoCanReply':
@@ -441,6 +441,8 @@ export const en = {
   'watch.invite':
     "I can't post in {channel}: it is private (or I can't see it). Invite me there with `/invite @Outreach` in that channel, then run the command again.",
   'watch.archived': '{channel} is archived. Unarchive it or pick another channel.',
+  'watch.notInChannel':
+    "I'm not in {channel}. Invite me there with `/invite @Outreach` in that channel, then run the command again.",
   'watch.joinFailed': "I couldn't join {channel} ({code}). Invite me with `/invite @Outreach` there, then try again.",
   'watch.confirm.text':
     "🔐 {sharing, select, unknown {I can't tell whether {channel} is shared with people of another organization (Slack would not say).} other {{channel} is a Slack Connect channel: people of another organization are members.}} If it watches {campaign}, they will read its call details, phone numbers and conversation transcripts. Nothing has started yet.",
@@ -1069,7 +1071,7 @@ export const en = {
   'report.chartSubtitle': '{date} · hours in {timeZone}',
   'report.fileTitle': 'Report of campaign #{id}',
   'report.gathering':
-    '⏳ Gathering the report of campaign #{id}: every contact and call is read behind other work, so a large campaign takes a minute or more. It will be posted in this conversation.',
+    "⏳ {state, select, joined {The report of campaign #{id} is being gathered already (someone asked for it a moment ago): you get the same one, with no reading of its own.} queued {The report of campaign #{id} waits its turn: {ahead, plural, one {# report is} other {# reports are}} ahead of it (I gather at most {max} at once, so the service stays quick for everyone).} other {Gathering the report of campaign #{id}: every contact and call is read behind other work, so a large campaign takes a minute or more.}} {where, select, dm {It will come to you only, in your direct messages with me{why, select, readOnly {: only people who may change campaigns post reports in channels} elsewhere {, as I'm not in this conversation} other {}}.} other {It will be posted in this conversation.}}",
   'report.every':
     '{frequency, select, daily {every day} other {every {day, select, 0 {Sunday} 1 {Monday} 2 {Tuesday} 3 {Wednesday} 4 {Thursday} 5 {Friday} other {Saturday}}}} at {time} ({timeZone})',
   'report.scheduled': '🗓 {who} scheduled the report of campaign #{id} in {channel}: {every}. Next: {next}.',
@@ -1079,6 +1081,22 @@ export const en = {
   'reports.title': 'Scheduled reports',
   'reports.none': 'No report is scheduled. Schedule one with `/campaign report &lt;id&gt; daily 09:00`.',
   'reports.line': '*#{id}* in {channel}: {every}. Next: {next}.',
+  // Who may post reports where (issue 23: src/slack/reports/channels.ts, src/reports/gatherings.ts)
+  'report.overBudget':
+    '⏳ I stopped gathering the report of campaign #{id} after {requests, plural, one {# request} other {# requests}} to the service. A report costs one of your commands for every {every} requests it reads, and your share is used up for now (so is that of anyone else who asked for this report). Nothing was posted. Try again in {wait, select, minutes {{minutes, plural, one {# minute} other {# minutes}}} other {{seconds, plural, one {# second} other {# seconds}}}}.',
+  'report.confirm.text':
+    "🔐 {sharing, select, unknown {I can't tell whether {channel} is shared with people of another organization (Slack would not say).} other {{channel} is a Slack Connect channel: people of another organization are members.}} {what, select, schedule {If the report of {campaign} is scheduled there, they will read it every time} other {If I post the report of {campaign} there, they will read it}}: its contacts, calls and conversion figures. Nothing has been posted yet.",
+  'report.confirm.button': '{what, select, schedule {Schedule it there anyway} other {Post it there anyway}}',
+  'report.confirm.alternative':
+    '{what, select, schedule {Or schedule it in a channel of your organization only: `/campaign report {id} daily 09:00 #channel`.} other {Or ask for it in a channel of your organization only, or in your direct messages with me: `/campaign report {id}`.}}',
+  'report.personNotInChannel':
+    "You're not in {channel}, so I won't schedule reports there for you. Schedule them from a channel you are in, or join {channel} first.",
+  'report.typedChannel':
+    "I can't use `{raw}`: it is not a channel both you and I are in. Type `#` and pick the channel from Slack's list, so Slack links it.",
+  'report.skipped':
+    "📊 I did not post the scheduled report of campaign #{id} in {channel} ({every}). {reason} I'll try again at its next time. To stop it: `/campaign report {id} off` in {channel}.",
+  'report.skippedShared':
+    '{channel} is shared with people of another organization (or Slack would not say whether it is), and nobody confirmed that its reports may go there.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

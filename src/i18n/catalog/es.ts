@@ -349,7 +349,7 @@ export const es: Record<MessageKey, string> = {
     '{who} {action, select, activate {activó} pause {pausó} resume {reanudó} other {archivó}} *{name}* (#{id}). {action, select, archive {Su estado sigue siendo {status}.} other {Ahora está {state}.}}',
 
   'readOnly.refused':
-    'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} scheduleReports {programar reportes de campañas} other {cambiar campañas}}. {whoCan}',
+    'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} scheduleReports {programar reportes de campañas} postReports {publicar reportes de campañas en canales} other {cambiar campañas}}. {whoCan}',
   'readOnly.whoCan':
     'Cambiar campañas es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a ADMIN_USER_IDS.',
   'readOnly.groupMembers': 'los miembros de {group}',
@@ -447,6 +447,8 @@ export const es: Record<MessageKey, string> = {
   'watch.invite':
     'No puedo publicar en {channel}: es privado (o no lo veo). Invítame con `/invite @Outreach` en ese canal y vuelve a ejecutar el comando.',
   'watch.archived': '{channel} está archivado. Desarchívalo o elige otro canal.',
+  'watch.notInChannel':
+    'No estoy en {channel}. Invítame con `/invite @Outreach` en ese canal y vuelve a ejecutar el comando.',
   'watch.joinFailed':
     'No pude unirme a {channel} ({code}). Invítame con `/invite @Outreach` en ese canal y vuelve a intentarlo.',
   'watch.confirm.text':
@@ -1093,7 +1095,7 @@ export const es: Record<MessageKey, string> = {
   'report.chartSubtitle': '{date} · horas en {timeZone}',
   'report.fileTitle': 'Reporte de la campaña #{id}',
   'report.gathering':
-    '⏳ Reuniendo el reporte de la campaña #{id}: se leen todos los contactos y llamadas detrás de otras tareas, así que una campaña grande tarda un minuto o más. Se publicará en esta conversación.',
+    '⏳ {state, select, joined {El reporte de la campaña #{id} ya se está reuniendo (alguien lo pidió hace un momento): recibes el mismo, sin lecturas propias.} queued {El reporte de la campaña #{id} espera su turno: {ahead, plural, one {# reporte va} other {# reportes van}} antes (reúno como mucho {max} a la vez, para que el servicio siga rápido para todos).} other {Reuniendo el reporte de la campaña #{id}: se leen todos los contactos y llamadas detrás de otras tareas, así que una campaña grande tarda un minuto o más.}} {where, select, dm {Te llegará solo a ti, en tus mensajes directos conmigo{why, select, readOnly {: solo quienes pueden cambiar campañas publican reportes en canales} elsewhere {, porque no estoy en esta conversación} other {}}.} other {Se publicará en esta conversación.}}',
   'report.every':
     '{frequency, select, daily {cada día} other {cada {day, select, 0 {domingo} 1 {lunes} 2 {martes} 3 {miércoles} 4 {jueves} 5 {viernes} other {sábado}}}} a las {time} ({timeZone})',
   'report.scheduled': '🗓 {who} programó el reporte de la campaña #{id} en {channel}: {every}. Próximo: {next}.',
@@ -1103,4 +1105,21 @@ export const es: Record<MessageKey, string> = {
   'reports.title': 'Reportes programados',
   'reports.none': 'No hay reportes programados. Programa uno con `/campaign reporte &lt;id&gt; diario 09:00`.',
   'reports.line': '*#{id}* en {channel}: {every}. Próximo: {next}.',
+  // Quién puede publicar reportes y dónde (issue 23: src/slack/reports/channels.ts, src/reports/gatherings.ts)
+  'report.overBudget':
+    '⏳ Dejé de reunir el reporte de la campaña #{id} después de {requests, plural, one {# consulta} other {# consultas}} al servicio. Un reporte cuesta uno de tus comandos por cada {every} consultas que lee, y por ahora agotaste tu parte (igual que cualquier otra persona que pidió este reporte). No se publicó nada. Vuelve a intentarlo en {wait, select, minutes {{minutes, plural, one {# minuto} other {# minutos}}} other {{seconds, plural, one {# segundo} other {# segundos}}}}.',
+  'report.confirm.text':
+    '🔐 {sharing, select, unknown {No sé si {channel} está compartido con personas de otra organización (Slack no lo dice).} other {{channel} es un canal de Slack Connect: tiene miembros de otra organización.}} {what, select, schedule {Si programas ahí el reporte de {campaign}, lo leerán cada vez} other {Si publico ahí el reporte de {campaign}, lo leerán}}: sus cifras de contactos, llamadas y conversión. Todavía no se publicó nada.',
+  'report.confirm.button':
+    '{what, select, schedule {Programarlo ahí de todos modos} other {Publicarlo ahí de todos modos}}',
+  'report.confirm.alternative':
+    '{what, select, schedule {O prográmalo en un canal solo de tu organización: `/campaign reporte {id} diario 09:00 #canal`.} other {O pídelo en un canal solo de tu organización, o en tus mensajes directos conmigo: `/campaign reporte {id}`.}}',
+  'report.personNotInChannel':
+    'No estás en {channel}, así que no programo reportes ahí por ti. Prográmalos desde un canal en el que estés, o únete antes a {channel}.',
+  'report.typedChannel':
+    'No puedo usar `{raw}`: no es un canal en el que estemos tú y yo. Escribe `#` y elige el canal de la lista de Slack, para que Slack lo enlace.',
+  'report.skipped':
+    '📊 No publiqué el reporte programado de la campaña #{id} en {channel} ({every}). {reason} Lo intentaré de nuevo en su próxima hora. Para detenerlo: `/campaign reporte {id} no` en {channel}.',
+  'report.skippedShared':
+    '{channel} está compartido con personas de otra organización (o Slack no dice si lo está), y nadie confirmó que sus reportes puedan ir ahí.',
 };

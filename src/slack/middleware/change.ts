@@ -31,6 +31,7 @@ const REFUSED_WHAT: Record<string, string> = {
   'remove contacts from campaigns': 'removeContacts',
   'edit end users of campaigns': 'editEndUsers',
   'schedule reports for campaigns': 'scheduleReports',
+  'post reports of campaigns': 'postReports',
 };
 
 /**

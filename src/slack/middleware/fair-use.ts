@@ -10,6 +10,8 @@
  *   choices inside an open form (a modal) and form submissions (refusing them would lose what the person typed),
  *   opening the Home tab (served from the shared list snapshot and short caches), replies in watched threads (a
  *   conversation with a customer is never refused).
+ * - A campaign report also spends it as it reads the service: one action per `requestsPerAction` requests
+ *   (src/reports/gatherings.ts, with `take`), and stops when the person has none left.
  * - Over the bucket, the request is acknowledged at once and the person told, kindly, how long to wait: an
  *   ephemeral answer through the command's or message's response_url; for a Home tab button (no response_url), a DM,
  *   once per streak of refusals so a person clicking on does not get a DM per click.
@@ -136,11 +138,7 @@ export function countsAgainstBudget(body: Body): boolean {
  * A global middleware: every request runs on behalf of its sender; a command or click over the sender's bucket is
  * acknowledged and answered here, and goes no further.
  */
-export function registerFairUse(app: App, deps: AppDeps): void {
-  const budget = new PersonBudget({
-    perMinute: deps.config.personActionsPerMinute,
-    burst: deps.config.personActionsBurst,
-  });
+export function registerFairUse(app: App, deps: AppDeps, budget: PersonBudget): void {
   app.use(async (args) => {
     const body = args.body as unknown as Body;
     const person = personOf(body);

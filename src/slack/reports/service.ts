@@ -1,30 +1,34 @@
 /**
  * Campaign reports in Slack: one posted now (`/campaign report <id>`, the Report button) and the scheduled ones.
  *
- * Posting: the figures are gathered (src/reports/gather.ts, at the limiter's bulk priority), the chart drawn in its
- * thread (src/reports/chart.ts), and both go out as one message: Slack's external upload with the report's blocks, so the
- * PNG (with its `alt_txt`) is shown in the report message itself (upload.ts: the three steps of files.uploadV2,
- * with no token sent with the bytes). Words: the conversation's language.
+ * Gathering: src/reports/gatherings.ts (one gathering per campaign and period at a time, later asks share it; at most
+ * `maxGathering` at once across campaigns; each charged to the people who asked, as it reads). Posting: the chart is
+ * drawn in its thread (src/reports/chart.ts), and figures and chart go out as one message: Slack's external upload
+ * with the report's blocks, so the PNG (with its `alt_txt`) is shown in the report message itself (upload.ts: the
+ * three steps of files.uploadV2, with no token sent with the bytes). Where a report may go: channels.ts.
  *
  * Schedules (src/reports/schedules.ts) run only while this replica leads (`LeaderOnly`, src/leader-work.ts): every
  * `tickMs` the scheduler asks, for each schedule, whether one of its minutes passed since it last looked (at most
  * an hour back: a report missed while the app was down is still posted once, within the hour), claims that minute in
- * the store (insert-if-absent: one replica, one post, even across a failover) and posts the report. A campaign
- * finished or archived gets one last report and its schedule is removed.
+ * the store (insert-if-absent: one replica, one post, even across a failover) and posts the report, if the bot is
+ * still in the channel and a shared channel was confirmed; otherwise its owner is told by DM. A campaign finished or
+ * archived gets one last report and its schedule is removed.
  */
 import type { WebClient } from '@slack/web-api';
 import { translator, type Translator } from '../../i18n/translator.js';
-import type { CampaignDetail } from '../../outreach/schemas.js';
 import type { Clock } from '../../clock.js';
 import type { LeaderOnly } from '../../leader-work.js';
 import { reportAltText, reportChartInput, reportFileTitle, reportMessage } from '../../render/report.js';
+import { reportSkippedMessage } from '../../render/report.js';
 import { ChartRenderer } from '../../reports/chart.js';
 import type { ReportFigures } from '../../reports/figures.js';
-import { gatherReport } from '../../reports/gather.js';
+import { ReportGatherings, type ActionBudget, type AskStatus, type GatherAsk } from '../../reports/gatherings.js';
 import { nextRun, periodDaysOf, ReportSchedules, scheduleKey, type ReportSchedule } from '../../reports/schedules.js';
 import { CATCH_UP_MS } from '../../reports/schedules.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
+import { dmReply } from '../reply.js';
+import { runTarget } from './channels.js';
 import { sharePicture } from './upload.js';
 
 export interface ReportTuning {
@@ -32,19 +36,27 @@ export interface ReportTuning {
   tickMs: number;
   /** Length of the compared periods of a report posted now, in days. */
   nowPeriodDays: number;
+  /** Reports gathering at once in this process, across campaigns (others wait their turn). */
+  maxGathering: number;
+  /** Service requests a report reads per action of its asker's budget (PERSON_ACTIONS_*). */
+  requestsPerAction: number;
 }
 
-export const DEFAULT_REPORT_TUNING: ReportTuning = { tickMs: 20_000, nowPeriodDays: 7 };
+export const DEFAULT_REPORT_TUNING: ReportTuning = {
+  tickMs: 20_000,
+  nowPeriodDays: 7,
+  maxGathering: 2,
+  requestsPerAction: 20,
+};
 
 export interface PostOptions {
-  periodDays: number;
   /** The schedule stops after this one (the message says so). */
   lastOne?: boolean;
-  campaign?: CampaignDetail;
 }
 
 export class ReportService implements LeaderOnly {
   readonly schedules: ReportSchedules;
+  private readonly gatherings: ReportGatherings;
   private readonly charts = new ChartRenderer();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -57,23 +69,31 @@ export class ReportService implements LeaderOnly {
     private readonly client: WebClient,
     private readonly clock: Clock,
     private readonly tuning: ReportTuning,
+    /** People's budget of actions (src/slack/middleware/fair-use.ts): a report asked for now costs its asker. */
+    budget?: ActionBudget,
   ) {
     this.schedules = new ReportSchedules(deps.store);
+    this.gatherings = new ReportGatherings(deps.outreach, clock, {
+      maxAtOnce: tuning.maxGathering,
+      requestsPerAction: tuning.requestsPerAction,
+      ...(budget ? { budget } : {}),
+    });
   }
 
-  /** Gathers, draws and posts a report in `channelId`, in `t`'s words; resolves with its figures. */
-  async post(
-    campaignId: number,
+  /** Joins the campaign's gathering or starts one; says at once whether it waits. */
+  gather(ask: GatherAsk): { status: AskStatus; figures: Promise<ReportFigures> } {
+    return this.gatherings.ask(ask);
+  }
+
+  /** Draws the chart and posts figures and chart in `channelId`, in `t`'s words. */
+  async deliver(
+    figures: ReportFigures,
     channelId: string,
     t: Translator,
     client: WebClient,
-    opts: PostOptions,
-  ): Promise<ReportFigures> {
-    const figures = await gatherReport(this.deps.outreach, campaignId, {
-      clock: this.clock,
-      periodDays: opts.periodDays,
-      ...(opts.campaign ? { campaign: opts.campaign } : {}),
-    });
+    opts: PostOptions = {},
+  ): Promise<void> {
+    const campaignId = figures.campaign.id;
     const png = await this.charts.render(reportChartInput(figures, t));
     const message = reportMessage(figures, t, { lastOne: opts.lastOne ?? false });
     await sharePicture(client, this.deps.config.slackApiUrl, {
@@ -88,7 +108,6 @@ export class ReportService implements LeaderOnly {
       { campaign: campaignId, channel: channelId, requests: figures.gathered.requests, ms: figures.gathered.ms },
       'posted a campaign report',
     );
-    return figures;
   }
 
   /** The words of a channel (its language, else DEFAULT_LOCALE). */
@@ -107,6 +126,11 @@ export class ReportService implements LeaderOnly {
   /** The compared periods of a report posted now, in days. */
   get nowPeriodDays(): number {
     return this.tuning.nowPeriodDays;
+  }
+
+  /** The settings of gatherings (what the person is told about them). */
+  get gathering(): Pick<ReportTuning, 'maxGathering' | 'requestsPerAction'> {
+    return { maxGathering: this.tuning.maxGathering, requestsPerAction: this.tuning.requestsPerAction };
   }
 
   // LeaderOnly: the scheduler runs while this replica leads.
@@ -159,10 +183,23 @@ export class ReportService implements LeaderOnly {
   private async runScheduled(s: ReportSchedule, slot: number): Promise<void> {
     const log = this.deps.logger.child({ campaign: s.campaignId, channel: s.channelId, slot: new Date(slot) });
     try {
+      const t = await this.channelWords(s.channelId);
+      const target = await runTarget(this.client, t, s.channelId, s.confirmedShared !== undefined);
+      if (!target.ok) {
+        log.warn(
+          { why: 'confirm' in target ? 'shared, not confirmed' : target.sentence },
+          'a scheduled report was not posted',
+        );
+        await this.schedules.finish(s, slot, {
+          error: 'confirm' in target ? 'shared channel not confirmed' : 'cannot post there',
+        });
+        await this.tellOwner(s);
+        return;
+      }
       const campaign = await this.deps.outreach.getCampaign(s.campaignId, { priority: 'bulk' });
       const lastOne = campaign.status === 'finished' || campaign.archived === true;
-      const t = await this.channelWords(s.channelId);
-      await this.post(s.campaignId, s.channelId, t, this.client, { periodDays: periodDaysOf(s), lastOne, campaign });
+      const figures = await this.gather({ campaignId: s.campaignId, periodDays: periodDaysOf(s), campaign }).figures;
+      await this.deliver(figures, s.channelId, t, this.client, { lastOne });
       await this.schedules.finish(s, slot, { postedAt: this.clock.now() });
       if (lastOne) {
         await this.schedules.remove(s.campaignId, s.channelId);
@@ -171,6 +208,23 @@ export class ReportService implements LeaderOnly {
     } catch (err) {
       log.warn({ err: errorSummary(err) }, 'a scheduled report could not be posted');
       await this.schedules.finish(s, slot, { error: errorSummary(err) }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * DM to the schedule's owner, in their words: the run was not posted, why (the check again, worded for them; a shared
+   * channel no one confirmed comes with the button that does), and how to stop it.
+   */
+  private async tellOwner(s: ReportSchedule): Promise<void> {
+    try {
+      const t = translator((await this.deps.languages.person(s.by, this.client)).locale);
+      const why = await runTarget(this.client, t, s.channelId, s.confirmedShared !== undefined);
+      if (why.ok) return;
+      const view = { ...s, nextRun: this.nextRun(s) };
+      const reason = 'sentence' in why ? why.sentence : undefined;
+      await dmReply(this.client, s.by).ephemeral(reportSkippedMessage(view, reason, t));
+    } catch (err) {
+      this.deps.logger.warn({ err: errorSummary(err), user: s.by }, 'could not tell the owner of a report schedule');
     }
   }
 }

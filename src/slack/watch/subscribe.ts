@@ -15,6 +15,7 @@ import {
   inviteSentence,
   joinFailedSentence,
   note,
+  notInChannelSentence,
   notWatchingMessage,
   unwatchedMessage,
   watchIntroMessage,
@@ -43,7 +44,7 @@ export interface WatchRequest {
   settings?: WatchSettings;
 }
 
-type ChannelAccess =
+export type ChannelAccess =
   | { ok: true; joined: boolean; audience: ChannelAudience }
   | { ok: false; sentence: string }
   /** A Slack Connect channel (or one whose sharing is unknown) not confirmed yet: not joined, nothing started. */
@@ -52,13 +53,14 @@ type ChannelAccess =
 /**
  * Makes sure the bot can post in the channel: joins a public one by itself, explains how to invite it otherwise.
  * A Slack Connect channel (or one whose sharing Slack would not tell) is neither joined nor watched until the person
- * confirmed it (`externalConfirmed`, from the confirmation button).
+ * confirmed it (`externalConfirmed`, from the confirmation button). Reports use it too (src/slack/reports/channels.ts),
+ * some with `join: false`: the bot must be a member already.
  */
-async function ensureBotInChannel(
+export async function ensureBotInChannel(
   client: WebClient,
   t: Translator,
   channelId: string,
-  opts: { externalConfirmed?: boolean } = {},
+  opts: { externalConfirmed?: boolean; join?: boolean } = {},
 ): Promise<ChannelAccess> {
   if (channelId.startsWith('D')) return { ok: true, joined: false, audience: { kind: 'dm', external: false } };
   let info;
@@ -80,6 +82,7 @@ async function ensureBotInChannel(
   // conversations.info refused for a scope (confirmed above): post and hope, as before.
   if (!ch || ch.is_member || ch.is_im) return { ok: true, joined: false, audience };
   if (ch.is_private) return { ok: false, sentence: inviteSentence(channelId, t) };
+  if (opts.join === false) return { ok: false, sentence: notInChannelSentence(channelId, t) };
   try {
     await client.conversations.join({ channel: channelId });
     return { ok: true, joined: true, audience };
