@@ -44,12 +44,15 @@ describe('downloadSlackFile', () => {
   let handler: (req: IncomingMessage, res: ServerResponse) => void;
   const seen: { url?: string; authorization?: string }[] = [];
   let closedEarly = 0;
+  /** Told when the server's side of a response closes (the download's connection went away or the body ended). */
+  let onClose: () => void = () => undefined;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ url: req.url, authorization: req.headers.authorization });
       res.on('close', () => {
         if (!res.writableFinished) closedEarly++;
+        onClose();
       });
       handler(req, res);
     });
@@ -108,10 +111,11 @@ describe('downloadSlackFile', () => {
       };
       pump();
     };
+    const closed = new Promise<void>((resolve) => (onClose = resolve));
     const d = await downloadSlackFile(info('/growing'), { botToken: 'xoxb-t', maxBytes: 200_000 });
     await expect(read(d.body)).rejects.toMatchObject({ code: 'TOO_LARGE' });
     expect(d.bytesRead()).toBeLessThan(200_000 + 64 * 1024 + 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await closed;
     expect(closedEarly).toBe(1);
   });
 
