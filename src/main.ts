@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { Health, storeCheck } from './health.js';
 import { SlackAuthMonitor } from './slack/auth-monitor.js';
 import { createMetrics, type AppMetrics } from './metrics.js';
-import { metricsHandler, startMetricsServer, type MetricsServer } from './metricsServer.js';
+import { isLoopback, publicPortRoutes, startMetricsServer, type MetricsServer } from './metricsServer.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
@@ -41,8 +41,9 @@ import { DEFAULT_REPORT_TUNING, ReportService, type ReportTuning } from './slack
 
 export interface RunningApp {
   port: number;
-  /** Where GET /metrics is served: METRICS_PORT's listener, or `port`. */
+  /** The operators' listener (GET /metrics, GET /healthz/details): METRICS_HOST:METRICS_PORT, the port as chosen. */
   metricsPort: number;
+  metricsHost: string;
   deps: AppDeps;
   /** Every service, built once (tests look inside). */
   services: Services;
@@ -84,7 +85,10 @@ export interface StartOptions extends SlackAppOptions {
 interface HealthTuning {
   /** Between two auth.test calls checking the bot token. */
   slackAuthCheckMs: number;
-  /** Least time between two write probes of the state file's directory. */
+  /**
+   * Least time between two probe writes of the store, however many /healthz requests come: /healthz's own while the
+   * store is durable, the store's retry while it is not.
+   */
   storeProbeMs: number;
 }
 
@@ -107,7 +111,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       secrets: configSecrets(config),
       ...(config.logFormat ? { format: config.logFormat } : {}),
     });
-  const store = await openStore(config, logger.child({ component: 'store' }));
+  const healthTuning: HealthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
+  const store = await openStore(
+    { ...config, retryMs: healthTuning.storeProbeMs },
+    logger.child({ component: 'store' }),
+  );
   // Who polls and delivers (one replica at a time), and the budgets every replica shares: in the database with
   // DATABASE_URL, in this process with the embedded store (its one process always leads).
   const coordination =
@@ -165,11 +173,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     upload: { ...DEFAULT_UPLOAD_TUNING, ...opts.upload },
     home: { ...DEFAULT_HOME_TUNING, ...opts.home },
     campaignForm: { ...DEFAULT_FORM_TIMING, ...opts.campaignForm },
-    health: { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning },
+    health: healthTuning,
   };
 
   let listening = false;
-  const healthTuning = settings.health;
   const slackAuth = new SlackAuthMonitor({
     authTest: () => slack.app.client.auth.test(),
     intervalMs: healthTuning.slackAuthCheckMs,
@@ -196,8 +203,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     onTokenResult: (token, method, error) => slackAuth.noteCall(token, method, error),
   });
 
-  let metricsServer: MetricsServer | undefined;
-  if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.metricsPort, metrics);
+  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    await outreach.close();
+    await simulator?.close();
+    throw err;
+  });
   // Slack's limits per method for the workspace, one budget for every replica; people's calls before the watch's.
   const slackBudget =
     opts.slackBudget ??
@@ -212,7 +223,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     health,
     slackFetch,
     slackBudget,
-    routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
+    routes: publicPortRoutes(config.metricsToken, { metrics, health }),
   });
   const client = slack.app.client;
   const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, opts.clock ?? systemClock, slackBudget);
@@ -278,7 +289,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   try {
     ({ port } = await slack.start());
   } catch (err) {
-    await metricsServer?.close();
+    await metricsServer.close();
     throw err;
   }
   listening = true;
@@ -291,7 +302,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let stopped = false;
   return {
     port,
-    metricsPort: metricsServer?.port ?? port,
+    metricsPort: metricsServer.port,
+    metricsHost: metricsServer.host,
     deps,
     services,
     settings,
@@ -317,7 +329,28 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       await store.close();
       await outreach.close();
       await simulator?.close();
-      await metricsServer?.close();
+      await metricsServer.close();
     },
   };
+}
+
+/** The operators' own listener; a warning when it is reachable from other hosts. */
+async function startOperatorsListener(
+  config: Config,
+  sources: Parameters<typeof startMetricsServer>[1],
+  logger: Logger,
+): Promise<MetricsServer> {
+  const server = await startMetricsServer({ host: config.metricsHost, port: config.metricsPort }, sources);
+  const where = { host: server.host, port: server.port };
+  if (isLoopback(config.metricsHost)) {
+    logger.info(where, "operators' endpoints (GET /metrics, GET /healthz/details) listen on this host only");
+  } else {
+    logger.warn(
+      where,
+      `METRICS_HOST ${config.metricsHost} is not a loopback address: anyone who can reach ${server.host}:${server.port} ` +
+        'reads the metrics and the health details. Keep that port off public networks (a firewall, a private ' +
+        'interface), or leave METRICS_HOST unset for 127.0.0.1 and let Prometheus scrape PORT with METRICS_TOKEN.',
+    );
+  }
+  return server;
 }
