@@ -234,7 +234,10 @@ const envSchema = z.looseObject({
   }),
   METRICS_HOST: text.transform((v, ctx) => {
     if (v === undefined) return '127.0.0.1';
-    if (isIP(v) !== 0 || /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)) {
+    if (
+      isIP(v) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
+    ) {
       return v;
     }
     return fail(

@@ -203,12 +203,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     onTokenResult: (token, method, error) => slackAuth.noteCall(token, method, error),
   });
 
-  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(async (err: unknown) => {
-    await store.close().catch(() => undefined);
-    await outreach.close();
-    await simulator?.close();
-    throw err;
-  });
+  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(
+    async (err: unknown) => {
+      await store.close().catch(() => undefined);
+      await outreach.close();
+      await simulator?.close();
+      throw err;
+    },
+  );
   // Slack's limits per method for the workspace, one budget for every replica; people's calls before the watch's.
   const slackBudget =
     opts.slackBudget ??

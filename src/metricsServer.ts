@@ -23,8 +23,8 @@ export interface OperatorSources {
   health: { report(): Promise<HealthReport> };
 }
 
-export const METRICS_PATH = '/metrics';
-export const HEALTH_DETAILS_PATH = '/healthz/details';
+const METRICS_PATH = '/metrics';
+const HEALTH_DETAILS_PATH = '/healthz/details';
 
 function metricsHandler(metrics: AppMetrics): Handler {
   return (_req, res) => {
@@ -56,7 +56,10 @@ function healthDetailsHandler(health: OperatorSources['health']): Handler {
 
 /** Path → handler of every operator endpoint. */
 function operatorHandlers(sources: OperatorSources): Record<string, Handler> {
-  return { [METRICS_PATH]: metricsHandler(sources.metrics), [HEALTH_DETAILS_PATH]: healthDetailsHandler(sources.health) };
+  return {
+    [METRICS_PATH]: metricsHandler(sources.metrics),
+    [HEALTH_DETAILS_PATH]: healthDetailsHandler(sources.health),
+  };
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -65,7 +68,7 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
  * Whether the request carries `Authorization: Bearer <token>`. Both sides are hashed first, so the comparison takes
  * the same time whatever the length or the first differing character of what was sent.
  */
-export function hasBearer(req: IncomingMessage, token: string): boolean {
+function hasBearer(req: IncomingMessage, token: string): boolean {
   const sent = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
   return timingSafeEqual(digest(sent), digest(token));
 }

@@ -157,7 +157,9 @@ describe('loadConfig', () => {
   it('refuses a short METRICS_TOKEN without repeating it', () => {
     const e = errorFor({ ...base, METRICS_TOKEN: 'secret-but-short' });
     expect(e.variables).toEqual(['METRICS_TOKEN']);
-    expect(e.message).toMatch(/^METRICS_TOKEN must be at least 24 printable characters without spaces \(value not shown\)/);
+    expect(e.message).toMatch(
+      /^METRICS_TOKEN must be at least 24 printable characters without spaces \(value not shown\)/,
+    );
     expect(e.message).not.toContain('secret-but-short');
     expect(errorFor({ ...base, METRICS_TOKEN: 'twenty four characters with spaces' }).variables).toEqual([
       'METRICS_TOKEN',

@@ -221,9 +221,9 @@ describe('GET /metrics after a command, a poll and an upload', () => {
       expect((await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST' })).status).toBe(404);
       expect((await fetch(`http://127.0.0.1:${other.app.port}/healthz`)).status).toBe(200);
       // The first app's counts are untouched by the second's.
-      expect(
-        (await scrape(t.app.metricsPort)).m.sum('outreach_slack_upload_rows_total', { outcome: 'created' }),
-      ).toBe(3);
+      expect((await scrape(t.app.metricsPort)).m.sum('outreach_slack_upload_rows_total', { outcome: 'created' })).toBe(
+        3,
+      );
     } finally {
       await other.close();
     }
