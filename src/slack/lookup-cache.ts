@@ -1,18 +1,18 @@
 /**
  * Answers of a Slack lookup (users.info, users.conversations) kept for a while, so a person's clicks do not each cost
- * a call: each answer is trusted for its own time, at most `max` answers are kept (the oldest forgotten first), and
- * lookups of one key under way at once are made once.
+ * a call: an answer is trusted while younger than `ttlMs` (read at each use: it may be a setting), at most `max`
+ * answers are kept (the oldest forgotten first), and lookups of one key under way at once are made once.
  */
 export interface LookupCacheOptions {
   /** How long an answer is trusted, ms. */
-  ttlMs: number;
+  ttlMs: number | (() => number);
   /** Answers kept at most. */
   max: number;
   now?: () => number;
 }
 
 export class LookupCache<V> {
-  private readonly answers = new Map<string, { value: V; until: number }>();
+  private readonly answers = new Map<string, { value: V; at: number }>();
   private readonly inFlight = new Map<string, Promise<V>>();
   private readonly now: () => number;
 
@@ -20,15 +20,16 @@ export class LookupCache<V> {
     this.now = opts.now ?? Date.now;
   }
 
-  /** The kept answer for `key` while trusted, else `load()`'s (kept `ttlMs`, or `ttlFor(value)` when given). */
-  get(key: string, load: () => Promise<V>, ttlFor?: (value: V) => number): Promise<V> {
+  /** The kept answer for `key` while trusted, else `load()`'s (kept from then on). */
+  get(key: string, load: () => Promise<V>): Promise<V> {
     const kept = this.answers.get(key);
-    if (kept && kept.until > this.now()) return Promise.resolve(kept.value);
+    const ttl = typeof this.opts.ttlMs === 'function' ? this.opts.ttlMs() : this.opts.ttlMs;
+    if (kept && this.now() - kept.at < ttl) return Promise.resolve(kept.value);
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = load()
         .then((value) => {
-          this.keep(key, value, ttlFor ? ttlFor(value) : this.opts.ttlMs);
+          this.set(key, value);
           return value;
         })
         .finally(() => this.inFlight.delete(key));
@@ -37,14 +38,10 @@ export class LookupCache<V> {
     return pending;
   }
 
-  /** How many answers are kept now. */
-  get size(): number {
-    return this.answers.size;
-  }
-
-  private keep(key: string, value: V, ttlMs: number): void {
+  /** Keeps `value` as the answer for `key` from now on (also a fresher lookup made by the caller). */
+  set(key: string, value: V): void {
     this.answers.delete(key);
-    this.answers.set(key, { value, until: this.now() + ttlMs });
+    this.answers.set(key, { value, at: this.now() });
     for (const oldest of this.answers.keys()) {
       if (this.answers.size <= this.opts.max) break;
       this.answers.delete(oldest);
