@@ -38,6 +38,7 @@ import type { WatchTuning } from './watch/service.js';
 import { AgentDirectory } from './slack/campaign-form/directory.js';
 import { FormSubmissions } from './slack/campaign-form/once.js';
 import { DEFAULT_REPORT_TUNING, ReportService, type ReportTuning } from './slack/reports/service.js';
+import { createPersonBudget } from './slack/middleware/person-budget.js';
 
 export interface RunningApp {
   port: number;
@@ -268,6 +269,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     submissions: new FormSubmissions(store),
     formTiming: settings.campaignForm,
     reports,
+    // One bucket per person for every replica: in the shared store with PostgreSQL, in this process otherwise.
+    personBudget: createPersonBudget({
+      perMinute: config.personActionsPerMinute,
+      burst: config.personActionsBurst,
+      ...(store.kind === 'postgres' ? { shared: store } : {}),
+      logger: logger.child({ component: 'fair-use' }),
+    }),
   };
   // Every change passes through the audit trail: the person's Home tab is published again, other people's cached
   // lists are read again at their next use.

@@ -58,6 +58,7 @@ import * as language from './language/listeners.js';
 import type { HomeService } from './home/service.js';
 import { change, changeAfterAck } from './middleware/change.js';
 import { registerFairUse } from './middleware/fair-use.js';
+import type { PersonBudget } from './middleware/person-budget.js';
 import { button, readButton, slashCommand, type Subcommands } from './middleware/listener.js';
 import * as reports from './reports/listeners.js';
 import type { ReportService } from './reports/service.js';
@@ -81,6 +82,8 @@ export interface Services extends AppDeps {
   formTiming: SubmitTiming;
   /** Campaign reports, now and on a schedule. */
   reports: ReportService;
+  /** Each person's share of commands and clicks (one for every replica with PostgreSQL). */
+  personBudget: PersonBudget;
 }
 
 /** `/campaign <sub>`: one row per kind the grammar parses (src/slack/grammar.ts); a missing row is a compile error. */
@@ -123,7 +126,7 @@ const subcommands: Subcommands<Services> = {
 
 export function routes(app: App, s: Services): void {
   // First: every request runs on behalf of its sender, and one over their share goes no further.
-  registerFairUse(app, s);
+  registerFairUse(app, s, s.personBudget);
 
   app.command('/campaign', slashCommand(s, subcommands));
 

@@ -3,7 +3,10 @@
  * service played by the simulator, the app's real shared limiter (12 per 1-second window). One person's burst must
  * not hold up another person's command or the poller, and the person over their share is told how long to wait.
  */
-import { countsAgainstBudget, PersonBudget } from '../../src/slack/middleware/fair-use.js';
+import { countsAgainstBudget } from '../../src/slack/middleware/fair-use.js';
+import { createPersonBudget } from '../../src/slack/middleware/person-budget.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
+import { freshDatabase } from '../support/postgres.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { FAST_TUNING } from '../support/watchHarness.js';
 
@@ -160,18 +163,22 @@ describe('what counts against a person', () => {
 });
 
 describe('PersonBudget', () => {
-  it('lets a burst through, then one more per refill interval, each person on their own', () => {
+  it('lets a burst through, then one more per refill interval, each person on their own', async () => {
     let now = 0;
-    const b = new PersonBudget({ perMinute: 60, burst: 3, now: () => now });
-    expect([b.take('A'), b.take('A'), b.take('A')]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
-    expect(b.take('A')).toEqual({ ok: false, waitMs: 1000 });
-    expect(b.take('B')).toEqual({ ok: true });
+    const b = createPersonBudget({ perMinute: 60, burst: 3, now: () => now });
+    expect([await b.take('A'), await b.take('A'), await b.take('A')]).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+    ]);
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 1000 });
+    expect(await b.take('B')).toEqual({ ok: true });
     now = 400;
-    expect(b.take('A')).toEqual({ ok: false, waitMs: 600 });
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 600 });
     now = 1000;
-    expect(b.take('A')).toEqual({ ok: true });
+    expect(await b.take('A')).toEqual({ ok: true });
     now = 60_000;
-    expect([b.take('A'), b.take('A'), b.take('A'), b.take('A').ok]).toEqual([
+    expect([await b.take('A'), await b.take('A'), await b.take('A'), (await b.take('A')).ok]).toEqual([
       { ok: true },
       { ok: true },
       { ok: true },
@@ -179,17 +186,69 @@ describe('PersonBudget', () => {
     ]);
   });
 
-  it('a DM about waiting goes out once per streak of refusals', () => {
+  it('takes several at once, or none; more than the burst costs the whole bucket', async () => {
     let now = 0;
-    const b = new PersonBudget({ perMinute: 60, burst: 1, now: () => now });
-    b.take('A');
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(true);
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(false);
+    const b = createPersonBudget({ perMinute: 60, burst: 5, now: () => now });
+    expect(await b.take('A', 3)).toEqual({ ok: true });
+    expect(await b.take('A', 3)).toEqual({ ok: false, waitMs: 1000 });
+    expect(await b.take('A', 2)).toEqual({ ok: true });
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 1000 });
+    now = 5000;
+    expect(await b.take('A', 40)).toEqual({ ok: true });
+    expect(await b.take('A', 40)).toEqual({ ok: false, waitMs: 5000 });
+  });
+
+  it('a DM about waiting goes out once per streak of refusals', async () => {
+    let now = 0;
+    const b = createPersonBudget({ perMinute: 60, burst: 1, now: () => now });
+    await b.take('A');
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(true);
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(false);
     now = 1000;
-    expect(b.take('A').ok).toBe(true);
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(true);
+    expect((await b.take('A')).ok).toBe(true);
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(true);
+  });
+
+  describe('with PostgreSQL, one bucket for every replica', () => {
+    let url: string;
+    let stores: PostgresStore[];
+    beforeAll(async () => {
+      url = await freshDatabase('budget');
+      // Two replicas' stores on one database.
+      stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    });
+    afterAll(async () => {
+      for (const st of stores) await st.close();
+    });
+    const replicas = (perMinute: number, burst: number) =>
+      stores.map((shared) => createPersonBudget({ perMinute, burst, shared }));
+
+    it('takes spread over both replicas, all at once, get the burst and not one more', async () => {
+      const [a, b] = replicas(1, 10);
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).take('U0BOTH')));
+      expect(answers.filter((x) => x.ok)).toHaveLength(10);
+      const refused = answers.filter((x) => !x.ok);
+      expect(refused).toHaveLength(30);
+      for (const r of refused) expect(r).toEqual({ ok: false, waitMs: expect.any(Number) as unknown });
+      // Another person has their own bucket.
+      expect(await a!.take('U0OTHER', 10)).toEqual({ ok: true });
+      expect((await b!.take('U0OTHER')).ok).toBe(false);
+    });
+
+    it('one DM per streak across replicas, and a refill seen by both', async () => {
+      let now = Date.now();
+      const [a, b] = stores.map((shared) => createPersonBudget({ perMinute: 60, burst: 2, shared, now: () => now }));
+      expect(await a!.take('U0DM', 2)).toEqual({ ok: true });
+      expect(await b!.take('U0DM')).toEqual({ ok: false, waitMs: 1000 });
+      expect(await b!.shouldDm('U0DM')).toBe(true);
+      expect(await a!.shouldDm('U0DM')).toBe(false);
+      now += 1000;
+      expect(await a!.take('U0DM')).toEqual({ ok: true });
+      expect((await b!.take('U0DM')).ok).toBe(false);
+      expect(await a!.shouldDm('U0DM')).toBe(true);
+    });
   });
 });
