@@ -17,7 +17,7 @@
 import type { Logger } from '../../log.js';
 import type { Collection, Store } from '../../store/store.js';
 
-export type BudgetAnswer = { ok: true } | { ok: false; waitMs: number };
+type BudgetAnswer = { ok: true } | { ok: false; waitMs: number };
 
 export interface PersonBudget {
   /** Sustained rate: actions per minute. */
