@@ -5,6 +5,7 @@
  * the refusal audited, and nothing changing reaches the service; a full member's change goes through.
  */
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { seedCampaign } from '../support/upload.js';
 
 const MEMBER = 'U0MEMBER';
 const MULTI_GUEST = 'U0MULTIGUEST';
@@ -35,18 +36,7 @@ beforeAll(async () => {
   });
   expect(t.config.outreach.mode).toBe('live');
   expect(t.config.adminUserIds).toEqual([]);
-  const c = t.sim.control;
-  const agent = c.addAgent({ name: 'Sofía' });
-  const int = c.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  campaign = Number(
-    c.seedCampaign({
-      name: 'Cobranza',
-      agentId: agent.id,
-      integrationId: int.id,
-      status: 'active',
-      contacts: [{ contact: '+525512345678', name: 'Ana' }],
-    }).id,
-  );
+  campaign = seedCampaign(t, 'Cobranza', 'active');
 });
 afterAll(async () => {
   await t.app.services.home.idle();
