@@ -62,7 +62,10 @@ export interface Config {
    */
   adminUserIds: string[];
   adminUsergroupId?: string;
-  /** ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, everyone may change, on purpose. */
+  /**
+   * ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, every full member of the workspace may change,
+   * on purpose (never guests or people of another organization: src/slack/permissions.ts).
+   */
   allowEveryoneToChange: boolean;
   /** Who may reply to customers in watched threads; empty (with no `responderUsergroupId`) means the admins. */
   responderUserIds: string[];
@@ -319,7 +322,7 @@ const envSchema = z.looseObject({
     return fail(
       ctx,
       `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
-        'Set it to true only if everyone in the workspace may change campaigns with the live service, or leave it unset.',
+        'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
     );
   }),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
@@ -416,9 +419,9 @@ const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
 const listed = (v: string | undefined) => (v ?? '').split(',').some((s) => s.trim() !== '');
 
 const NO_ADMINS_MESSAGE =
-  'Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set, so with the live service everyone in the workspace could ' +
-  'change campaigns and reply to customers. Set ADMIN_USER_IDS (member ids) or ADMIN_USERGROUP_ID (a user group), ' +
-  'or set ALLOW_EVERYONE_TO_CHANGE=true if everyone may, on purpose.';
+  'Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set, so with the live service every full member of the workspace ' +
+  'could change campaigns and reply to customers. Set ADMIN_USER_IDS (member ids) or ADMIN_USERGROUP_ID (a user ' +
+  'group), or set ALLOW_EVERYONE_TO_CHANGE=true if every full member (never guests or other organizations) may, on purpose.';
 
 /**
  * The live service with no admins and no ALLOW_EVERYONE_TO_CHANGE: the one-line refusal (a ConfigError), else
@@ -643,7 +646,7 @@ const UNSET = 'not set';
 export function describeConfig(config: Config): ConfigSummary {
   const people = (ids: string[], group: string | undefined) =>
     [...ids, ...(group ? [`group ${group}`] : [])].join(', ');
-  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'everyone';
+  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'every full member of the workspace';
   const responders = people(config.responderUserIds, config.responderUsergroupId) || `the admins (${admins})`;
   return {
     slackMode: config.slackAppToken ? 'socket' : 'http',

@@ -395,7 +395,10 @@ describe('who may change with the live service', () => {
     const sandbox = loadConfig(base);
     expect(sandbox.outreach.mode).toBe('sandbox');
     expect(everyoneMayChangeProblem(sandbox)).toBeUndefined();
-    expect(describeConfig(sandbox)).toMatchObject({ admins: 'everyone', responders: 'the admins (everyone)' });
+    expect(describeConfig(sandbox)).toMatchObject({
+      admins: 'every full member of the workspace',
+      responders: 'the admins (every full member of the workspace)',
+    });
   });
 
   it('holds a Config built by hand to the same rule (startApp checks it again)', () => {
@@ -446,7 +449,7 @@ describe('describeConfig', () => {
       slackMode: 'http',
       slackAppToken: 'not set',
       outreach: { mode: 'sandbox' },
-      admins: 'everyone',
+      admins: 'every full member of the workspace',
       uploadLimits: '200000 rows per file, 5000 characters per cell, 2 at once',
     });
   });
