@@ -114,7 +114,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     });
   const healthTuning: HealthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
   const store = await openStore(
-    { ...config, retryMs: healthTuning.storeProbeMs },
+    // The store's own retry while it cannot write: once per probe interval too (never a busy loop).
+    { ...config, retryMs: Math.max(10, healthTuning.storeProbeMs) },
     logger.child({ component: 'store' }),
   );
   // Who polls and delivers (one replica at a time), and the budgets every replica shares: in the database with
