@@ -24,6 +24,7 @@ import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import { SlackMethodBudget } from './slack/method-budget.js';
 import type { RateWindows } from './store/coordination.js';
 import { openCoordination } from './store/open-coordination.js';
+import { PgTokenBuckets } from './store/pg-token-buckets.js';
 import { LeaderWork } from './leader-work.js';
 import type { AppDeps } from './slack/deps.js';
 import { observedFetch } from './slack/middleware/observe.js';
@@ -81,6 +82,8 @@ export interface StartOptions extends SlackAppOptions {
   clock?: Clock;
   /** Report scheduler settings (tests shorten its tick). */
   reports?: Partial<ReportTuning>;
+  /** Longest a command or click waits for the shared count of its sender's actions (PostgreSQL); default 1 s. */
+  fairUseSharedDeadlineMs?: number;
 }
 
 interface HealthTuning {
@@ -274,8 +277,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     personBudget: createPersonBudget({
       perMinute: config.personActionsPerMinute,
       burst: config.personActionsBurst,
-      ...(store.kind === 'postgres' ? { shared: store } : {}),
+      ...(store.kind === 'postgres' ? { shared: new PgTokenBuckets(store) } : {}),
       logger: logger.child({ component: 'fair-use' }),
+      ...(opts.fairUseSharedDeadlineMs !== undefined ? { sharedDeadlineMs: opts.fairUseSharedDeadlineMs } : {}),
     }),
   };
   // Every change passes through the audit trail: the person's Home tab is published again, other people's cached

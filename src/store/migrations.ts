@@ -75,6 +75,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // collection names; a B-tree gives back the pages of deleted entries.
     sql: `DROP INDEX IF EXISTS records_idx;`,
   },
+  {
+    version: 4,
+    name: 'shared token buckets',
+    // pg-token-buckets.ts: one row per bucket (a person's share of commands and clicks, for every replica). `taken`
+    // says whether the statement that last wrote the row took what it asked for.
+    sql: `
+      CREATE TABLE token_buckets (
+        bucket text COLLATE "C" PRIMARY KEY,
+        tokens float8 NOT NULL,
+        counted_at timestamptz NOT NULL,
+        told boolean NOT NULL DEFAULT false,
+        taken boolean NOT NULL DEFAULT true
+      );
+    `,
+  },
 ];
 
 /**

@@ -23,6 +23,9 @@ beforeAll(async () => {
   set = await startReplicas({
     count: 2,
     env: { PERSON_ACTIONS_PER_MINUTE: '1', PERSON_ACTIONS_BURST: String(BURST) },
+    // The shared count decides here, however slow a loaded machine opens the replicas' first database connections
+    // (past the deadline a replica's own count would decide, as when the database is down: fair-use.test.ts).
+    start: { fairUseSharedDeadlineMs: 2_500 },
   });
   const c = set.sim.control;
   const agent = c.addAgent({ name: 'Ana' });

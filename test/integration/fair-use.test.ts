@@ -6,7 +6,9 @@
 import { countsAgainstBudget } from '../../src/slack/middleware/fair-use.js';
 import { createPersonBudget } from '../../src/slack/middleware/person-budget.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
+import { PgTokenBuckets } from '../../src/store/pg-token-buckets.js';
 import { freshDatabase } from '../support/postgres.js';
+import { createLogger } from '../../src/log.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { FAST_TUNING } from '../support/watchHarness.js';
 
@@ -224,31 +226,72 @@ describe('PersonBudget', () => {
       for (const st of stores) await st.close();
     });
     const replicas = (perMinute: number, burst: number) =>
-      stores.map((shared) => createPersonBudget({ perMinute, burst, shared }));
+      stores.map((st) => createPersonBudget({ perMinute, burst, shared: new PgTokenBuckets(st) }));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     it('takes spread over both replicas, all at once, get the burst and not one more', async () => {
+      // One a minute once the burst is spent: no refill within the test.
       const [a, b] = replicas(1, 10);
       const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).take('U0BOTH')));
       expect(answers.filter((x) => x.ok)).toHaveLength(10);
       const refused = answers.filter((x) => !x.ok);
       expect(refused).toHaveLength(30);
       for (const r of refused) expect(r).toEqual({ ok: false, waitMs: expect.any(Number) as unknown });
-      // Another person has their own bucket.
-      expect(await a!.take('U0OTHER', 10)).toEqual({ ok: true });
+      // Another person has their own bucket; a count above the burst costs the whole of it.
+      expect(await a!.take('U0OTHER', 40)).toEqual({ ok: true });
       expect((await b!.take('U0OTHER')).ok).toBe(false);
+      expect((await a!.take('U0OTHER')).ok).toBe(false);
     });
 
-    it('one DM per streak across replicas, and a refill seen by both', async () => {
-      let now = Date.now();
-      const [a, b] = stores.map((shared) => createPersonBudget({ perMinute: 60, burst: 2, shared, now: () => now }));
+    it("when the database fails, each replica's own count decides: still refused after the burst there", async () => {
+      const gone = await openPostgresStore(url);
+      await gone.close();
+      const lines: string[] = [];
+      const logger = createLogger('warn', { destination: { write: (l: string) => void lines.push(l) } });
+      const b = createPersonBudget({ perMinute: 1, burst: 3, shared: new PgTokenBuckets(gone), logger });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => b.take('U0NODB')));
+      expect(answers.map((x) => x.ok)).toEqual([true, true, true, false, false]);
+      expect(await b.shouldDm('U0NODB')).toBe(true);
+      expect(lines.filter((l) => l.includes("this replica's decides"))).toHaveLength(4);
+    });
+
+    it('one DM per streak of refusals, whichever replica refused', async () => {
+      const [a, b] = replicas(1, 2);
       expect(await a!.take('U0DM', 2)).toEqual({ ok: true });
-      expect(await b!.take('U0DM')).toEqual({ ok: false, waitMs: 1000 });
+      const refused = await b!.take('U0DM');
+      expect(refused.ok).toBe(false);
       expect(await b!.shouldDm('U0DM')).toBe(true);
       expect(await a!.shouldDm('U0DM')).toBe(false);
-      now += 1000;
-      expect(await a!.take('U0DM')).toEqual({ ok: true });
-      expect((await b!.take('U0DM')).ok).toBe(false);
-      expect(await a!.shouldDm('U0DM')).toBe(true);
+      expect(await b!.shouldDm('U0DM')).toBe(false);
+    });
+
+    it("refills by the database's clock: after the wait it gives, a take works again and starts a new streak", async () => {
+      // Ten a second: each refusal's wait is at most 100 ms.
+      const [a, b] = replicas(600, 1);
+      let refused: { ok: false; waitMs: number } | undefined;
+      for (let i = 0; i < 20 && !refused; i++) {
+        const r = await (i % 2 ? a! : b!).take('U0REFILL');
+        if (!r.ok) refused = r;
+      }
+      expect(refused!.waitMs).toBeGreaterThan(0);
+      expect(refused!.waitMs).toBeLessThanOrEqual(100);
+      expect(await a!.shouldDm('U0REFILL')).toBe(true);
+      // Waiting what each refusal says gets the action (a replica's own count may say less than the shared one).
+      let wait = refused!.waitMs;
+      let taken = false;
+      for (let i = 0; i < 5 && !taken; i++) {
+        await sleep(wait);
+        const r = await b!.take('U0REFILL');
+        if (r.ok) taken = true;
+        else wait = r.waitMs;
+        expect(wait).toBeLessThanOrEqual(100);
+      }
+      expect(taken).toBe(true);
+      // That accepted take ended the streak: the next refusal is told again.
+      let again = false;
+      for (let i = 0; i < 20 && !again; i++) again = !(await a!.take('U0REFILL')).ok;
+      expect(again).toBe(true);
+      expect(await b!.shouldDm('U0REFILL')).toBe(true);
     });
   });
 });
