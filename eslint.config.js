@@ -66,6 +66,8 @@ const zones = [
       './src/slack/retryPolicy.ts',
       './src/slack/audit.ts',
       './src/slack/permissions.ts',
+      './src/slack/members.ts',
+      './src/slack/lookup-cache.ts',
       './src/slack/reply.ts',
       './src/slack/auth-monitor.ts',
       './src/slack/message-lookup.ts',

@@ -5,6 +5,7 @@
  * misconfigured deployment fails at once with a message an operator can act on. Secret values (tokens, signing
  * secret, API key) are never repeated in those messages, nor in `describeConfig`'s summary.
  */
+import { isIP } from 'node:net';
 import { isSupportedCountry, type CountryCode } from './contacts/libphonenumber.js';
 import { isLocale, type Locale } from './i18n/locale.js';
 import { z } from 'zod';
@@ -15,6 +16,11 @@ type LogLevel = (typeof LOG_LEVELS)[number];
 /** `pretty`: coloured, one line per event, for a person at a terminal; `json`: one JSON object per line. */
 const LOG_FORMATS = ['pretty', 'json'] as const;
 type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** The operators' listener's port when METRICS_PORT is unset (the usual port of a Prometheus exporter). */
+const DEFAULT_METRICS_PORT = 9464;
+/** Shortest METRICS_TOKEN accepted: a bearer token anyone can reach PORT to guess at. */
+const METRICS_TOKEN_MIN_CHARS = 24;
 
 /** Slack's `file_input` limit per file (10 MB); the default cap on uploaded spreadsheets. */
 const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
@@ -31,8 +37,14 @@ export interface Config {
   /** Slack Web API base URL, always ending with `/` (a fake Slack in tests/sandbox). */
   slackApiUrl: string;
   port: number;
-  /** Port of a separate listener for GET /metrics; unset: /metrics is served on `port`. */
-  metricsPort?: number;
+  /**
+   * The operators' listener (GET /metrics, GET /healthz/details), never the port Slack reaches; 0: any free port.
+   */
+  metricsPort: number;
+  /** The address it listens on: loopback unless METRICS_HOST says otherwise (a warning is logged at start then). */
+  metricsHost: string;
+  /** Bearer token that also opens the operators' endpoints on `port`; unset: they are not served there at all. */
+  metricsToken?: string;
   /** `sandbox` runs against the built-in simulator; `live` against the real service. */
   outreach: OutreachConfig;
   /** The state as it was kept before STATE_DIR (one JSON file): converted into `stateDir` on first start. */
@@ -50,7 +62,10 @@ export interface Config {
    */
   adminUserIds: string[];
   adminUsergroupId?: string;
-  /** ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, everyone may change, on purpose. */
+  /**
+   * ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, every full member of the workspace may change,
+   * on purpose (never guests or people of another organization: src/slack/permissions.ts).
+   */
   allowEveryoneToChange: boolean;
   /** Who may reply to customers in watched threads; empty (with no `responderUsergroupId`) means the admins. */
   responderUserIds: string[];
@@ -214,14 +229,35 @@ const envSchema = z.looseObject({
     return u.href.endsWith('/') ? u.href : `${u.href}/`;
   }),
   PORT: wholeNumber('PORT', { min: 1, max: 65535, fallback: 3000, purpose: 'the port to listen on' }),
-  METRICS_PORT: text.transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    const n = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (Number.isSafeInteger(n) && n >= 1 && n <= 65535) return n;
+  METRICS_PORT: wholeNumber('METRICS_PORT', {
+    min: 0,
+    max: 65535,
+    fallback: DEFAULT_METRICS_PORT,
+    purpose: "the port of the operators' listener (GET /metrics, GET /healthz/details; 0: any free port)",
+  }),
+  METRICS_HOST: text.transform((v, ctx) => {
+    if (v === undefined) return '127.0.0.1';
+    if (
+      isIP(v) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
+    ) {
+      return v;
+    }
     return fail(
       ctx,
-      `METRICS_PORT must be a whole number between 1 and 65535 (got ${shown(v)}). ` +
-        'Set METRICS_PORT to the port that serves GET /metrics, or leave it unset to serve /metrics on PORT.',
+      `METRICS_HOST must be an IP address or a host name (got ${shown(v)}). ` +
+        "Set it to the address the operators' listener binds to, or leave it unset for 127.0.0.1 (this host only).",
+    );
+  }),
+  METRICS_TOKEN: text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (v.length >= METRICS_TOKEN_MIN_CHARS && /^[\x21-\x7e]+$/.test(v)) return v;
+    // A secret: never repeated, not even in part.
+    return fail(
+      ctx,
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_CHARS} printable characters without spaces (value not shown). ` +
+        'Set it to a long random string (e.g. the output of `openssl rand -hex 32`), or leave it unset to keep ' +
+        '/metrics off PORT.',
     );
   }),
   OUTREACH_BASE_URL: text.transform((v, ctx) => {
@@ -286,7 +322,7 @@ const envSchema = z.looseObject({
     return fail(
       ctx,
       `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
-        'Set it to true only if everyone in the workspace may change campaigns with the live service, or leave it unset.',
+        'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
     );
   }),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
@@ -383,9 +419,9 @@ const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
 const listed = (v: string | undefined) => (v ?? '').split(',').some((s) => s.trim() !== '');
 
 const NO_ADMINS_MESSAGE =
-  'Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set, so with the live service everyone in the workspace could ' +
-  'change campaigns and reply to customers. Set ADMIN_USER_IDS (member ids) or ADMIN_USERGROUP_ID (a user group), ' +
-  'or set ALLOW_EVERYONE_TO_CHANGE=true if everyone may, on purpose.';
+  'Neither ADMIN_USER_IDS nor ADMIN_USERGROUP_ID is set, so with the live service every full member of the workspace ' +
+  'could change campaigns and reply to customers. Set ADMIN_USER_IDS (member ids) or ADMIN_USERGROUP_ID (a user ' +
+  'group), or set ALLOW_EVERYONE_TO_CHANGE=true if every full member (never guests or other organizations) may, on purpose.';
 
 /**
  * The live service with no admins and no ALLOW_EVERYONE_TO_CHANGE: the one-line refusal (a ConfigError), else
@@ -440,12 +476,13 @@ function crossChecks(env: Env): Problem[] {
     });
   }
   const port = Number(env.PORT?.trim() || '3000');
-  if (env.METRICS_PORT?.trim() && Number(env.METRICS_PORT.trim()) === port) {
+  const metricsPort = Number(env.METRICS_PORT?.trim() || String(DEFAULT_METRICS_PORT));
+  if (metricsPort === port && port !== 0) {
     problems.push({
       variable: 'METRICS_PORT',
       message:
-        `METRICS_PORT is the same as PORT (${port}). Set METRICS_PORT to another port, ` +
-        'or leave it unset to serve /metrics on PORT.',
+        `METRICS_PORT${env.METRICS_PORT?.trim() ? '' : ` (unset: ${DEFAULT_METRICS_PORT})`} is the same as PORT (${port}). ` +
+        "Set METRICS_PORT to another port: the operators' endpoints never share the port Slack reaches.",
     });
   }
   return problems;
@@ -459,6 +496,8 @@ const VARIABLES = [
   'SLACK_API_URL',
   'PORT',
   'METRICS_PORT',
+  'METRICS_HOST',
+  'METRICS_TOKEN',
   'OUTREACH_BASE_URL',
   'OUTREACH_API_KEY',
   'STATE_FILE',
@@ -522,6 +561,8 @@ export function loadConfig(env: Env = process.env): Config {
     slackBotToken: e.SLACK_BOT_TOKEN,
     slackApiUrl: e.SLACK_API_URL,
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     outreach,
     stateFile: e.STATE_FILE,
     stateDir: e.STATE_DIR,
@@ -540,7 +581,7 @@ export function loadConfig(env: Env = process.env): Config {
     personActionsBurst: e.PERSON_ACTIONS_BURST,
     logLevel: e.LOG_LEVEL,
   };
-  if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
+  if (e.METRICS_TOKEN !== undefined) config.metricsToken = e.METRICS_TOKEN;
   if (e.DATABASE_URL !== undefined) config.databaseUrl = e.DATABASE_URL;
   if (e.LOG_FORMAT !== undefined) config.logFormat = e.LOG_FORMAT;
   if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
@@ -557,6 +598,7 @@ export function configSecrets(config: Config): string[] {
     config.slackBotToken,
     config.slackSigningSecret,
     config.slackAppToken,
+    config.metricsToken,
     config.outreach.mode === 'live' ? config.outreach.apiKey : undefined,
     // The database password, wherever it shows up (a driver's error message may quote the URL).
     config.databaseUrl ? decodeURIComponent(new URL(config.databaseUrl).password) || undefined : undefined,
@@ -571,7 +613,9 @@ export interface ConfigSummary {
   slackAppToken: string;
   slackApiUrl: string;
   port: number;
-  metricsPort: number | string;
+  /** Where the operators' endpoints are served: their listener, and PORT when METRICS_TOKEN is set. */
+  metrics: string;
+  metricsToken: string;
   outreach: { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
   stateFile: string;
   state: string;
@@ -602,7 +646,7 @@ const UNSET = 'not set';
 export function describeConfig(config: Config): ConfigSummary {
   const people = (ids: string[], group: string | undefined) =>
     [...ids, ...(group ? [`group ${group}`] : [])].join(', ');
-  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'everyone';
+  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'every full member of the workspace';
   const responders = people(config.responderUserIds, config.responderUsergroupId) || `the admins (${admins})`;
   return {
     slackMode: config.slackAppToken ? 'socket' : 'http',
@@ -611,7 +655,10 @@ export function describeConfig(config: Config): ConfigSummary {
     slackAppToken: config.slackAppToken ? SET : UNSET,
     slackApiUrl: config.slackApiUrl,
     port: config.port,
-    metricsPort: config.metricsPort ?? 'same as port',
+    metrics:
+      `${config.metricsHost}:${config.metricsPort}` +
+      (config.metricsToken ? ', and on PORT with METRICS_TOKEN' : ', not on PORT'),
+    metricsToken: config.metricsToken ? SET : UNSET,
     outreach:
       config.outreach.mode === 'live'
         ? { mode: 'live', baseUrl: config.outreach.baseUrl, apiKey: SET }

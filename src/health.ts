@@ -1,11 +1,12 @@
 /**
  * What GET /healthz reports: whether the app can do its job, check by check, not only that it is listening.
  *
- * - `store`: the store can make changes durable (Store.status(); a probe write at most every few seconds, and at
- *   every check while it cannot, which also retries the unsaved changes).
+ * - `store`: the store can make changes durable (Store.status(); a probe write at most once per interval while it
+ *   can, however many checks come; while it cannot, the store's own retry probes, once per interval too).
  * - `slack_auth`: Slack accepts the app's tokens (src/slack/auth-monitor.ts).
  *
- * A failing check makes /healthz answer 503 with a body naming it and saying what is wrong, never a secret.
+ * A failing check makes /healthz answer 503; the report naming it and saying what is wrong (never a secret) is for
+ * operators only (GET /healthz/details on the metrics listener, src/metricsServer.ts).
  */
 
 export interface CheckResult {
@@ -78,19 +79,29 @@ export interface StoreHealthSource {
 }
 
 /**
- * The store can make changes durable. While it cannot (disk full, database down) the answer names the problem; each
- * check then probes, so /healthz turns ok by itself once writes succeed again. While durable, a probe at most every
- * `probeEveryMs` notices a problem before a change runs into it.
+ * The store can make changes durable. While it can, a probe write at most every `probeEveryMs` (one at a time: checks
+ * that come meanwhile share it) notices a problem before a change runs into it. While it cannot (disk full, database
+ * down) the answer names the problem and the check makes no write of its own: the store retries by itself at the
+ * same interval (src/main.ts hands both the one setting), so a failing store is probed once per interval however
+ * many requests come, and /healthz turns ok by itself once a retry succeeds.
  */
-export function storeCheck(store: StoreHealthSource, opts: { probeEveryMs?: number } = {}): HealthCheck {
+export function storeCheck(
+  store: StoreHealthSource,
+  opts: { probeEveryMs?: number; now?: () => number } = {},
+): HealthCheck {
   const probeEveryMs = opts.probeEveryMs ?? 5000;
-  let probedAt = 0;
+  const now = opts.now ?? Date.now;
+  let probedAt: number | undefined;
+  let probing: Promise<StoreStatus> | undefined;
+  const probe = (): Promise<StoreStatus> => {
+    probedAt = now();
+    probing ??= store.probe().finally(() => (probing = undefined));
+    return probing;
+  };
   return async () => {
     let status = store.status();
-    if (!status.durable || Date.now() - probedAt >= probeEveryMs) {
-      probedAt = Date.now();
-      status = await store.probe();
-    }
+    if (probing) status = await probing;
+    else if (status.durable && (probedAt === undefined || now() - probedAt >= probeEveryMs)) status = await probe();
     if (status.durable) return { ok: true };
     return {
       ok: false,

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { Health, storeCheck } from './health.js';
 import { SlackAuthMonitor } from './slack/auth-monitor.js';
 import { createMetrics, type AppMetrics } from './metrics.js';
-import { metricsHandler, startMetricsServer, type MetricsServer } from './metricsServer.js';
+import { isLoopback, publicPortRoutes, startMetricsServer, type MetricsServer } from './metricsServer.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';
@@ -24,9 +24,9 @@ import { createSlackApp, type SlackAppOptions } from './slack/app.js';
 import { SlackMethodBudget } from './slack/method-budget.js';
 import type { RateWindows } from './store/coordination.js';
 import { openCoordination } from './store/open-coordination.js';
+import { PgTokenBuckets } from './store/pg-token-buckets.js';
 import { LeaderWork } from './leader-work.js';
 import type { AppDeps } from './slack/deps.js';
-import { PersonBudget } from './slack/middleware/fair-use.js';
 import { observedFetch } from './slack/middleware/observe.js';
 import { routes, type Services } from './slack/routes.js';
 import { DEFAULT_UPLOAD_TUNING, type UploadTuning } from './slack/upload/runner.js';
@@ -39,11 +39,13 @@ import type { WatchTuning } from './watch/service.js';
 import { AgentDirectory } from './slack/campaign-form/directory.js';
 import { FormSubmissions } from './slack/campaign-form/once.js';
 import { DEFAULT_REPORT_TUNING, ReportService, type ReportTuning } from './slack/reports/service.js';
+import { createPersonBudget } from './slack/middleware/person-budget.js';
 
 export interface RunningApp {
   port: number;
-  /** Where GET /metrics is served: METRICS_PORT's listener, or `port`. */
+  /** The operators' listener (GET /metrics, GET /healthz/details): METRICS_HOST:METRICS_PORT, the port as chosen. */
   metricsPort: number;
+  metricsHost: string;
   deps: AppDeps;
   /** Every service, built once (tests look inside). */
   services: Services;
@@ -80,12 +82,17 @@ export interface StartOptions extends SlackAppOptions {
   clock?: Clock;
   /** Report scheduler settings (tests shorten its tick). */
   reports?: Partial<ReportTuning>;
+  /** Longest a command or click waits for the shared count of its sender's actions (PostgreSQL); default 1 s. */
+  fairUseSharedDeadlineMs?: number;
 }
 
 interface HealthTuning {
   /** Between two auth.test calls checking the bot token. */
   slackAuthCheckMs: number;
-  /** Least time between two write probes of the state file's directory. */
+  /**
+   * Least time between two probe writes of the store, however many /healthz requests come: /healthz's own while the
+   * store is durable, the store's retry while it is not.
+   */
   storeProbeMs: number;
 }
 
@@ -108,7 +115,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       secrets: configSecrets(config),
       ...(config.logFormat ? { format: config.logFormat } : {}),
     });
-  const store = await openStore(config, logger.child({ component: 'store' }));
+  const healthTuning: HealthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
+  const store = await openStore(
+    // The store's own retry while it cannot write: once per probe interval too (never a busy loop).
+    { ...config, retryMs: Math.max(10, healthTuning.storeProbeMs) },
+    logger.child({ component: 'store' }),
+  );
   // Who polls and delivers (one replica at a time), and the budgets every replica shares: in the database with
   // DATABASE_URL, in this process with the embedded store (its one process always leads).
   const coordination =
@@ -166,11 +178,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     upload: { ...DEFAULT_UPLOAD_TUNING, ...opts.upload },
     home: { ...DEFAULT_HOME_TUNING, ...opts.home },
     campaignForm: { ...DEFAULT_FORM_TIMING, ...opts.campaignForm },
-    health: { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning },
+    health: healthTuning,
   };
 
   let listening = false;
-  const healthTuning = settings.health;
   const slackAuth = new SlackAuthMonitor({
     authTest: () => slack.app.client.auth.test(),
     intervalMs: healthTuning.slackAuthCheckMs,
@@ -197,8 +208,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     onTokenResult: (token, method, error) => slackAuth.noteCall(token, method, error),
   });
 
-  let metricsServer: MetricsServer | undefined;
-  if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.metricsPort, metrics);
+  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(
+    async (err: unknown) => {
+      await store.close().catch(() => undefined);
+      await outreach.close();
+      await simulator?.close();
+      throw err;
+    },
+  );
   // Slack's limits per method for the workspace, one budget for every replica; people's calls before the watch's.
   const slackBudget =
     opts.slackBudget ??
@@ -213,15 +230,19 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     health,
     slackFetch,
     slackBudget,
-    routes: metricsServer ? [] : [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics) }],
+    routes: publicPortRoutes(config.metricsToken, { metrics, health }),
   });
   const client = slack.app.client;
   const clock = opts.clock ?? systemClock;
   // Each person's share of commands and clicks (the fair-use middleware), which a report also spends as it reads.
-  const personBudget = new PersonBudget({
+  // One bucket per person for every replica: in the shared store with PostgreSQL, in this process otherwise.
+  const personBudget = createPersonBudget({
     perMinute: config.personActionsPerMinute,
     burst: config.personActionsBurst,
+    ...(store.kind === 'postgres' ? { shared: new PgTokenBuckets(store) } : {}),
+    logger: logger.child({ component: 'fair-use' }),
     now: () => clock.now(),
+    ...(opts.fairUseSharedDeadlineMs !== undefined ? { sharedDeadlineMs: opts.fairUseSharedDeadlineMs } : {}),
   });
   // Polling, delivery to Slack and scheduled reports run only while this replica holds the leader lease; the
   // delivery's writes are fenced by its term (leader-work.ts), so a stalled leader's are not sent after a takeover.
@@ -291,7 +312,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   try {
     ({ port } = await slack.start());
   } catch (err) {
-    await metricsServer?.close();
+    await metricsServer.close();
     throw err;
   }
   listening = true;
@@ -304,7 +325,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let stopped = false;
   return {
     port,
-    metricsPort: metricsServer?.port ?? port,
+    metricsPort: metricsServer.port,
+    metricsHost: metricsServer.host,
     deps,
     services,
     settings,
@@ -330,7 +352,28 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       await store.close();
       await outreach.close();
       await simulator?.close();
-      await metricsServer?.close();
+      await metricsServer.close();
     },
   };
+}
+
+/** The operators' own listener; a warning when it is reachable from other hosts. */
+async function startOperatorsListener(
+  config: Config,
+  sources: Parameters<typeof startMetricsServer>[1],
+  logger: Logger,
+): Promise<MetricsServer> {
+  const server = await startMetricsServer({ host: config.metricsHost, port: config.metricsPort }, sources);
+  const where = { host: server.host, port: server.port };
+  if (isLoopback(config.metricsHost)) {
+    logger.info(where, "operators' endpoints (GET /metrics, GET /healthz/details) listen on this host only");
+  } else {
+    logger.warn(
+      where,
+      `METRICS_HOST ${config.metricsHost} is not a loopback address: anyone who can reach ${server.host}:${server.port} ` +
+        'reads the metrics and the health details. Keep that port off public networks (a firewall, a private ' +
+        'interface), or leave METRICS_HOST unset for 127.0.0.1 and let Prometheus scrape PORT with METRICS_TOKEN.',
+    );
+  }
+  return server;
 }

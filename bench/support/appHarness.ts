@@ -40,7 +40,7 @@ const { loadConfig } = await import(build + '/src/config.js');
 const { startApp } = await import(build + '/src/main.js');
 const { jobsOf } = await import(build + '/src/slack/upload/jobs.js');
 const opts = JSON.parse(process.env.BENCH_APP);
-const app = await startApp({ ...loadConfig(opts.env), port: 0 }, opts.start);
+const app = await startApp({ ...loadConfig(opts.env), port: 0, metricsPort: 0 }, opts.start);
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 const rss = () => ({ rssKb: Math.round(process.memoryUsage().rss / 1024), maxRssKb: process.resourceUsage().maxRSS });

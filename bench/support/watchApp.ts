@@ -168,7 +168,7 @@ export async function startWatchApp(env: Record<string, string>, settings: Child
 /** The app's process: startApp, then answers the bench's questions. */
 async function runChild(): Promise<void> {
   const settings = JSON.parse(process.env.WATCH_BENCH ?? '{}') as ChildSettings;
-  const config = { ...loadConfig(process.env), port: 0 };
+  const config = { ...loadConfig(process.env), port: 0, metricsPort: 0 };
   const scale = settings.scale;
   if (config.outreach.mode !== 'live') throw new Error('the watch bench needs OUTREACH_BASE_URL and OUTREACH_API_KEY');
   // The service's 12 requests/s on the bench's time: the limiter of this API key is made before startApp asks for

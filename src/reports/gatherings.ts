@@ -16,13 +16,12 @@ import type { OutreachApi } from '../outreach/api.js';
 import type { CampaignDetail } from '../outreach/schemas.js';
 import type { Clock } from '../clock.js';
 import type { ReportFigures } from './figures.js';
+import type { Taken } from '../store/token-buckets.js';
 import { gatherReport } from './gather.js';
-
-type BudgetAnswer = { ok: true } | { ok: false; waitMs: number };
 
 /** A person's budget of actions, as the fair-use middleware keeps it (`PersonBudget.take`: one action per call). */
 export interface ActionBudget {
-  take(userId: string): BudgetAnswer | Promise<BudgetAnswer>;
+  take(userId: string): Promise<Taken>;
 }
 
 /** The gathering stopped: none of the people who asked for it has an action left. */

@@ -1,6 +1,8 @@
 /**
  * The Bolt app: HTTP receiver at POST /slack/events (commands, interactivity and events on one endpoint) with
  * GET /healthz, or Socket Mode when SLACK_APP_TOKEN is set (healthz then on PORT through the receiver's routes).
+ * The public /healthz says only whether the app can do its job (200 `{"ok":true}` or 503 `{"ok":false}`): which
+ * check failed, and why, is for operators (GET /healthz/details, src/metricsServer.ts).
  * Web API calls follow one retry policy in both modes (retryPolicy.ts). The listeners are registered by src/main.ts
  * once the services exist (src/slack/routes.ts).
  */
@@ -33,9 +35,9 @@ export interface SlackAppOptions {
    */
   socketPingTimeoutMs?: number;
   isReady?: () => boolean;
-  /** What /healthz answers (503 when a check fails); without it, `isReady` alone decides. */
+  /** Whether /healthz answers ok (503 when a check fails); without it, `isReady` alone decides. */
   health?: { report(): Promise<HealthReport> };
-  /** Routes served beside /healthz on the same port (GET /metrics). */
+  /** Routes served beside /healthz on the same port (the operators' endpoints behind METRICS_TOKEN). */
   routes?: CustomRoute[];
   /** The `fetch` of every Web API client (observes each call: metrics, token failures). */
   slackFetch?: FetchFunction;
@@ -74,14 +76,13 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
   const { config } = deps;
   const healthz = (_req: IncomingMessage, res: ServerResponse) => {
     const ready = opts.isReady ? opts.isReady() : true;
-    const report: Promise<HealthReport> = opts.health
-      ? opts.health.report()
-      : Promise.resolve({ ok: ready, checks: {} });
-    void report
-      .catch((): HealthReport => ({ ok: false, checks: { health: { ok: false, detail: 'the checks failed to run' } } }))
-      .then((r) => {
-        res.writeHead(r.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-        res.end(JSON.stringify(r));
+    const ok: Promise<boolean> = opts.health ? opts.health.report().then((r) => r.ok) : Promise.resolve(ready);
+    void ok
+      .catch(() => false)
+      .then((healthy) => {
+        // Nothing else: no check names, no leader role, no database host or directory for whoever reaches PORT.
+        res.writeHead(healthy ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify({ ok: healthy }));
       });
   };
   const customRoutes: CustomRoute[] = [{ path: '/healthz', method: ['GET'], handler: healthz }, ...(opts.routes ?? [])];

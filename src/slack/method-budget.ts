@@ -39,6 +39,7 @@ const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze(
   'conversations.info': 50,
   'conversations.members': 100,
   'users.info': 100,
+  'users.conversations': 50,
   'users.lookupByEmail': 50,
   'files.getUploadURLExternal': 100,
   'files.completeUploadExternal': 100,

@@ -1,7 +1,9 @@
 /**
  * Who may do what. Everyone may read. People in ADMIN_USER_IDS, and members of the Slack user group
  * ADMIN_USERGROUP_ID when it is set, may create, edit, run lifecycle actions, upload and watch; with neither set,
- * everyone may change (the live service allows that only with ALLOW_EVERYONE_TO_CHANGE=true, see config.ts).
+ * every full member of the workspace may change (the live service allows that only with ALLOW_EVERYONE_TO_CHANGE=true,
+ * see config.ts): never a guest, single- or multi-channel, nor a person of another organization in a Slack Connect
+ * channel (members.ts).
  * Replying to customers (a reply in a watched call thread sent as the customer's conversation, `/campaign try`) is
  * for RESPONDER_USER_IDS / RESPONDER_USERGROUP_ID; with neither set, for whoever may change. Checked on the server
  * for every command, button, view submission and relayed reply.
@@ -11,6 +13,7 @@ import type { Translator } from '../i18n/translator.js';
 import { ENGLISH } from '../render/format.js';
 import { raw } from '../render/mrkdwn.js';
 import { tmd } from '../render/text.js';
+import { WorkspaceMembers } from './members.js';
 
 export interface Permissions {
   canChange(userId: string, client: WebClient): Promise<boolean>;
@@ -30,6 +33,8 @@ export interface PermissionOptions {
   responderUsergroupId?: string;
   /** How long a user group's member list is trusted. */
   groupCacheMs?: number;
+  /** Who is a full member of the workspace (when nobody is listed: everyone means them only). */
+  members?: WorkspaceMembers;
   now?: () => number;
 }
 
@@ -39,8 +44,11 @@ export function createPermissions(opts: PermissionOptions): Permissions {
   const admins = allowList(opts.adminUserIds, opts.adminUsergroupId, cacheMs, now);
   const responders = allowList(opts.responderUserIds ?? [], opts.responderUsergroupId, cacheMs, now);
 
-  const canChange = async (userId: string, client: WebClient) => admins.open() || admins.has(userId, client);
-  const whoCan = (t: Translator = ENGLISH) => tmd(t, 'readOnly.whoCan', { who: raw(admins.names(t)) });
+  const members = opts.members ?? new WorkspaceMembers({ now });
+  const canChange = async (userId: string, client: WebClient) =>
+    admins.open() ? members.isFullMember(userId, client) : admins.has(userId, client);
+  const whoCan = (t: Translator = ENGLISH) =>
+    admins.open() ? t.t('readOnly.fullMembersOnly') : tmd(t, 'readOnly.whoCan', { who: raw(admins.names(t)) });
   return {
     canChange,
     whoCan,

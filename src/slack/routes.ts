@@ -60,7 +60,8 @@ import * as home from './home/listeners.js';
 import * as language from './language/listeners.js';
 import type { HomeService } from './home/service.js';
 import { change, changeAfterAck } from './middleware/change.js';
-import { registerFairUse, type PersonBudget } from './middleware/fair-use.js';
+import { registerFairUse } from './middleware/fair-use.js';
+import type { PersonBudget } from './middleware/person-budget.js';
 import { button, readButton, slashCommand, type Subcommands } from './middleware/listener.js';
 import * as reports from './reports/listeners.js';
 import type { ReportService } from './reports/service.js';
@@ -84,7 +85,7 @@ export interface Services extends AppDeps {
   formTiming: SubmitTiming;
   /** Campaign reports, now and on a schedule. */
   reports: ReportService;
-  /** Each person's share of commands and clicks (fair-use.ts); reports spend it too. */
+  /** Each person's share of commands and clicks (one for every replica with PostgreSQL). */
   personBudget: PersonBudget;
 }
 

@@ -158,6 +158,8 @@ export interface EmbeddedStoreStats {
   appends: number;
   /** Writes that failed. */
   writeFailures: number;
+  /** Probe writes tried (`probe()`: by the store's own retry while not durable, and by /healthz). */
+  probes: number;
 }
 
 export type EmbeddedStore = ExportableStore & {
@@ -645,7 +647,13 @@ class EmbeddedStoreImpl implements EmbeddedStore {
   private probing: Promise<StoreStatus> | undefined;
   private closed = false;
   private crashed = false;
-  private readonly counters: EmbeddedStoreStats = { filesWritten: 0, bytesWritten: 0, appends: 0, writeFailures: 0 };
+  private readonly counters: EmbeddedStoreStats = {
+    filesWritten: 0,
+    bytesWritten: 0,
+    appends: 0,
+    writeFailures: 0,
+    probes: 0,
+  };
 
   constructor(
     readonly dir: string,
@@ -851,6 +859,7 @@ class EmbeddedStoreImpl implements EmbeddedStore {
 
   private async runProbe(): Promise<StoreStatus> {
     if (this.crashed) return this.status();
+    this.counters.probes++;
     const path = join(this.dir, PROBE_FILE);
     try {
       await this.fs.writeFileSynced(path, `${new Date(this.now()).toISOString()}\n`);

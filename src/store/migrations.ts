@@ -83,6 +83,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // an older one, are refused (src/leader-work.ts).
     sql: `CREATE SEQUENCE leader_epochs AS bigint;`,
   },
+  {
+    version: 5,
+    name: 'shared token buckets',
+    // pg-token-buckets.ts: one row per bucket (a person's share of commands and clicks, for every replica). `taken`
+    // says whether the statement that last wrote the row took what it asked for.
+    sql: `
+      CREATE TABLE token_buckets (
+        bucket text COLLATE "C" PRIMARY KEY,
+        tokens float8 NOT NULL,
+        counted_at timestamptz NOT NULL,
+        told boolean NOT NULL DEFAULT false,
+        taken boolean NOT NULL DEFAULT true
+      );
+    `,
+  },
 ];
 
 /**

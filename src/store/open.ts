@@ -12,14 +12,17 @@ export interface StoreConfig {
   /** The legacy single-file state, converted into stateDir on first start. */
   stateFile?: string;
   databaseUrl?: string;
+  /** While the store cannot make changes durable, it tries a write this often (ms); default 5000. */
+  retryMs?: number;
 }
 
 export async function openStore(config: StoreConfig, logger?: StoreLogger): Promise<EmbeddedStore | PostgresStore> {
+  const retry = config.retryMs !== undefined ? { retryMs: config.retryMs } : {};
   if (config.databaseUrl) {
     // PostgreSQL: records, leases and rate windows shared by every replica on this database.
-    return openPostgresStore(config.databaseUrl);
+    return openPostgresStore(config.databaseUrl, retry);
   }
-  const store = await openEmbeddedStore(config.stateDir, logger ? { logger } : {});
+  const store = await openEmbeddedStore(config.stateDir, { ...(logger ? { logger } : {}), ...retry });
   if (config.stateFile) {
     try {
       await convertStateFile(store, config.stateFile, logger ? { logger } : {});

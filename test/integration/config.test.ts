@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       slackSigningSecret: SIGNING,
       slackApiUrl: 'https://slack.com/api/',
       port: 3000,
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
       outreach: { mode: 'sandbox' },
       stateFile: './data/state.json',
       stateDir: './data',
@@ -76,6 +78,8 @@ describe('loadConfig', () => {
       slackAppToken: APP,
       slackApiUrl: 'http://127.0.0.1:4000/api/',
       port: 8080,
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
       outreach: { mode: 'live', baseUrl: 'https://outreach.example.com/api/v1.0', apiKey: KEY },
       stateFile: '/var/lib/outreach/state.json',
       stateDir: '/var/lib/outreach/state',
@@ -128,14 +132,38 @@ describe('loadConfig', () => {
     expect(errorFor({ ...base, PERSON_ACTIONS_BURST: 'lots' }).variables).toEqual(['PERSON_ACTIONS_BURST']);
   });
 
-  it('reads METRICS_PORT and LOG_FORMAT, and leaves them out when unset', () => {
-    const c = loadConfig({ ...base, METRICS_PORT: ' 9464 ', LOG_FORMAT: 'JSON' });
-    expect(c.metricsPort).toBe(9464);
+  it('reads METRICS_PORT, METRICS_HOST, METRICS_TOKEN and LOG_FORMAT, with their defaults when unset', () => {
+    const token = 'f'.repeat(40);
+    const c = loadConfig({
+      ...base,
+      METRICS_PORT: ' 9100 ',
+      METRICS_HOST: '10.0.0.7',
+      METRICS_TOKEN: ` ${token}\n`,
+      LOG_FORMAT: 'JSON',
+    });
+    expect([c.metricsPort, c.metricsHost, c.metricsToken]).toEqual([9100, '10.0.0.7', token]);
+    expect(configSecrets(c)).toContain(token);
     expect(c.logFormat).toBe('json');
     expect(loadConfig({ ...base, LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
-    const unset = loadConfig({ ...base, METRICS_PORT: '', LOG_FORMAT: ' ' });
-    expect('metricsPort' in unset).toBe(false);
+    expect(loadConfig({ ...base, METRICS_HOST: '::1' }).metricsHost).toBe('::1');
+    expect(loadConfig({ ...base, METRICS_PORT: '0' }).metricsPort).toBe(0);
+    const unset = loadConfig({ ...base, METRICS_PORT: '', METRICS_HOST: ' ', METRICS_TOKEN: '', LOG_FORMAT: ' ' });
+    // The operators' listener on this host only; nothing of it on PORT.
+    expect([unset.metricsPort, unset.metricsHost]).toEqual([9464, '127.0.0.1']);
+    expect('metricsToken' in unset).toBe(false);
     expect('logFormat' in unset).toBe(false);
+  });
+
+  it('refuses a short METRICS_TOKEN without repeating it', () => {
+    const e = errorFor({ ...base, METRICS_TOKEN: 'secret-but-short' });
+    expect(e.variables).toEqual(['METRICS_TOKEN']);
+    expect(e.message).toMatch(
+      /^METRICS_TOKEN must be at least 24 printable characters without spaces \(value not shown\)/,
+    );
+    expect(e.message).not.toContain('secret-but-short');
+    expect(errorFor({ ...base, METRICS_TOKEN: 'twenty four characters with spaces' }).variables).toEqual([
+      'METRICS_TOKEN',
+    ]);
   });
 
   it('does not need a signing secret in Socket Mode', () => {
@@ -264,7 +292,7 @@ describe('loadConfig', () => {
       'a metrics port out of range',
       { METRICS_PORT: '70000' },
       'METRICS_PORT',
-      /^METRICS_PORT must be a whole number between 1 and 65535 \(got '70000'\)\. .*leave it unset to serve \/metrics on PORT\.$/,
+      /^METRICS_PORT must be a whole number between 0 and 65535 \(got '70000'\)\. .*leave it unset for 9464\.$/,
     ],
     ['a metrics port that is not a number', { METRICS_PORT: 'nine' }, 'METRICS_PORT', /got 'nine'/],
     [
@@ -274,6 +302,18 @@ describe('loadConfig', () => {
       /^METRICS_PORT is the same as PORT \(8080\)\. Set METRICS_PORT to another port/,
     ],
     ['a metrics port equal to the default PORT', { METRICS_PORT: '3000' }, 'METRICS_PORT', /same as PORT \(3000\)/],
+    [
+      'a PORT equal to the default metrics port',
+      { PORT: '9464' },
+      'METRICS_PORT',
+      /^METRICS_PORT \(unset: 9464\) is the same as PORT \(9464\)\./,
+    ],
+    [
+      'a metrics host that is no address',
+      { METRICS_HOST: 'http://0.0.0.0' },
+      'METRICS_HOST',
+      /^METRICS_HOST must be an IP address or a host name \(got 'http:\/\/0\.0\.0\.0'\)\. .*leave it unset for 127\.0\.0\.1/,
+    ],
     [
       'an unknown log format',
       { LOG_FORMAT: 'text' },
@@ -355,7 +395,10 @@ describe('who may change with the live service', () => {
     const sandbox = loadConfig(base);
     expect(sandbox.outreach.mode).toBe('sandbox');
     expect(everyoneMayChangeProblem(sandbox)).toBeUndefined();
-    expect(describeConfig(sandbox)).toMatchObject({ admins: 'everyone', responders: 'the admins (everyone)' });
+    expect(describeConfig(sandbox)).toMatchObject({
+      admins: 'every full member of the workspace',
+      responders: 'the admins (every full member of the workspace)',
+    });
   });
 
   it('holds a Config built by hand to the same rule (startApp checks it again)', () => {
@@ -388,18 +431,25 @@ describe('describeConfig', () => {
       admins: 'U01ABC, group S0614TZR7',
       responders: 'the admins (U01ABC, group S0614TZR7)',
       port: 3000,
-      metricsPort: 'same as port',
+      metrics: '127.0.0.1:9464, not on PORT',
+      metricsToken: 'not set',
       logFormat: 'auto (pretty in a terminal, json otherwise)',
     });
-    expect(describeConfig(loadConfig({ ...base, METRICS_PORT: '9464', LOG_FORMAT: 'json' }))).toMatchObject({
-      metricsPort: 9464,
+    const token = 'm'.repeat(32);
+    const withToken = describeConfig(
+      loadConfig({ ...base, METRICS_PORT: '9100', METRICS_TOKEN: token, LOG_FORMAT: 'json' }),
+    );
+    expect(withToken).toMatchObject({
+      metrics: '127.0.0.1:9100, and on PORT with METRICS_TOKEN',
+      metricsToken: 'set (hidden)',
       logFormat: 'json',
     });
+    expect(JSON.stringify(withToken)).not.toContain(token);
     expect(describeConfig(loadConfig(base))).toMatchObject({
       slackMode: 'http',
       slackAppToken: 'not set',
       outreach: { mode: 'sandbox' },
-      admins: 'everyone',
+      admins: 'every full member of the workspace',
       uploadLimits: '200000 rows per file, 5000 characters per cell, 2 at once',
     });
   });

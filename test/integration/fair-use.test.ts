@@ -3,7 +3,12 @@
  * service played by the simulator, the app's real shared limiter (12 per 1-second window). One person's burst must
  * not hold up another person's command or the poller, and the person over their share is told how long to wait.
  */
-import { countsAgainstBudget, PersonBudget } from '../../src/slack/middleware/fair-use.js';
+import { countsAgainstBudget } from '../../src/slack/middleware/fair-use.js';
+import { createPersonBudget } from '../../src/slack/middleware/person-budget.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
+import { PgTokenBuckets } from '../../src/store/pg-token-buckets.js';
+import { freshDatabase } from '../support/postgres.js';
+import { createLogger } from '../../src/log.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { FAST_TUNING } from '../support/watchHarness.js';
 
@@ -160,18 +165,22 @@ describe('what counts against a person', () => {
 });
 
 describe('PersonBudget', () => {
-  it('lets a burst through, then one more per refill interval, each person on their own', () => {
+  it('lets a burst through, then one more per refill interval, each person on their own', async () => {
     let now = 0;
-    const b = new PersonBudget({ perMinute: 60, burst: 3, now: () => now });
-    expect([b.take('A'), b.take('A'), b.take('A')]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
-    expect(b.take('A')).toEqual({ ok: false, waitMs: 1000 });
-    expect(b.take('B')).toEqual({ ok: true });
+    const b = createPersonBudget({ perMinute: 60, burst: 3, now: () => now });
+    expect([await b.take('A'), await b.take('A'), await b.take('A')]).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+    ]);
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 1000 });
+    expect(await b.take('B')).toEqual({ ok: true });
     now = 400;
-    expect(b.take('A')).toEqual({ ok: false, waitMs: 600 });
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 600 });
     now = 1000;
-    expect(b.take('A')).toEqual({ ok: true });
+    expect(await b.take('A')).toEqual({ ok: true });
     now = 60_000;
-    expect([b.take('A'), b.take('A'), b.take('A'), b.take('A').ok]).toEqual([
+    expect([await b.take('A'), await b.take('A'), await b.take('A'), (await b.take('A')).ok]).toEqual([
       { ok: true },
       { ok: true },
       { ok: true },
@@ -179,17 +188,110 @@ describe('PersonBudget', () => {
     ]);
   });
 
-  it('a DM about waiting goes out once per streak of refusals', () => {
+  it('takes several at once, or none; more than the burst costs the whole bucket', async () => {
     let now = 0;
-    const b = new PersonBudget({ perMinute: 60, burst: 1, now: () => now });
-    b.take('A');
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(true);
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(false);
+    const b = createPersonBudget({ perMinute: 60, burst: 5, now: () => now });
+    expect(await b.take('A', 3)).toEqual({ ok: true });
+    expect(await b.take('A', 3)).toEqual({ ok: false, waitMs: 1000 });
+    expect(await b.take('A', 2)).toEqual({ ok: true });
+    expect(await b.take('A')).toEqual({ ok: false, waitMs: 1000 });
+    now = 5000;
+    expect(await b.take('A', 40)).toEqual({ ok: true });
+    expect(await b.take('A', 40)).toEqual({ ok: false, waitMs: 5000 });
+  });
+
+  it('a DM about waiting goes out once per streak of refusals', async () => {
+    let now = 0;
+    const b = createPersonBudget({ perMinute: 60, burst: 1, now: () => now });
+    await b.take('A');
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(true);
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(false);
     now = 1000;
-    expect(b.take('A').ok).toBe(true);
-    expect(b.take('A').ok).toBe(false);
-    expect(b.shouldDm('A')).toBe(true);
+    expect((await b.take('A')).ok).toBe(true);
+    expect((await b.take('A')).ok).toBe(false);
+    expect(await b.shouldDm('A')).toBe(true);
+  });
+
+  describe('with PostgreSQL, one bucket for every replica', () => {
+    let url: string;
+    let stores: PostgresStore[];
+    beforeAll(async () => {
+      url = await freshDatabase('budget');
+      // Two replicas' stores on one database.
+      stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    });
+    afterAll(async () => {
+      for (const st of stores) await st.close();
+    });
+    const replicas = (perMinute: number, burst: number) =>
+      stores.map((st) => createPersonBudget({ perMinute, burst, shared: new PgTokenBuckets(st) }));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('takes spread over both replicas, all at once, get the burst and not one more', async () => {
+      // One a minute once the burst is spent: no refill within the test.
+      const [a, b] = replicas(1, 10);
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).take('U0BOTH')));
+      expect(answers.filter((x) => x.ok)).toHaveLength(10);
+      const refused = answers.filter((x) => !x.ok);
+      expect(refused).toHaveLength(30);
+      for (const r of refused) expect(r).toEqual({ ok: false, waitMs: expect.any(Number) as unknown });
+      // Another person has their own bucket; a count above the burst costs the whole of it.
+      expect(await a!.take('U0OTHER', 40)).toEqual({ ok: true });
+      expect((await b!.take('U0OTHER')).ok).toBe(false);
+      expect((await a!.take('U0OTHER')).ok).toBe(false);
+    });
+
+    it("when the database fails, each replica's own count decides: still refused after the burst there", async () => {
+      const gone = await openPostgresStore(url);
+      await gone.close();
+      const lines: string[] = [];
+      const logger = createLogger('warn', { destination: { write: (l: string) => void lines.push(l) } });
+      const b = createPersonBudget({ perMinute: 1, burst: 3, shared: new PgTokenBuckets(gone), logger });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => b.take('U0NODB')));
+      expect(answers.map((x) => x.ok)).toEqual([true, true, true, false, false]);
+      expect(await b.shouldDm('U0NODB')).toBe(true);
+      expect(lines.filter((l) => l.includes("this replica's decides"))).toHaveLength(4);
+    });
+
+    it('one DM per streak of refusals, whichever replica refused', async () => {
+      const [a, b] = replicas(1, 2);
+      expect(await a!.take('U0DM', 2)).toEqual({ ok: true });
+      const refused = await b!.take('U0DM');
+      expect(refused.ok).toBe(false);
+      expect(await b!.shouldDm('U0DM')).toBe(true);
+      expect(await a!.shouldDm('U0DM')).toBe(false);
+      expect(await b!.shouldDm('U0DM')).toBe(false);
+    });
+
+    it("refills by the database's clock: after the wait it gives, a take works again and starts a new streak", async () => {
+      // Ten a second: each refusal's wait is at most 100 ms.
+      const [a, b] = replicas(600, 1);
+      let refused: { ok: false; waitMs: number } | undefined;
+      for (let i = 0; i < 20 && !refused; i++) {
+        const r = await (i % 2 ? a! : b!).take('U0REFILL');
+        if (!r.ok) refused = r;
+      }
+      expect(refused!.waitMs).toBeGreaterThan(0);
+      expect(refused!.waitMs).toBeLessThanOrEqual(100);
+      expect(await a!.shouldDm('U0REFILL')).toBe(true);
+      // Waiting what each refusal says gets the action (a replica's own count may say less than the shared one).
+      let wait = refused!.waitMs;
+      let taken = false;
+      for (let i = 0; i < 5 && !taken; i++) {
+        await sleep(wait);
+        const r = await b!.take('U0REFILL');
+        if (r.ok) taken = true;
+        else wait = r.waitMs;
+        expect(wait).toBeLessThanOrEqual(100);
+      }
+      expect(taken).toBe(true);
+      // That accepted take ended the streak: the next refusal is told again.
+      let again = false;
+      for (let i = 0; i < 20 && !again; i++) again = !(await a!.take('U0REFILL')).ok;
+      expect(again).toBe(true);
+      expect(await b!.shouldDm('U0REFILL')).toBe(true);
+    });
   });
 });

@@ -1,10 +1,12 @@
 /**
- * GET /healthz of the real app says whether it can do its job: 200 with every check passing; 503 naming the check
- * when the state cannot be saved (STATE_DIR unwritable, a file write failing) or when Slack refuses the bot token (seen
- * by the periodic auth.test, or on a real call and confirmed by auth.test), and 200 again once fixed. No secret in
- * the answer.
+ * GET /healthz of the real app says whether it can do its job: 200 with every check passing; 503 when the state
+ * cannot be saved (STATE_DIR unwritable, a file write failing) or when Slack refuses the bot token (seen by the
+ * periodic auth.test, or on a real call and confirmed by auth.test), and 200 again once fixed. On PORT it says only
+ * ok or not; which check, why, and whether this replica leads are on the operators' listener (GET /healthz/details).
+ * However many requests come, the store is probed once per interval at most. No secret in any answer.
  */
 import { mkdir, rm, writeFile, readFile } from 'node:fs/promises';
+import type { EmbeddedStore } from '../../src/store/embedded-store.js';
 import { join } from 'node:path';
 import { parseExposition } from '../support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
@@ -13,15 +15,23 @@ import { ADMIN, CHANNEL } from '../support/upload.js';
 interface Report {
   ok: boolean;
   checks: Record<string, { ok: boolean; detail?: string }>;
+  leader?: boolean;
 }
 
+/** The operators' GET /healthz/details (the metrics listener): every check with its detail. */
 async function healthz(t: TestApp): Promise<{ status: number; body: Report; text: string }> {
-  const res = await fetch(`http://127.0.0.1:${t.app.port}/healthz`);
+  const res = await fetch(`http://127.0.0.1:${t.app.metricsPort}/healthz/details`);
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as Report, text };
 }
 
-/** Asks /healthz until it answers `status` (or the time is up); returns the last answer. */
+/** The public GET /healthz on PORT. */
+async function publicHealthz(t: TestApp): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${t.app.port}/healthz`);
+  return { status: res.status, text: await res.text() };
+}
+
+/** Asks /healthz/details until it answers `status` (or the time is up); returns the last answer. */
 async function healthzUntil(t: TestApp, status: number, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -40,7 +50,8 @@ function noSecrets(t: TestApp, text: string): void {
 describe('the state store', () => {
   let t: TestApp;
   beforeEach(async () => {
-    t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { healthTuning: { storeProbeMs: 0 } } });
+    // Probes (and the store's retries) every 20 ms: the answers follow the disk within the test's waits.
+    t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { healthTuning: { storeProbeMs: 20 } } });
   });
   afterEach(async () => {
     await mkdir(t.config.stateDir, { recursive: true }).catch(() => undefined);
@@ -48,6 +59,8 @@ describe('the state store', () => {
   });
 
   it('answers 200 with every check passing, and says this process leads (the embedded store has one)', async () => {
+    // On PORT: that it is ok, and nothing about checks or roles.
+    expect(await publicHealthz(t)).toEqual({ status: 200, text: '{"ok":true}' });
     const r = await healthz(t);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -63,7 +76,7 @@ describe('the state store', () => {
     await rm(dir, { recursive: true, force: true });
     await writeFile(dir, 'not a directory');
 
-    const bad = await healthz(t);
+    const bad = await healthzUntil(t, 503);
     expect(bad.status).toBe(503);
     expect(bad.body.ok).toBe(false);
     expect(bad.body.checks.store).toEqual({
@@ -74,7 +87,9 @@ describe('the state store', () => {
     });
     expect(bad.body.checks.slack_auth).toEqual({ ok: true });
     noSecrets(t, bad.text);
-    const metrics = parseExposition(await (await fetch(`http://127.0.0.1:${t.app.port}/metrics`)).text());
+    // PORT says only that the app is unavailable: no check, no directory, no role.
+    expect(await publicHealthz(t)).toEqual({ status: 503, text: '{"ok":false}' });
+    const metrics = parseExposition(await (await fetch(`http://127.0.0.1:${t.app.metricsPort}/metrics`)).text());
     expect(metrics.sum('outreach_slack_health_check_ok', { check: 'store' })).toBe(0);
     // Nothing moves on as if saved while the store cannot write.
     await expect(t.app.deps.store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(
@@ -83,7 +98,7 @@ describe('the state store', () => {
 
     await rm(dir, { force: true });
     await mkdir(dir);
-    expect((await healthz(t)).status).toBe(200);
+    expect((await healthzUntil(t, 200)).status).toBe(200);
     await t.app.deps.store.collection<{ n: number }>('health-test').put('k', { n: 1 });
   });
 
@@ -109,9 +124,49 @@ describe('the state store', () => {
 
     await rm(`${file}.tmp`, { recursive: true });
     await rm(`${file}.j1`, { recursive: true });
-    expect((await healthz(t)).status).toBe(200);
+    expect((await healthzUntil(t, 200)).status).toBe(200);
     const onDisk = JSON.parse(await readFile(file, 'utf8')) as { records: Record<string, { value: unknown }> };
     expect(onDisk.records.k?.value).toEqual({ n: 1 });
+  });
+});
+
+describe('probes of the store', () => {
+  let t: TestApp;
+  afterEach(async () => {
+    // The state directory back (it may be a file now), so the change kept in memory is written at the stop.
+    await rm(t.config.stateDir, { recursive: true, force: true });
+    await mkdir(t.config.stateDir, { recursive: true });
+    await t.close();
+  });
+
+  it('100 requests make at most one probe write per interval, while the store works and while it fails', async () => {
+    // An interval longer than the test: any second probe within it would be one too many.
+    t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { healthTuning: { storeProbeMs: 600_000 } } });
+    const store = t.app.deps.store as EmbeddedStore;
+    expect(store.kind).toBe('embedded');
+    const probes = () => store.stats().probes;
+
+    const durableBefore = probes();
+    const atOnce = await Promise.all(Array.from({ length: 50 }, () => publicHealthz(t)));
+    for (let i = 0; i < 50; i++) atOnce.push(await publicHealthz(t));
+    expect(atOnce.map((r) => r.status)).toEqual(Array<number>(100).fill(200));
+    expect(probes() - durableBefore).toBeLessThanOrEqual(1);
+
+    // The state directory replaced by a file: the next write fails and the store says so.
+    const dir = t.config.stateDir;
+    await rm(dir, { recursive: true, force: true });
+    await writeFile(dir, 'not a directory');
+    await expect(store.collection<{ n: number }>('health-test').put('k', { n: 1 })).rejects.toThrow(/not saved/);
+    const failingBefore = probes();
+    const answers: number[] = [];
+    for (let i = 0; i < 100; i++) answers.push((await publicHealthz(t)).status);
+    expect(answers).toEqual(Array<number>(100).fill(503));
+    expect(probes() - failingBefore).toBeLessThanOrEqual(1);
+    // The details, asked 100 times at once, probe no more.
+    const details = await Promise.all(Array.from({ length: 100 }, () => healthz(t)));
+    expect(details.map((d) => d.status)).toEqual(Array<number>(100).fill(503));
+    expect(details[0]!.body.checks.store!.detail).toMatch(/^cannot write the state in /);
+    expect(probes() - failingBefore).toBeLessThanOrEqual(1);
   });
 });
 

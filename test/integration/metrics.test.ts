@@ -1,9 +1,12 @@
 /**
  * GET /metrics of the real app (simulator ↔ app ↔ fake Slack): after a command, a poll and an upload, the named
  * series exist, parse, and moved; labels carry route templates and method names, never ids or secrets; each app has
- * its own registry; METRICS_PORT moves /metrics to a listener of its own.
+ * its own registry. Who reaches it: the operators' listener (METRICS_PORT, on 127.0.0.1 unless METRICS_HOST says
+ * otherwise, with a warning), never PORT unless METRICS_TOKEN is set, and then only with that bearer token.
  */
 import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { createLogger } from '../../src/log.js';
 import { parseExposition, type Exposition } from '../support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
 import { FAST_TUNING } from '../support/watchHarness.js';
@@ -57,7 +60,7 @@ describe('GET /metrics after a command, a poll and an upload', () => {
         upload: { progressIntervalMs: 200, retryBaseMs: 20, retryMaxMs: 100 },
       },
     });
-    ({ m: before } = await scrape(t.app.port));
+    ({ m: before } = await scrape(t.app.metricsPort));
 
     // A command that reads from the service, rate-limited once (the client waits and tries again).
     t.sim.control.injectFaults({ status: 429, match: /^GET \/api\/v1\.0\/campaigns$/, retryAfter: 0 });
@@ -97,7 +100,7 @@ describe('GET /metrics after a command, a poll and an upload', () => {
     expect((await submitUpload(t, viewId, file)).status).toBe(200);
     await waitForSummary(t, uploadCampaign, file.id);
 
-    ({ m: after, text, contentType } = await scrape(t.app.port));
+    ({ m: after, text, contentType } = await scrape(t.app.metricsPort));
   }, 60_000);
   afterAll(async () => t.close());
 
@@ -213,12 +216,14 @@ describe('GET /metrics after a command, a poll and an upload', () => {
       const { m } = await scrape(port);
       expect(m.sum('outreach_slack_upload_rows_total', { outcome: 'created' })).toBe(0);
       expect(m.sum('outreach_slack_ack_seconds_count')).toBe(0);
-      // METRICS_PORT set: /metrics is not on PORT, and the metrics port serves nothing else.
-      expect((await fetch(`http://127.0.0.1:${other.app.port}/metrics`)).status).toBe(404);
+      // The metrics port serves the operators' endpoints and nothing else.
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST' })).status).toBe(404);
       expect((await fetch(`http://127.0.0.1:${other.app.port}/healthz`)).status).toBe(200);
       // The first app's counts are untouched by the second's.
-      expect((await scrape(t.app.port)).m.sum('outreach_slack_upload_rows_total', { outcome: 'created' })).toBe(3);
+      expect((await scrape(t.app.metricsPort)).m.sum('outreach_slack_upload_rows_total', { outcome: 'created' })).toBe(
+        3,
+      );
     } finally {
       await other.close();
     }
@@ -234,9 +239,9 @@ describe('in Socket Mode', () => {
   });
   afterAll(async () => t.close());
 
-  it("times the acks of envelopes and counts the socket client's calls, on PORT", async () => {
+  it("times the acks of envelopes and counts the socket client's calls, on the operators' listener", async () => {
     await command(t, 'list');
-    const { m, text } = await scrape(t.app.port);
+    const { m, text } = await scrape(t.app.metricsPort);
     expect(m.sum('outreach_slack_ack_seconds_count', { surface: 'command' })).toBe(1);
     expect(m.sum('outreach_slack_slack_api_calls_total', { method: 'apps.connections.open' })).toBe(1);
     expect(m.sum('outreach_slack_service_request_duration_seconds_count', { endpoint: 'GET /campaigns' })).toBe(1);
@@ -249,7 +254,8 @@ describe('in Socket Mode', () => {
     t.fake.revokeToken(t.fake.appToken);
     t.fake.socket.disconnect();
     await t.fake.waitForCall('apps.connections.open', (c) => c.error === 'token_revoked', 15_000);
-    const res = await fetch(`http://127.0.0.1:${t.app.port}/healthz`);
+    expect(await (await fetch(`http://127.0.0.1:${t.app.port}/healthz`)).json()).toEqual({ ok: false });
+    const res = await fetch(`http://127.0.0.1:${t.app.metricsPort}/healthz/details`);
     const body = (await res.json()) as { checks: Record<string, { ok: boolean; detail?: string }> };
     expect(res.status).toBe(503);
     expect(body.checks.slack_auth).toEqual({
@@ -258,4 +264,75 @@ describe('in Socket Mode', () => {
         'Slack refuses the app-level token (token_revoked): reinstall the app or set SLACK_APP_TOKEN to a valid token',
     });
   }, 30_000);
+});
+
+describe("who reaches the operators' endpoints", () => {
+  const TOKEN = 'a-metrics-token-of-32-characters';
+  let lines: string[];
+  let t: TestApp;
+  const start = (env: Record<string, string> = {}) => {
+    lines = [];
+    return startTestApp({
+      env: { ADMIN_USER_IDS: ADMIN, LOG_LEVEL: 'info', ...env },
+      start: { logger: createLogger('info', { destination: { write: (l: string) => void lines.push(l) } }) },
+    });
+  };
+  const onPort = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`http://127.0.0.1:${t.app.port}${path}`, { headers });
+  const warnings = () =>
+    lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40);
+  afterEach(async () => t.close());
+
+  it('by default: not on PORT at all; its own listener on 127.0.0.1 only, with no warning', async () => {
+    t = await start();
+    expect((await onPort('/metrics')).status).toBe(404);
+    expect((await onPort('/healthz/details')).status).toBe(404);
+    expect((await onPort('/metrics', { Authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    expect(t.app.metricsHost).toBe('127.0.0.1');
+    expect((await scrape(t.app.metricsPort)).m.sum('outreach_slack_leader')).toBe(1);
+    // Not reachable on this host's other addresses.
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && a.family === 'IPv4' && !a.internal)
+      .map((a) => a!.address);
+    for (const address of others) {
+      await expect(fetch(`http://${address}:${t.app.metricsPort}/metrics`)).rejects.toThrow();
+    }
+    expect(warnings().filter((w) => w.msg.includes('METRICS_HOST'))).toEqual([]);
+  });
+
+  it('with METRICS_TOKEN: on PORT only with that bearer token (401 otherwise); the token is never logged', async () => {
+    t = await start({ METRICS_TOKEN: TOKEN });
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer a-metrics-token-of-32-characterz' },
+      { Authorization: `Bearer ${TOKEN}x` },
+      { Authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` },
+      { Authorization: TOKEN },
+    ]) {
+      const res = await onPort('/metrics', headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(await res.text()).not.toContain('outreach_slack');
+      expect((await onPort('/healthz/details', headers)).status).toBe(401);
+    }
+    const ok = await onPort('/metrics', { Authorization: `Bearer ${TOKEN}` });
+    expect(ok.status).toBe(200);
+    expect(parseExposition(await ok.text()).sum('outreach_slack_leader')).toBe(1);
+    const details = await onPort('/healthz/details', { Authorization: `bearer ${TOKEN}` });
+    expect(details.status).toBe(200);
+    expect(await details.json()).toMatchObject({ ok: true, leader: true, checks: { store: { ok: true } } });
+    // Its own listener still answers without a token.
+    expect((await fetch(`http://127.0.0.1:${t.app.metricsPort}/metrics`)).status).toBe(200);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('METRICS_HOST=0.0.0.0: listens there, with a warning at start saying who can read it', async () => {
+    t = await start({ METRICS_HOST: '0.0.0.0' });
+    expect(t.app.metricsHost).toBe('0.0.0.0');
+    expect((await scrape(t.app.metricsPort)).m.sum('outreach_slack_leader')).toBe(1);
+    const warned = warnings().filter((w) => w.msg.includes('METRICS_HOST 0.0.0.0 is not a loopback address'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.msg).toContain('METRICS_TOKEN');
+  });
 });

@@ -49,6 +49,8 @@ it('starts in sandbox mode, answers /healthz, and stops cleanly on SIGTERM', asy
     SLACK_SIGNING_SECRET: 'a-signing-secret-for-tests',
     SLACK_API_URL: fake.apiUrl,
     PORT: String(port),
+    // Any free port for the operators' listener: other suites may run an app on the default one at the same time.
+    METRICS_PORT: '0',
     STATE_FILE: stateFile,
     POLL_INTERVAL_SECONDS: '5',
     LOG_LEVEL: 'info',

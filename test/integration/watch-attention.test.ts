@@ -10,8 +10,13 @@ import type { FakeMessage } from '../support/fakeSlack.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
+const PRIVATE = 'G0LEGAL';
 const OWNER = 'U0ALICE';
 const MARIA = 'U0MARIA';
+/** In the public channel only. */
+const BRUNO = 'U0BRUNO';
+/** In neither channel. */
+const CARLA = 'U0CARLA';
 const MIN = 60_000;
 
 /** Wednesday 2026-11-25 10:00 in Mexico City (UTC-6): inside a weekday 09:00-18:00 schedule. */
@@ -69,6 +74,12 @@ async function setup(
       users: [
         { id: OWNER, name: 'alice', ...(opts.spanish ? { locale: 'es-MX' } : {}) },
         { id: MARIA, name: 'maria', email: 'Maria.Lopez@example.com' },
+        { id: BRUNO, name: 'bruno' },
+        { id: CARLA, name: 'carla' },
+      ],
+      channels: [
+        { id: CH, members: [OWNER, MARIA, BRUNO] },
+        { id: PRIVATE, isPrivate: true, members: [OWNER] },
       ],
     },
   });
@@ -438,5 +449,50 @@ describe('the Home tab’s conversations waiting for a reply', () => {
     home = await openHome(OWNER);
     expect(home).not.toContain(firstLink);
     expect(home).toContain(secondLink);
+  });
+
+  it('shows each person only the conversations of channels they are in, private or public', async () => {
+    s = await setup();
+    // The same campaign watched in a private channel too: its customer's wait is recorded there as well.
+    await runCommand(s.h, `watch ${s.campaignId}`, { channelId: PRIVATE, userId: OWNER });
+    const call = s.h.sim.control.createCall(s.campaignId, { status: 'ended', contactId: 2 });
+    await s.h.cycle();
+    await s.h.cycle();
+    const inPublic = callMessages(s.h.fake, CH, call.id as string)[0]!;
+    const inPrivate = callMessages(s.h.fake, PRIVATE, call.id as string)[0]!;
+    s.h.sim.control.addMessage(call.thread_id as string, { sent_by: 'EU', content: 'Tengo una duda' });
+    await s.h.cycle();
+    await s.h.cycle();
+    const waiting = (await s.h.svc.state.waiting.list()).map(([, w]) => w.channelId).sort();
+    expect(waiting).toEqual([PRIVATE, CH].sort());
+    const publicLink = `/archives/${CH}/p${inPublic.ts.replace('.', '')}`;
+    const privateLink = `/archives/${PRIVATE}/p${inPrivate.ts.replace('.', '')}`;
+
+    // In both: both.
+    let home = await openHome(OWNER);
+    expect(home).toContain(publicLink);
+    expect(home).toContain(privateLink);
+    // In the public channel only: not the private channel's customer, name or link.
+    home = await openHome(BRUNO);
+    expect(home).toContain('Waiting for a reply');
+    expect(home).toContain(publicLink);
+    expect(home).not.toContain(privateLink);
+    expect(home).not.toContain(`in <#${PRIVATE}>`);
+    // In neither: no list at all, though they may change campaigns.
+    home = await openHome(CARLA);
+    expect(home).toContain('campaign_create_open');
+    expect(home).not.toContain('Waiting for a reply');
+    expect(home).not.toContain(publicLink);
+
+    // Looked up sparingly: a person's channels once, then kept; a person who joins is seen once that lapses.
+    const lookups = (user: string) =>
+      s.h.fake.calls('users.conversations').filter((c) => c.args.user === user && c.ok).length;
+    expect([OWNER, BRUNO, CARLA].map(lookups)).toEqual([1, 1, 1]);
+    await openHome(BRUNO);
+    await openHome(BRUNO);
+    expect(lookups(BRUNO)).toBe(1);
+    s.h.fake.setMember(PRIVATE, BRUNO);
+    s.h.app.settings.home.membershipTtlMs = 0;
+    expect(await openHome(BRUNO)).toContain(privateLink);
   });
 });

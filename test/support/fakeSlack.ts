@@ -111,6 +111,7 @@ const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   'conversations.info': 50,
   'conversations.members': 100,
   'users.info': 100,
+  'users.conversations': 50,
   'users.lookupByEmail': 50,
   'files.getUploadURLExternal': 100,
   'files.completeUploadExternal': 100,
@@ -677,6 +678,13 @@ export class FakeSlack {
     if (!ch) throw new Error(`fake slack: no channel ${id}`);
     Object.assign(ch, patch);
     return clone(ch);
+  }
+
+  /** A person joins a channel (created if unknown), or leaves it with `inChannel` false. */
+  setMember(channelId: string, userId: string, inChannel = true): void {
+    const ch = this.channelsById.get(channelId) ?? this.channelsById.get(this.addChannel({ id: channelId }).id)!;
+    const others = (ch.members ?? []).filter((u) => u !== userId);
+    ch.members = inChannel ? [...others, userId] : others;
   }
 
   /** Delete a channel: every call naming it gets channel_not_found from now on (even when not strict). */
@@ -2247,6 +2255,29 @@ export class FakeSlack {
         const found = clone(user);
         delete found.locale;
         return { user: found };
+      },
+
+      'users.conversations': (args) => {
+        // Like Slack with a bot token: the channels the person is in, of the types asked (default public), a private
+        // one only when the bot is in it too; cursor-paginated.
+        const user = str(args.user) ?? this.botUserId;
+        this.resolveUser(user);
+        const types = new Set((str(args.types) ?? 'public_channel').split(',').map((x) => x.trim()));
+        const inIt = [...this.channelsById.values()].filter((ch) => {
+          if (ch.isIm || (truthy(args.exclude_archived) && ch.isArchived)) return false;
+          if (!types.has(ch.isPrivate ? 'private_channel' : 'public_channel')) return false;
+          if (ch.isPrivate && !ch.isMember) return false;
+          return user === this.botUserId ? ch.isMember : (ch.members ?? []).includes(user);
+        });
+        const { items, next } = this.page(inIt, args);
+        return {
+          channels: items.map((ch) => {
+            const info = this.channelInfo(ch);
+            delete info.is_member;
+            return info;
+          }),
+          response_metadata: { next_cursor: next ?? '' },
+        };
       },
 
       'users.info': (args) => {

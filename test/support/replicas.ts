@@ -48,6 +48,8 @@ interface Replica {
   port: number;
   /** http://127.0.0.1:PORT */
   origin: string;
+  /** http://127.0.0.1:METRICS_PORT: the operators' listener (GET /metrics, GET /healthz/details). */
+  operatorOrigin: string;
   logFile: string;
   /** The process now (a new one after `start(i)`), undefined once it exited. */
   child: ChildProcess | undefined;
@@ -69,8 +71,8 @@ export interface ReplicaSet {
   kill(i: number, signal?: NodeJS.Signals): Promise<void>;
   /** Starts replica `i` again (same port, same database) and waits for its /healthz. */
   start(i: number): Promise<void>;
-  /** GET /healthz of replica `i`: status and parsed body. */
-  healthz(i: number): Promise<{ status: number; body: unknown }>;
+  /** GET /healthz of replica `i` (or its operators' /healthz/details): status and parsed body. */
+  healthz(i: number, details?: boolean): Promise<{ status: number; body: unknown }>;
   /** GET /metrics of replica `i` (Prometheus text). */
   metrics(i: number): Promise<string>;
   /** The value of a metric without labels (or with exactly `labels`) in replica `i`'s /metrics, if present. */
@@ -138,7 +140,7 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
   const sim = await startSimulator({ ...opts.sim });
   const fake = await startFakeSlack({ ...opts.fake });
   const dir = mkdtempSync(join(tmpdir(), 'outreach-replicas-'));
-  const env = (i: number, port: number): Record<string, string> => ({
+  const env = (i: number, port: number, metricsPort: number): Record<string, string> => ({
     PATH: process.env.PATH ?? '',
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     // jest's --experimental-vm-modules is not for the replicas.
@@ -153,6 +155,7 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
     STATE_DIR: join(dir, `state-${i}`),
     STATE_FILE: join(dir, `state-${i}.json`),
     PORT: String(port),
+    METRICS_PORT: String(metricsPort),
     LOG_LEVEL: process.env.REPLICA_LOG ?? 'info',
     LOG_FORMAT: 'json',
     POLL_INTERVAL_SECONDS: '5',
@@ -193,12 +196,12 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
     }
   }
 
-  function spawnReplica(i: number, port: number): Replica {
+  function spawnReplica(i: number, port: number, metricsPort: number): Replica {
     const logFile = join(dir, `replica-${i}.log`);
     const fd = openSync(logFile, 'a');
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
       cwd: ROOT,
-      env: { ...env(i, port), REPLICA_START_OPTIONS: JSON.stringify(startOptions) },
+      env: { ...env(i, port, metricsPort), REPLICA_START_OPTIONS: JSON.stringify(startOptions) },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
@@ -206,6 +209,7 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
       index: i,
       port,
       origin: `http://127.0.0.1:${port}`,
+      operatorOrigin: `http://127.0.0.1:${metricsPort}`,
       logFile,
       child,
       exited: new Promise((resolve) =>
@@ -236,8 +240,8 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
     throw new Error(`replica ${i}: /healthz did not answer 200 within ${startTimeoutMs} ms (${last})\n${tail(i)}`);
   }
 
-  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-  for (let i = 0; i < count; i++) replicas.push(spawnReplica(i, ports[i]!));
+  const ports = await Promise.all(Array.from({ length: 2 * count }, () => freePort()));
+  for (let i = 0; i < count; i++) replicas.push(spawnReplica(i, ports[2 * i]!, ports[2 * i + 1]!));
 
   const set: ReplicaSet = {
     fake,
@@ -261,11 +265,13 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
       const r = replicas[i];
       if (!r) throw new Error(`no replica ${i}`);
       if (r.child) throw new Error(`replica ${i} is running`);
-      replicas[i] = spawnReplica(i, r.port);
+      replicas[i] = spawnReplica(i, r.port, Number(new URL(r.operatorOrigin).port));
       await waitHealthy(i);
     },
-    async healthz(i) {
-      const res = await fetch(`${replicas[i]!.origin}/healthz`, { signal: AbortSignal.timeout(5000) });
+    async healthz(i, details = false) {
+      const r = replicas[i]!;
+      const url = details ? `${r.operatorOrigin}/healthz/details` : `${r.origin}/healthz`;
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
       const text = await res.text();
       let body: unknown = text;
       try {
@@ -276,7 +282,7 @@ export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<Repli
       return { status: res.status, body };
     },
     async metrics(i) {
-      const res = await fetch(`${replicas[i]!.origin}/metrics`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${replicas[i]!.operatorOrigin}/metrics`, { signal: AbortSignal.timeout(5000) });
       return res.text();
     },
     async metric(i, name, labels) {

@@ -64,6 +64,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       ...opts.env,
     }),
     port: 0,
+    // The operators' listener on any free port of 127.0.0.1 (tests run many apps at once), unless a test says.
+    ...(opts.env?.METRICS_PORT ? {} : { metricsPort: 0 }),
   };
   // The people and groups the app is configured with are mentioned on purpose (see rawMentions.ts).
   fake.allowMentions(

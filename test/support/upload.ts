@@ -15,7 +15,7 @@ export const CHANNEL = 'C0OPS';
 export function seedCampaign(
   t: TestApp,
   name = 'Cobranza',
-  status: 'pending' | 'ready' | 'finished' = 'ready',
+  status: 'pending' | 'ready' | 'active' | 'finished' = 'ready',
 ): number {
   const { control } = t.sim;
   const agent = control.addAgent({ name: 'Sofía' });

@@ -98,6 +98,8 @@ export async function startWatchHarness(
     slackSigningSecret: SIGNING_SECRET,
     slackApiUrl: fake.apiUrl,
     port: 0,
+    metricsPort: 0,
+    metricsHost: '127.0.0.1',
     outreach: { mode: 'live', baseUrl: sim.baseUrl, apiKey: sim.apiKey },
     stateFile,
     stateDir: join(dir, 'state'),

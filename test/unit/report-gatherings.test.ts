@@ -8,7 +8,7 @@ import { OutreachClient } from '../../src/outreach/client.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
 import { ReportGatherings, ReportOverBudget } from '../../src/reports/gatherings.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
-import { PersonBudget } from '../../src/slack/middleware/fair-use.js';
+import { createPersonBudget, type PersonBudget } from '../../src/slack/middleware/person-budget.js';
 import { seedPhoneCampaign } from '../support/reportData.js';
 
 let sim: Simulator;
@@ -30,9 +30,9 @@ afterAll(async () => {
 });
 
 /** A person with no action left (the clock does not move: none comes back). */
-function spentBudget(userId: string): PersonBudget {
-  const budget = new PersonBudget({ perMinute: 1, burst: 1, now: () => 0 });
-  expect(budget.take(userId).ok).toBe(true);
+async function spentBudget(userId: string): Promise<PersonBudget> {
+  const budget = createPersonBudget({ perMinute: 1, burst: 1, now: () => 0 });
+  expect((await budget.take(userId)).ok).toBe(true);
   return budget;
 }
 
@@ -61,7 +61,7 @@ it('a person over their budget stops the gathering at the next charge, with how 
   const g = new ReportGatherings(client, systemClock, {
     maxAtOnce: 2,
     requestsPerAction: 1,
-    budget: spentBudget('U1'),
+    budget: await spentBudget('U1'),
   });
   const err = await g.ask({ campaignId: ids[0]!, periodDays: 7, payer: 'U1' }).figures.catch((e: unknown) => e);
   expect(err).toBeInstanceOf(ReportOverBudget);
@@ -72,7 +72,7 @@ it('a gathering a scheduled run shares costs no one, so no one’s budget stops 
   const g = new ReportGatherings(client, systemClock, {
     maxAtOnce: 2,
     requestsPerAction: 1,
-    budget: spentBudget('U1'),
+    budget: await spentBudget('U1'),
   });
   const person = g.ask({ campaignId: ids[1]!, periodDays: 7, payer: 'U1' });
   const scheduled = g.ask({ campaignId: ids[1]!, periodDays: 7 });

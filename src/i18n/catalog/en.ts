@@ -347,6 +347,8 @@ export const en = {
   'readOnly.refused':
     "You can't {what, select, activate {activate campaigns} pause {pause campaigns} resume {resume campaigns} archive {archive campaigns} create {create campaigns} edit {edit campaigns} uploadTo {upload contacts to campaigns} upload {upload contacts} watch {watch campaigns} unwatch {unwatch campaigns} removeContacts {remove contacts from campaigns} editEndUsers {edit end users of campaigns} scheduleReports {schedule campaign reports} postReports {post campaign reports in channels} other {change campaigns}}. {whoCan}",
   'readOnly.whoCan': 'Only {who} can change campaigns. Ask one of them, or ask an admin to add you to ADMIN_USER_IDS.',
+  'readOnly.fullMembersOnly':
+    'Only full members of this workspace can change campaigns: guests and people from other organizations can read, not change.',
   'readOnly.groupMembers': 'members of {group}',
   'readOnly.whoCanReply':
     'Only {who} can reply to customers. Ask one of them, or ask an admin to add you to RESPONDER_USER_IDS.',

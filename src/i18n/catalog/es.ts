@@ -352,6 +352,8 @@ export const es: Record<MessageKey, string> = {
     'No puedes {what, select, activate {activar campañas} pause {pausar campañas} resume {reanudar campañas} archive {archivar campañas} create {crear campañas} edit {editar campañas} uploadTo {subir contactos a campañas} upload {subir contactos} watch {seguir campañas} unwatch {dejar de seguir campañas} removeContacts {quitar contactos de campañas} editEndUsers {editar usuarios finales de campañas} scheduleReports {programar reportes de campañas} postReports {publicar reportes de campañas en canales} other {cambiar campañas}}. {whoCan}',
   'readOnly.whoCan':
     'Cambiar campañas es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a ADMIN_USER_IDS.',
+  'readOnly.fullMembersOnly':
+    'Cambiar campañas es solo para los miembros plenos de este espacio de trabajo: los invitados y las personas de otras organizaciones pueden leer, no cambiar.',
   'readOnly.groupMembers': 'los miembros de {group}',
   'readOnly.whoCanReply':
     'Responder a clientes es solo para {who}. Pídeselo a alguien de ahí, o pide a un administrador que te agregue a RESPONDER_USER_IDS.',

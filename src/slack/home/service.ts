@@ -10,6 +10,8 @@
  * app (the audit trail tells us; src/main.ts wires it) or a Refresh. A walk already under way when a change was made
  * does not serve anyone who asks after the change: that person's tab waits for a walk started after it, so nobody
  * sees the list from before their own change.
+ *
+ * The conversations waiting for a reply are shown to each person only for the channels they are in (membership.ts).
  */
 import type { WebClient } from '@slack/web-api';
 import { translator, type Translator } from '../../i18n/translator.js';
@@ -34,6 +36,7 @@ import type { WaitingItem } from '../../render/attention.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
+import { ChannelMembership } from './membership.js';
 
 /** Timing and bounds of the Home tab (settings; tests lower the TTLs). Read at each use. */
 export interface HomeTuning {
@@ -48,6 +51,8 @@ export interface HomeTuning {
   /** How long the last list is kept in memory at all (the fallback shown while the service fails). */
   keepListMs: number;
   perPage: number;
+  /** How long the channels a person is in are trusted (the waiting list shows only theirs). */
+  membershipTtlMs: number;
 }
 
 export const DEFAULT_HOME_TUNING: HomeTuning = {
@@ -62,6 +67,8 @@ export const DEFAULT_HOME_TUNING: HomeTuning = {
   /** How long the last list is kept in memory at all (the fallback shown while the service fails). */
   keepListMs: 15 * 60_000,
   perPage: HOME_CAMPAIGNS_PER_PAGE,
+  /** How long the channels a person is in are trusted (the waiting list shows only theirs). */
+  membershipTtlMs: 5 * 60_000,
 };
 
 /**
@@ -130,6 +137,7 @@ export class HomeService {
   private generation = 0;
   private readonly details = new Map<number, { at: number; detail: CampaignDetail }>();
   private readonly publishing = new Map<string, { again: boolean; done: Promise<void> }>();
+  private readonly membership = new ChannelMembership({ ttlMs: () => this.tuning.membershipTtlMs });
 
   /**
    * `watching`: the channels watching a campaign (the watch service's `channelsWatching`). `tuning` is read at each
@@ -313,12 +321,26 @@ export class HomeService {
     return detail;
   }
 
-  /** The waiting conversations, or none when they cannot be read (the rest of the tab still shows). */
-  private async waitingNow(): Promise<WaitingItem[]> {
+  /**
+   * The waiting conversations of the channels this person is in, or none when they cannot be read (the rest of the
+   * tab still shows).
+   */
+  private async waitingFor(userId: string, client: WebClient): Promise<WaitingItem[]> {
+    let items: WaitingItem[];
     try {
-      return await this.waiting();
+      items = await this.waiting();
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err) }, 'Home tab: could not read the conversations waiting');
+      return [];
+    }
+    try {
+      const theirs = await this.membership.of(userId, [...new Set(items.map((w) => w.channelId))], client);
+      return items.filter((w) => theirs.has(w.channelId));
+    } catch (err) {
+      this.deps.logger.warn(
+        { err: errorSummary(err), user: userId },
+        'Home tab: could not read which channels a person is in',
+      );
       return [];
     }
   }
@@ -332,8 +354,9 @@ export class HomeService {
       ...(prefs.agentId ? { agentId: prefs.agentId } : {}),
     };
     const canChange = await this.deps.permissions.canChange(userId, client);
-    // Who may set watches sees the conversations they leave waiting (as `/campaign watch`: people who may change).
-    const waiting = canChange ? await this.waitingNow() : [];
+    // Who may set watches sees the conversations they leave waiting (as `/campaign watch`: people who may change),
+    // of the channels they are in.
+    const waiting = canChange ? await this.waitingFor(userId, client) : [];
     const base = {
       filters,
       canChange,

@@ -5,7 +5,7 @@
  * - Every Slack request is handled on behalf of the person who sent it (`onBehalfOf`), so the service requests it
  *   causes take turns with other people's in the shared limiter.
  * - Each person has a token bucket of commands and clicks that use the service: `PERSON_ACTIONS_BURST` at once,
- *   refilled at `PERSON_ACTIONS_PER_MINUTE`. What counts: `/campaign` subcommands (not `help` or `lang`, not a mistyped
+ *   refilled at `PERSON_ACTIONS_PER_MINUTE`, one for the whole app however many replicas (person-budget.ts). What counts: `/campaign` subcommands (not `help` or `lang`, not a mistyped
  *   command: those never reach the service), and buttons and menus in messages and in the Home tab. What does not:
  *   choices inside an open form (a modal) and form submissions (refusing them would lose what the person typed),
  *   opening the Home tab (served from the shared list snapshot and short caches), replies in watched threads (a
@@ -26,82 +26,7 @@ import { parseCommandText } from '../grammar.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from './errors.js';
 import { dmReply } from '../reply.js';
-
-export interface PersonBudgetOptions {
-  /** Sustained rate: actions per minute. */
-  perMinute: number;
-  /** Actions at once (the bucket's size). */
-  burst: number;
-  now?: () => number;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-  /** A refusal was told by DM since the person's last accepted action. */
-  toldByDm: boolean;
-}
-
-export type BudgetAnswer = { ok: true } | { ok: false; waitMs: number };
-
-/** One token bucket per person. Buckets that have refilled completely are forgotten (they hold nothing). */
-export class PersonBudget {
-  readonly perMinute: number;
-  readonly burst: number;
-  private readonly now: () => number;
-  private readonly buckets = new Map<string, Bucket>();
-
-  constructor(opts: PersonBudgetOptions) {
-    this.perMinute = opts.perMinute;
-    this.burst = opts.burst;
-    this.now = opts.now ?? Date.now;
-  }
-
-  /** Takes one action from the person's bucket; if it is empty, says how long until there is one again. */
-  take(userId: string): BudgetAnswer {
-    const b = this.refilled(userId);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      b.toldByDm = false;
-      return { ok: true };
-    }
-    return { ok: false, waitMs: Math.ceil((1 - b.tokens) / this.perMs()) };
-  }
-
-  /**
-   * Whether a refusal should be told by DM: true for the first refusal of a streak (until the person's next accepted
-   * action), false after.
-   */
-  shouldDm(userId: string): boolean {
-    const b = this.refilled(userId);
-    if (b.toldByDm) return false;
-    b.toldByDm = true;
-    return true;
-  }
-
-  private perMs(): number {
-    return this.perMinute / 60_000;
-  }
-
-  private refilled(userId: string): Bucket {
-    const now = this.now();
-    if (this.buckets.size > 1000) this.forgetFull(now);
-    let b = this.buckets.get(userId);
-    if (!b) {
-      b = { tokens: this.burst, at: now, toldByDm: false };
-      this.buckets.set(userId, b);
-    }
-    b.tokens = Math.min(this.burst, b.tokens + Math.max(0, now - b.at) * this.perMs());
-    b.at = now;
-    return b;
-  }
-
-  private forgetFull(now: number): void {
-    for (const [id, b] of this.buckets) {
-      if (b.tokens + (now - b.at) * this.perMs() >= this.burst) this.buckets.delete(id);
-    }
-  }
-}
+import type { PersonBudget } from './person-budget.js';
 
 /** The polite answer to a person over their share, in their words: the wait in seconds, or minutes past one. */
 function overBudgetMessage(waitMs: number, burst: number, t: Translator): SlackMessage {
@@ -143,7 +68,7 @@ export function registerFairUse(app: App, deps: AppDeps, budget: PersonBudget): 
     const body = args.body as unknown as Body;
     const person = personOf(body);
     if (person && countsAgainstBudget(body)) {
-      const answer = budget.take(person);
+      const answer = await budget.take(person);
       if (!answer.ok) {
         const ack = (args as { ack?: () => Promise<void> }).ack;
         if (ack) await ack();
@@ -174,7 +99,7 @@ async function tellToWait(
     const respond = (args as { respond?: (m: object) => Promise<unknown> }).respond;
     if (respond && str(body.response_url)) {
       await respond({ response_type: 'ephemeral', replace_original: false, text: msg.text, blocks: msg.blocks });
-    } else if (budget.shouldDm(person)) {
+    } else if (await budget.shouldDm(person)) {
       await dmReply(client, person).ephemeral(msg);
     }
   } catch (err) {
