@@ -46,8 +46,14 @@ export interface WatchTuning extends PollerTuning {
   calmMs: number;
   /** Least time between two writes of one Slack message (delivery.ts UPDATE_GAP_MS). */
   updateGapMs: number;
-  /** Call messages posted while their call runs, waiting for their final update, at most (delivery.ts). */
+  /**
+   * Call messages posted while their call runs, waiting for their final update, plus the chat.update calls of the
+   * last `updateWindowMs`, at most (delivery.ts): twice the watch's share of chat.update a minute when Slack's budget
+   * is known (src/slack/watch/create.ts).
+   */
   maxOpenCalls: number;
+  /** Slack's chat.update window in this process's time (its minute at the budget's scale), from Slack's budget. */
+  updateWindowMs?: number;
   /**
    * New call messages the watch may post in one poll interval over every channel (delivery.ts): its share of Slack's
    * workspace allowance, which the Slack layer knows (src/slack/watch/create.ts). Undefined: no such rule.
@@ -106,8 +112,17 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
 /** The watch feature's metrics (src/metrics.ts). */
 interface WatchMetrics {
   callShown(endedAt: string | null | undefined, shownAt: number): void;
-  pollCycle(seconds: number, failedCampaigns: number): void;
+  callPosted(createdAt: string, postedAt: number): void;
+  pollCycle(figures: {
+    seconds: number;
+    failedCampaigns: number;
+    requests: Record<string, number>;
+    conversationsRead: number;
+    conversationsLeft: number;
+    deferredCampaigns: number;
+  }): void;
   pollCycleFailed(): void;
+  watchNewCalls(source: () => { queued: number; held: number }): void;
 }
 
 export interface WatchDeps {
@@ -127,7 +142,10 @@ export interface WatchDeps {
   tuning: WatchTuning;
   /** The live service's origin: recording links on it are shown (see call-message.ts). */
   serviceOrigin?: string;
-  /** The app's clock (src/clock.ts): when customers started waiting and reminders come due. Default: the system's. */
+  /**
+   * The app's clock (src/clock.ts): when customers started waiting and reminders come due, and the poller's schedule
+   * (when a conversation is due for a read, how long a cycle took). Default: the system's.
+   */
   clock?: { now(): number };
 }
 
@@ -208,6 +226,7 @@ export class WatchService {
         deliveryOpen: () => this.started && !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
+        callPosted: (c, at) => deps.metrics?.callPosted(c.createdAt, at),
         attention: this.attention,
       },
       {
@@ -216,12 +235,14 @@ export class WatchService {
         retryDelayMs: tuning.retryDelayMs,
         updateGapMs: tuning.updateGapMs,
         maxOpenCalls: tuning.maxOpenCalls,
+        ...(tuning.updateWindowMs !== undefined ? { updateWindowMs: tuning.updateWindowMs } : {}),
         ...(tuning.workspacePostsPerInterval !== undefined
           ? { workspacePostsPerInterval: tuning.workspacePostsPerInterval }
           : {}),
       },
       logger,
     );
+    deps.metrics?.watchNewCalls(() => this.delivery.newCallsWaiting());
     this.poller = new Poller({
       state: this.state,
       outreach: deps.outreach,
@@ -230,10 +251,19 @@ export class WatchService {
       tuning,
       fingerprint: (campaignId, call, name) => this.fingerprint(campaignId, call, name),
       resolveKind: (s) => this.resolveKind(s),
-      onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
+      now: () => clock.now(),
+      onCycle: (r) =>
+        deps.metrics?.pollCycle({
+          seconds: r.durationMs / 1000,
+          failedCampaigns: r.failedCampaigns.length,
+          requests: r.requests,
+          conversationsRead: r.conversationsRead,
+          conversationsLeft: r.conversationsLeft,
+          deferredCampaigns: r.deferredCampaigns,
+        }),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
-      afterCycle: (subs, serviceDown) => this.attention.afterCycle(subs, serviceDown),
+      afterCycle: (subs, serviceDown, requests) => this.attention.afterCycle(subs, serviceDown, requests),
       billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
