@@ -293,6 +293,8 @@ export class Poller {
     const all = [...groupByCampaign(subscriptions.filter((s) => !s.suspended))];
     report.campaigns = all.length;
     await this.pollCampaigns(all, report);
+    const sent = () => Object.values(counted).reduce((n, k) => n + k, 0);
+    const listings = sent();
     if (this.d.afterCycle) {
       await this.d.afterCycle(subscriptions, this.breaker.open, this.poll).catch((err: unknown) => {
         this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
@@ -301,15 +303,17 @@ export class Poller {
     if (!this.breaker.open) {
       // The rest of the cycle's requests read conversations; and no more than the rest of the interval holds at the
       // pace the requests so far had (slots are held a window past each answer, replicas keep a reserve), so the
-      // cycle ends within its interval. Some are read whatever the listings took.
-      const spent = Object.values(counted).reduce((n, k) => n + k, 0);
+      // cycle ends within its interval. `concurrency` × 2 are read whatever the listings took (they leave room for
+      // them: `listingTurn`), less what the campaign checks took.
+      const spent = sent();
       const elapsed = Math.max(1, this.now() - started);
       const left = this.d.tuning.pollIntervalMs * 0.9 - elapsed;
       const budget = Math.min(
         this.cycleRequests() - spent,
         spent > 0 ? Math.floor((left * spent) / elapsed) : Infinity,
       );
-      await this.pollConversations(subscriptions, Math.max(this.d.tuning.concurrency, budget), report);
+      const least = Math.max(0, this.d.tuning.concurrency * 2 - (spent - listings));
+      await this.pollConversations(subscriptions, Math.max(least, budget), report);
     }
     await this.maintain(subscriptions);
     return this.finish(report, started, cpu0);
