@@ -14,11 +14,10 @@
  * the call or a filter left it out), then the live transcripts of running calls (`readOrder`).
  *
  * Pace: cycles start one interval apart (start to start), and each sends at most four fifths of what its interval
- * holds at `requestsPerSecond` (`cycleRequests`), so it ends within it: the campaigns' listings as long as they
- * leave room for a few conversation reads (beyond that, campaigns take turns and each is listed at least every
- * other cycle), campaign checks, and the rest for conversations. So a new call is listed within two intervals of
- * its creation. Each cycle's requests, by
- * route template, are in its report (and the metrics).
+ * holds at `requestsPerSecond` (`cycleRequests`), so it ends within it: the campaigns' listings (all of them while
+ * they leave room for a few conversation reads; beyond that half of them each cycle, in turns), campaign checks, and
+ * the rest for conversations. So a new call is listed within two intervals of its creation. Each cycle's requests,
+ * by route template, are in its report (and the metrics).
  *
  * WhatsApp campaigns (no calls): contact counts by status, and contacts newly converted, rejected or failed.
  *
@@ -80,8 +79,8 @@ export interface PollerTuning {
   /**
    * Service requests per second the poller may plan for (the shared limit is 12/s, people's commands first): a
    * cycle sends at most four fifths of what `pollIntervalMs` holds at this rate (`cycleRequests`), so it ends within
-   * its interval. The campaigns' listings take what leaves `concurrency` × 2 conversation reads (beyond, campaigns
-   * take turns: each is listed at least every other cycle); conversations are read with the rest.
+   * its interval. The campaigns are all listed while that leaves `concurrency` × 2 conversation reads (beyond, half
+   * of them each cycle, in turns: each every other cycle); conversations are read with the rest.
    */
   requestsPerSecond: number;
   /** Consecutive failures saying the service is unavailable after which only one campaign is polled per cycle. */
@@ -349,12 +348,13 @@ export class Poller {
 
   /**
    * The campaigns listed this cycle: all of them while they leave the cycle's requests room for the least reads of
-   * conversations (`concurrency` × 2). Beyond that, those listed longest ago, at least half of all of them: each is
-   * listed at least every other cycle, so a new call still reaches Slack within two intervals of its creation.
+   * conversations (`concurrency` × 2). Beyond that, half of them, those listed longest ago: each is listed every
+   * other cycle, so a new call still reaches Slack within two intervals of its creation, and the other half of the
+   * requests reads conversations.
    */
   private listingTurn<T extends [number, unknown]>(entries: T[]): T[] {
-    const room = Math.max(Math.ceil(entries.length / 2), this.cycleRequests() - this.d.tuning.concurrency * 2);
-    if (entries.length <= room) return entries;
+    if (entries.length <= this.cycleRequests() - this.d.tuning.concurrency * 2) return entries;
+    const room = Math.ceil(entries.length / 2);
     const turn = (id: number) => this.listedIn.get(id) ?? -1;
     return [...entries].sort((a, b) => turn(a[0]) - turn(b[0])).slice(0, room);
   }
@@ -684,8 +684,8 @@ export class Poller {
   }
 
   /**
-   * The service threads due for a read (`dueNow`): those of the watched channels' posts, of calls a filter left out,
-   * and of try DMs; `live`: those of running calls; `leftOut`: the call a filter left out, by thread.
+   * The service threads due for a read, with when (`noteDue`): those of the watched channels' posts, of calls a
+   * filter left out, and of try DMs; `live`: those of running calls; `leftOut`: the call a filter left out, by thread.
    */
   private async dueConversations(subscriptions: Subscription[], now: number) {
     const { state, tuning } = this.d;
@@ -706,13 +706,13 @@ export class Poller {
     for (const campaignId of new Set(activeSubs.map((s) => s.campaignId))) {
       for (const c of await state.openCallsOf(campaignId)) open.add(callKey(c.campaignId, c.callId));
     }
-    const due = new Set<string>();
+    const due = new Map<string, number>();
     const live = new Set<string>();
     for (const [threadId, posts] of mirrors) {
       const lastActivity = Math.max(...posts.map((m) => m.conv?.lastActivityAt ?? 0));
       const running = posts.some((m) => open.has(callKey(m.campaignId, m.callId)));
       if (running) live.add(threadId);
-      if (this.dueNow(threadId, running, lastActivity, now)) due.add(threadId);
+      this.noteDue(due, threadId, running, lastActivity, now);
     }
     // Campaigns a channel watches with a filter: the conversations of calls some channel left out are read too (as
     // they would be without the filter), to see whether the end user wrote or waits for a person (`placeLate`).
@@ -725,13 +725,13 @@ export class Poller {
         leftOut.set(c.threadId, c);
         if (mirrors.has(c.threadId)) continue;
         if (!c.final) live.add(c.threadId);
-        if (this.dueNow(c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now)) due.add(c.threadId);
+        this.noteDue(due, c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now);
       }
     }
     // People trying agents in their DMs: one record per person (a small collection).
     for (const [, t] of await state.tries.list()) {
       if (!t.threadId || !t.dmChannelId || !t.conv) continue;
-      if (this.dueNow(t.threadId, false, t.conv.lastActivityAt, now)) due.add(t.threadId);
+      this.noteDue(due, t.threadId, false, t.conv.lastActivityAt, now);
     }
     return { due, live, leftOut, activeSubs };
   }
@@ -739,32 +739,36 @@ export class Poller {
   /**
    * Whom the cycle's reads serve first: conversations never read (a new or changed call: its final transcript), then
    * those of ended calls and try DMs, where someone may wait for an answer (an end user for a person, in a channel
-   * or in a call a filter left out), then the live transcripts of running calls; each longest unread first. When
-   * the reads do not cover every due conversation, a customer who may be waiting is read on time and a live
-   * transcript catches up later (ties between threads read in the same cycle used to go to the watched channels'
-   * threads, so a call a filter left out could wait many cycles).
+   * or in a call a filter left out), then the live transcripts of running calls; each the one due longest first
+   * (not the one read longest ago: a quiet thread read every five minutes would go before one due every ten
+   * seconds). When the reads do not cover every due conversation, a customer who may be waiting is read on time and
+   * a live transcript catches up later.
    */
-  private readOrder(due: Iterable<string>, live: ReadonlySet<string>): string[] {
-    const key = new Map<string, [number, number]>();
-    for (const t of due) {
-      const last = this.lastRead.get(t) ?? 0;
-      key.set(t, [last === 0 ? 0 : live.has(t) ? 2 : 1, last]);
-    }
-    return [...key.keys()].sort((a, b) => {
-      const [ra, la] = key.get(a)!;
-      const [rb, lb] = key.get(b)!;
-      return ra - rb || la - lb;
-    });
+  private readOrder(due: ReadonlyMap<string, number>, live: ReadonlySet<string>): string[] {
+    const rank = (t: string, at: number) => (at === 0 ? 0 : live.has(t) ? 2 : 1);
+    return [...due].sort(([a, atA], [b, atB]) => rank(a, atA) - rank(b, atB) || atA - atB).map(([t]) => t);
   }
 
-  private dueNow(threadId: string, running: boolean, lastActivity: number, now: number): boolean {
+  /**
+   * Notes in `due` when a thread's next read is due, if it is due now: every cycle while its call runs, then a gap
+   * of a quarter of the time since its last activity (one interval to `threadMaxGapMs`); never read: at once (0).
+   */
+  private noteDue(
+    due: Map<string, number>,
+    threadId: string,
+    running: boolean,
+    lastActivity: number,
+    now: number,
+  ): void {
     const { tuning } = this.d;
     const idleFor = now - lastActivity;
-    if (!running && idleFor > tuning.threadIdleMs) return false;
+    if (!running && idleFor > tuning.threadIdleMs) return;
     const gap = running ? 0 : Math.min(tuning.threadMaxGapMs, Math.max(tuning.pollIntervalMs, Math.floor(idleFor / 4)));
     const last = this.lastRead.get(threadId);
+    const at = last === undefined || last === 0 ? 0 : last + gap;
     // A tenth of the interval of slack, so a thread due "now" is not pushed to the next cycle by timer jitter.
-    return last === undefined || now - last >= gap - tuning.pollIntervalMs / 10;
+    if (at > now + tuning.pollIntervalMs / 10) return;
+    due.set(threadId, Math.min(at, due.get(threadId) ?? Infinity));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
