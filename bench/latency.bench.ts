@@ -10,7 +10,7 @@
  * (enforced by the fake Slack) and every delay of the watch; figures are printed in production seconds. The app runs
  * in this process with the simulator and the fake Slack (its CPU is not what is measured here).
  *
- * Printed: the cycles' start-to-start period and duration, service requests per cycle against the plan (48),
+ * Printed: the cycles' start-to-start period and duration (and by phase), service requests per cycle against the plan (48),
  * conversations left and campaigns deferred per cycle, new calls' creation-to-Slack latency in each channel and a
  * waiting customer's message-to-Slack latency against the target (two poll intervals plus 5 s: 15 s), 429s.
  *
@@ -188,6 +188,11 @@ function report(
     `  cycle duration     p50 ${fmt(pct(durations, 50))}  p99 ${fmt(pct(durations, 99))}  max ${fmt(Math.max(...durations))}`,
   );
   console.log(`  requests per cycle p50 ${pct(requests, 50)}  max ${Math.max(...requests)}  (plan ${plan})`);
+  const phases = (['listings', 'checks', 'conversations', 'housekeeping'] as const).map((p) => {
+    const v = cycles.map((c) => prodSeconds(c.phasesMs[p]));
+    return `${p} ${fmt(pct(v, 50))}/${fmt(Math.max(...v))}`;
+  });
+  console.log(`  phases p50/max     ${phases.join(', ')}`);
   const left = cycles.map((c) => c.conversationsLeft);
   console.log(
     `  conversations left p50 ${pct(left, 50)}  max ${Math.max(...left)}; campaigns deferred max ${Math.max(...cycles.map((c) => c.deferredCampaigns))}`,

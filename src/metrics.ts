@@ -62,7 +62,12 @@ export interface PollCycleFigures {
   conversationsLeft: number;
   /** Watched campaigns whose listing waited for the next cycle. */
   deferredCampaigns: number;
+  /** Where the cycle's time went, seconds by phase. */
+  phases: Readonly<Record<PollPhase, number>>;
 }
+
+const POLL_PHASES = ['listings', 'checks', 'conversations', 'housekeeping'] as const;
+type PollPhase = (typeof POLL_PHASES)[number];
 
 /** New calls placed in a channel and not in Slack yet (src/watch/delivery.ts `newCallsWaiting`). */
 export interface NewCallsWaiting {
@@ -85,6 +90,7 @@ export class AppMetrics {
   readonly limiterPauseSeconds: Gauge;
   readonly limiterRateLimited: Counter;
   readonly pollCycleSeconds: Histogram;
+  readonly pollPhaseSeconds: Histogram<'phase'>;
   readonly pollCycles: Counter<'outcome'>;
   readonly pollCampaignFailures: Counter;
   readonly pollRequests: Counter<'endpoint'>;
@@ -156,6 +162,15 @@ export class AppMetrics {
       name: 'outreach_slack_poll_cycle_duration_seconds',
       help: 'Duration of one poll cycle over every watched campaign.',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
+      registers,
+    });
+    this.pollPhaseSeconds = new Histogram({
+      name: 'outreach_slack_poll_phase_seconds',
+      help:
+        "Where a poll cycle's time went, by phase: listings (the campaigns' calls and WhatsApp contacts), checks " +
+        "(the campaigns' status, reminders), conversations (their reads), housekeeping (letting go of what is done).",
+      labelNames: ['phase'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 60],
       registers,
     });
     this.pollCycles = new Counter({
@@ -319,6 +334,7 @@ export class AppMetrics {
   pollCycle(f: PollCycleFigures): void {
     this.pollCycles.inc({ outcome: 'ok' });
     this.pollCycleSeconds.observe(f.seconds);
+    for (const phase of POLL_PHASES) this.pollPhaseSeconds.observe({ phase }, f.phases[phase]);
     if (f.failedCampaigns > 0) this.pollCampaignFailures.inc(f.failedCampaigns);
     let total = 0;
     for (const [endpoint, n] of Object.entries(f.requests)) {

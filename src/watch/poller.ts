@@ -89,6 +89,8 @@ export interface PollerTuning {
   backoffMaxMs: number;
 }
 
+export type CyclePhase = 'listings' | 'checks' | 'conversations' | 'housekeeping';
+
 export interface CycleReport {
   campaigns: number;
   failedCampaigns: number[];
@@ -107,6 +109,8 @@ export interface CycleReport {
   storePaused?: boolean;
   /** When it started (the poller's clock, ms). */
   startedAt: number;
+  /** Where its time went (the poller's clock, ms): listings, campaign checks, conversations, housekeeping. */
+  phasesMs: Record<CyclePhase, number>;
   durationMs: number;
   cpuMs: number;
 }
@@ -277,6 +281,7 @@ export class Poller {
       conversationsLeft: 0,
       requests: {},
       startedAt: started,
+      phasesMs: { listings: 0, checks: 0, conversations: 0, housekeeping: 0 },
       durationMs: 0,
       cpuMs: 0,
     };
@@ -291,7 +296,14 @@ export class Poller {
     const subscriptions = await this.d.state.allSubscriptions();
     const all = [...groupByCampaign(subscriptions.filter((s) => !s.suspended))];
     report.campaigns = all.length;
+    let mark = started;
+    const phase = (name: CyclePhase) => {
+      const at = this.now();
+      report.phasesMs[name] += at - mark;
+      mark = at;
+    };
     await this.pollCampaigns(all, report);
+    phase('listings');
     const sent = () => Object.values(counted).reduce((n, k) => n + k, 0);
     const listings = sent();
     if (this.d.afterCycle) {
@@ -299,22 +311,24 @@ export class Poller {
         this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
       });
     }
+    phase('checks');
     if (!this.breaker.open) {
       // The rest of the cycle's requests read conversations; and no more than the rest of the interval holds at the
-      // pace the requests so far had (slots are held a window past each answer, replicas keep a reserve), so the
-      // cycle ends within its interval. `concurrency` × 2 are read whatever the listings took (they leave room for
-      // them: `listingTurn`), less what the campaign checks took.
+      // pace the listings had (slots are held a window past each answer, replicas keep a reserve), so the cycle ends
+      // within its interval. `concurrency` × 2 are read whatever the listings took (they leave room for them:
+      // `listingTurn`), less what the campaign checks took.
       const spent = sent();
-      const elapsed = Math.max(1, this.now() - started);
-      const left = this.d.tuning.pollIntervalMs * 0.9 - elapsed;
+      const left = this.d.tuning.pollIntervalMs * 0.9 - (this.now() - started);
       const budget = Math.min(
         this.cycleRequests() - spent,
-        spent > 0 ? Math.floor((left * spent) / elapsed) : Infinity,
+        listings > 0 ? Math.floor((left * listings) / Math.max(1, report.phasesMs.listings)) : Infinity,
       );
       const least = Math.max(0, this.d.tuning.concurrency * 2 - (spent - listings));
       await this.pollConversations(subscriptions, Math.max(least, budget), report);
     }
+    phase('conversations');
     await this.maintain(subscriptions);
+    phase('housekeeping');
     return this.finish(report, started, cpu0);
   }
 

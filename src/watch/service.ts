@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 import { Attention } from './attention.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { isEmptyFilter, readFilter, shownFormat, type WatchFilter, type WatchFormat } from './filter.js';
-import { Poller, type PollerTuning } from './poller.js';
+import { Poller, type CyclePhase, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
@@ -120,6 +120,7 @@ interface WatchMetrics {
     conversationsRead: number;
     conversationsLeft: number;
     deferredCampaigns: number;
+    phases: Record<CyclePhase, number>;
   }): void;
   pollCycleFailed(): void;
   watchNewCalls(source: () => { queued: number; held: number }): void;
@@ -260,6 +261,12 @@ export class WatchService {
           conversationsRead: r.conversationsRead,
           conversationsLeft: r.conversationsLeft,
           deferredCampaigns: r.deferredCampaigns,
+          phases: {
+            listings: r.phasesMs.listings / 1000,
+            checks: r.phasesMs.checks / 1000,
+            conversations: r.phasesMs.conversations / 1000,
+            housekeeping: r.phasesMs.housekeeping / 1000,
+          },
         }),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),

@@ -134,6 +134,9 @@ describe('new calls after a while of ordinary use', () => {
     expect(m.sum('outreach_slack_poll_requests_total', { endpoint: 'GET /campaigns/{id}/calls' })).toBeGreaterThan(0);
     expect(m.sum('outreach_slack_poll_requests_total', { endpoint: 'GET /message/{thread_id}' })).toBeGreaterThan(0);
     expect(m.sum('outreach_slack_poll_cycle_requests_count')).toBe(hh.svc.poller.reports.length);
+    for (const phase of ['listings', 'checks', 'conversations', 'housekeeping']) {
+      expect(m.sum('outreach_slack_poll_phase_seconds_count', { phase })).toBe(hh.svc.poller.reports.length);
+    }
     expect(m.sum('outreach_slack_poll_conversations_total', { outcome: 'read' })).toBeGreaterThan(0);
     expect(m.sum('outreach_slack_poll_campaigns_deferred')).toBe(25);
     expect(m.find('outreach_slack_poll_conversations_left')).toHaveLength(1);
