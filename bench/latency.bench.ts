@@ -124,11 +124,16 @@ async function main(): Promise<void> {
   const written = new Map<string, number>();
   const calls = firstSeen(h, FRESH_CHANNELS, (k) => (created.has(k) ? k : undefined));
   const lines = firstSeen(h, [FILTERED_CHANNEL], (text) => [...written.keys()].find((w) => text.includes(w)));
+  // The poller keeps its last 100 reports: the measured ones are collected as they come.
+  const measured: CycleReport[] = [];
+  let lastSeen = h.svc.poller.reports.at(-1)?.startedAt ?? 0;
   const watcher = setInterval(() => {
     calls.look();
     lines.look();
+    const fresh = h.svc.poller.reports.filter((r) => r.startedAt > lastSeen);
+    measured.push(...fresh);
+    lastSeen = fresh.at(-1)?.startedAt ?? lastSeen;
   }, scaled(250));
-  const cyclesFrom = h.svc.poller.reports.length;
   const measuredUntil = Date.now() + scaled(MEASURE_MINUTES * 60_000);
   for (let m = 0; Date.now() < measuredUntil; m++) {
     for (let i = 0; i < 4; i++)
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
   await sleep(scaled(45_000));
   clearInterval(watcher);
   stop = true;
-  report(h.svc.poller.reports.slice(cyclesFrom), h, { calls: calls.seen, created, lines: lines.seen, written });
+  report(measured, h, { calls: calls.seen, created, lines: lines.seen, written });
   await h.close();
   process.exit(0);
 }
