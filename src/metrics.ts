@@ -214,8 +214,8 @@ export class AppMetrics {
     this.pollCampaignsDeferred = new Gauge({
       name: 'outreach_slack_poll_campaigns_deferred',
       help:
-        'Watched campaigns the last poll cycle left to be listed by the next one (more campaigns than half its ' +
-        'requests: each is listed at least every other cycle).',
+        'Watched campaigns the last poll cycle left to be listed by the next one (not all fit beside its least ' +
+        'conversation reads: half of them are listed each cycle, in turns).',
       registers,
     });
     this.newCallsWaiting = new Gauge({

@@ -96,7 +96,7 @@ export interface CycleReport {
   failedCampaigns: number[];
   /** Campaigns not polled this cycle: backing off, or the service down (only a probe is sent). */
   skippedCampaigns: number;
-  /** Campaigns whose listing waits for the next cycle (more campaigns than half the cycle's requests). */
+  /** Campaigns whose listing waits for the next cycle (not all fit beside the least conversation reads). */
   deferredCampaigns: number;
   newCalls: number;
   changedCalls: number;
