@@ -4,8 +4,9 @@
  * watched campaigns with past calls, running calls and conversations, 50 watched campaigns, 320 in the
  * organization), a campaign newly watched in three channels gets each of its new calls into every channel within
  * two cycles of its creation, both for its first calls and for the next ones a minute later; every cycle keeps to the
- * requests its interval holds; and the cycle's figures are in the metrics. Cycles start one interval apart whatever
- * they took (the poller's timer, injected).
+ * requests its interval holds; and the cycle's figures are in the metrics. A message posted while its call ran is
+ * given back once the call settles without a change (its policy evaluation never completed). Cycles start one
+ * interval apart whatever they took (the poller's timer, injected).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { sharedLimiter } from '../../src/outreach/limiter.js';
@@ -143,6 +144,30 @@ describe('new calls after a while of ordinary use', () => {
     expect(m.sum('outreach_slack_watch_new_calls_waiting', { reason: 'open_cap' })).toBe(0);
     expect(m.sum('outreach_slack_call_created_to_slack_seconds_count')).toBeGreaterThanOrEqual(24);
   }, 180_000);
+
+  it('a call whose policy evaluation never completes gives its open message back once it settles', async () => {
+    const clock = new StepClock(Date.now());
+    // One message may wait for its final update at a time.
+    h = await startWatchHarness({ clock, tuning: { pollIntervalMs: INTERVAL, maxOpenCalls: 1 } });
+    const { id } = h.phoneCampaign(3);
+    await runCommand(h, `watch ${id}`, { channelId: 'C0OPS' });
+    const pending = { score: null, completed: false, completed_at: null, policies: [] };
+    const first = h.sim.control.createCall(id, { status: 'ended', answered_by: 'human', policy_evaluation: pending });
+    clock.at += INTERVAL;
+    await h.cycle();
+    // Ended, its evaluation pending: posted, and final only once the evaluation completes or settles (10 minutes).
+    expect(callMessages(h.fake, 'C0OPS', first.id as string)).toHaveLength(1);
+    clock.at += 11 * 60_000;
+    await h.cycle();
+    // It settled without a change: nothing to write, and its message owes nothing more.
+    expect((await h.svc.state.call(id, first.id as string))?.final).toBe(true);
+    const next = h.sim.control.createCall(id, { status: 'in-progress' });
+    clock.at += INTERVAL;
+    await h.cycle();
+    const [msg] = callMessages(h.fake, 'C0OPS', next.id as string);
+    expect(msg?.text).toContain('In progress');
+    expect(h.svc.delivery.newCallsWaiting()).toEqual({ queued: 0, held: 0 });
+  }, 60_000);
 
   it('starts cycles one interval apart, however long each took', async () => {
     const clock = new StepClock(Date.now());
