@@ -330,6 +330,19 @@ export class Delivery {
     return { queued: Math.max(0, this.unposted.size - this.held.size), held: this.held.size };
   }
 
+  /**
+   * An item that will not be written (its channel no longer watches, or Slack refused the message): the new call it
+   * carried no longer counts as waiting (a burst, the workspace's backlog: `workspaceBacklogged`), and a message it
+   * held open owes nothing more. Left counted, such calls added up over hours and sent every channel to digests.
+   */
+  private letGo(channelId: string, item: string): void {
+    if (!item.startsWith('call:')) return;
+    const key = postKey(channelId, item.slice(5));
+    this.unposted.delete(key);
+    this.held.delete(key);
+    this.closeOpen(key);
+  }
+
   /** An open message got its final state: a held call may take its place. */
   private closeOpen(key: string): void {
     if (!this.openCalls.delete(key)) return;
@@ -351,8 +364,7 @@ export class Delivery {
       q.delete(item);
       try {
         if (!(await this.hooks.channelActive(channelId))) {
-          // Nothing more is written here: a message the channel holds open no longer owes its final update.
-          if (item.startsWith('call:')) this.closeOpen(postKey(channelId, item.slice(5)));
+          this.letGo(channelId, item);
           continue;
         }
         const outcome = await this.handle(channelId, item);
@@ -371,12 +383,16 @@ export class Delivery {
           // What waits is recorded in the state and enqueued again when the channel (or the token) is back.
           q.clear();
           if (err.scope === 'token') for (const other of this.queues.values()) other.clear();
+          for (const key of this.unposted) {
+            if (err.scope === 'token' || key.startsWith(`${channelId}/`)) this.unposted.delete(key);
+          }
           return;
         }
         if (err instanceof RejectedSlackError) {
           // Sending it again would fail the same way; it is logged and left as is.
           this.stats.failures++;
           this.logger.error({ channel: channelId, item, err: err.message }, 'Slack refused a message; skipped');
+          this.letGo(channelId, item);
           continue;
         }
         this.stats.failures++;

@@ -5,7 +5,8 @@
  * organization), a campaign newly watched in three channels gets each of its new calls into every channel within
  * two cycles of its creation, both for its first calls and for the next ones a minute later; every cycle keeps to the
  * requests its interval holds; and the cycle's figures are in the metrics. A message posted while its call ran is
- * given back once the call settles without a change (its policy evaluation never completed). Cycles start one
+ * given back once the call settles without a change (its policy evaluation never completed), and a call message Slack
+ * refused no longer counts as a new call waiting (it sent channels to digests). Cycles start one
  * interval apart whatever they took (the poller's timer, injected).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -167,6 +168,24 @@ describe('new calls after a while of ordinary use', () => {
     const [msg] = callMessages(h.fake, 'C0OPS', next.id as string);
     expect(msg?.text).toContain('In progress');
     expect(h.svc.delivery.newCallsWaiting()).toEqual({ queued: 0, held: 0 });
+  }, 60_000);
+
+  it('posts Slack refused do not count as new calls waiting: later calls keep their own messages', async () => {
+    // Room for 2 new call messages a poll interval over every channel; more waiting sends channels to digests.
+    h = await startWatchHarness({ tuning: { workspacePostsPerInterval: 2, burstThreshold: 100 } });
+    const refused = h.phoneCampaign(3, 'Refused').id;
+    const later = h.phoneCampaign(3, 'Later').id;
+    await runCommand(h, `watch ${refused}`, { channelId: 'C0A' });
+    await runCommand(h, `watch ${later}`, { channelId: 'C0B' });
+    // Slack refuses three call messages (as it does a message it cannot take): they are skipped, not retried.
+    h.fake.failNext('chat.postMessage', 'msg_too_long', 3);
+    for (let i = 0; i < 3; i++) h.sim.control.createCall(refused, { status: 'ended', answered_by: 'human' });
+    await h.cycle();
+    expect(h.svc.delivery.newCallsWaiting()).toEqual({ queued: 0, held: 0 });
+    const call = h.sim.control.createCall(later, { status: 'ended', answered_by: 'human' });
+    await h.cycle();
+    expect(callMessages(h.fake, 'C0B', call.id as string)).toHaveLength(1);
+    expect((await h.svc.state.channel('C0B')).mode).not.toBe('digest');
   }, 60_000);
 
   it('starts cycles one interval apart, however long each took', async () => {
