@@ -51,6 +51,31 @@ export function slackErrorLabel(error: string): string {
   return SLACK_ERROR.test(error) ? error : 'other';
 }
 
+/** What one poll cycle did (src/watch/poller.ts `CycleReport`). */
+export interface PollCycleFigures {
+  seconds: number;
+  failedCampaigns: number;
+  /** Service requests the cycle sent, by route template. */
+  requests: Readonly<Record<string, number>>;
+  conversationsRead: number;
+  /** Conversations due for a read and left for a later cycle. */
+  conversationsLeft: number;
+  /** Watched campaigns whose listing waited for the next cycle. */
+  deferredCampaigns: number;
+  /** Where the cycle's time went, seconds by phase. */
+  phases: Readonly<Record<PollPhase, number>>;
+}
+
+const POLL_PHASES = ['listings', 'checks', 'conversations', 'housekeeping'] as const;
+type PollPhase = (typeof POLL_PHASES)[number];
+
+/** New calls placed in a channel and not in Slack yet (src/watch/delivery.ts `newCallsWaiting`). */
+export interface NewCallsWaiting {
+  queued: number;
+  /** Running calls held back while the open call messages are at their cap. */
+  held: number;
+}
+
 export interface MetricsOptions {
   /** Process metrics (CPU, memory, event-loop lag, GC, handles). Default true. */
   defaultMetrics?: boolean;
@@ -65,9 +90,17 @@ export class AppMetrics {
   readonly limiterPauseSeconds: Gauge;
   readonly limiterRateLimited: Counter;
   readonly pollCycleSeconds: Histogram;
+  readonly pollPhaseSeconds: Histogram<'phase'>;
   readonly pollCycles: Counter<'outcome'>;
   readonly pollCampaignFailures: Counter;
+  readonly pollRequests: Counter<'endpoint'>;
+  readonly pollCycleRequests: Histogram;
+  readonly pollConversations: Counter<'outcome'>;
+  readonly pollConversationsLeft: Gauge;
+  readonly pollCampaignsDeferred: Gauge;
+  readonly newCallsWaiting: Gauge<'reason'>;
   readonly callToSlackSeconds: Histogram;
+  readonly callCreatedToSlackSeconds: Histogram;
   readonly slackApiCalls: Counter<'method'>;
   readonly slackApiErrors: Counter<'method' | 'error'>;
   readonly slackApiSeconds: Histogram<'method'>;
@@ -77,12 +110,14 @@ export class AppMetrics {
 
   private limiter: LimiterGauges | undefined;
   private health: (() => Promise<Record<string, boolean>>) | undefined;
+  private waitingCalls: (() => NewCallsWaiting) | undefined;
 
   constructor(opts: MetricsOptions = {}) {
     const registers = [this.registry];
     // Arrow functions keep `this` (the AppMetrics) inside prom-client's collect callbacks.
     const limiterSource = () => this.limiter;
     const healthSource = () => this.health;
+    const waitingSource = () => this.waitingCalls;
 
     this.ackSeconds = new Histogram({
       name: 'outreach_slack_ack_seconds',
@@ -129,6 +164,15 @@ export class AppMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
       registers,
     });
+    this.pollPhaseSeconds = new Histogram({
+      name: 'outreach_slack_poll_phase_seconds',
+      help:
+        "Where a poll cycle's time went, by phase: listings (the campaigns' calls and WhatsApp contacts), checks " +
+        "(the campaigns' status, reminders), conversations (their reads), housekeeping (letting go of what is done).",
+      labelNames: ['phase'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 60],
+      registers,
+    });
     this.pollCycles = new Counter({
       name: 'outreach_slack_poll_cycles_total',
       help: 'Poll cycles, by outcome (ok, or failed: the cycle itself broke off).',
@@ -140,10 +184,65 @@ export class AppMetrics {
       help: 'Watched campaigns whose polling failed in a cycle (service error or timeout); the cycle goes on.',
       registers,
     });
+    this.pollRequests = new Counter({
+      name: 'outreach_slack_poll_requests_total',
+      help:
+        'Service requests sent by poll cycles (listings, conversation reads, campaign checks; each try and page), by ' +
+        'route template. Per cycle: divide its rate by the rate of outreach_slack_poll_cycles_total.',
+      labelNames: ['endpoint'],
+      registers,
+    });
+    this.pollCycleRequests = new Histogram({
+      name: 'outreach_slack_poll_cycle_requests',
+      help: 'Service requests one poll cycle sent, all kinds (it plans for 4/5 of its interval at 12/s: 48 at 5 s).',
+      buckets: [5, 10, 20, 30, 40, 48, 60, 80, 120, 200, 400],
+      registers,
+    });
+    this.pollConversations = new Counter({
+      name: 'outreach_slack_poll_conversations_total',
+      help:
+        'Conversations due for a read in poll cycles, by outcome: read, or left for a later cycle (the cycle had ' +
+        'no requests left; those of running calls are left first).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.pollConversationsLeft = new Gauge({
+      name: 'outreach_slack_poll_conversations_left',
+      help: 'Conversations due for a read that the last poll cycle left for a later one.',
+      registers,
+    });
+    this.pollCampaignsDeferred = new Gauge({
+      name: 'outreach_slack_poll_campaigns_deferred',
+      help:
+        'Watched campaigns the last poll cycle left to be listed by the next one (not all fit beside its least ' +
+        'conversation reads: half of them are listed each cycle, in turns).',
+      registers,
+    });
+    this.newCallsWaiting = new Gauge({
+      name: 'outreach_slack_watch_new_calls_waiting',
+      help:
+        'New calls placed in a channel and not in Slack yet, by reason: queued for their post, or open_cap (a ' +
+        'running call held back while the messages owing a final update are at their cap: posted when it ends).',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        const w = waitingSource()?.() ?? { queued: 0, held: 0 };
+        this.set({ reason: 'queued' }, w.queued);
+        this.set({ reason: 'open_cap' }, w.held);
+      },
+    });
     this.callToSlackSeconds = new Histogram({
       name: 'outreach_slack_call_end_to_slack_seconds',
       help: "Time from a call's end (the service's ended_at) to its final state first shown in Slack.",
       buckets: [1, 2.5, 5, 10, 15, 30, 45, 60, 90, 120, 300, 600, 1800],
+      registers,
+    });
+    this.callCreatedToSlackSeconds = new Histogram({
+      name: 'outreach_slack_call_created_to_slack_seconds',
+      help:
+        "Time from a call's creation (the service's created_at) to its first message or digest line in a channel " +
+        '(each channel counts).',
+      buckets: [1, 2.5, 5, 7.5, 10, 15, 20, 30, 45, 60, 120, 300, 600],
       registers,
     });
     this.slackApiCalls = new Counter({
@@ -198,6 +297,7 @@ export class AppMetrics {
       this.uploadRows.inc({ outcome }, 0);
     }
     for (const outcome of ['ok', 'failed']) this.pollCycles.inc({ outcome }, 0);
+    for (const outcome of ['read', 'left']) this.pollConversations.inc({ outcome }, 0);
 
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
@@ -210,6 +310,11 @@ export class AppMetrics {
   /** The source of `outreach_slack_health_check_ok`: each check's result, run at scrape time. */
   watchHealth(latest: () => Promise<Record<string, boolean>>): void {
     this.health = latest;
+  }
+
+  /** The source of `outreach_slack_watch_new_calls_waiting`, read at scrape time. */
+  watchNewCalls(source: () => NewCallsWaiting): void {
+    this.waitingCalls = source;
   }
 
   /** This replica started (true) or stopped (false) leading. */
@@ -226,10 +331,21 @@ export class AppMetrics {
     if (x.status === 429) this.limiterRateLimited.inc();
   }
 
-  pollCycle(seconds: number, failedCampaigns: number): void {
+  pollCycle(f: PollCycleFigures): void {
     this.pollCycles.inc({ outcome: 'ok' });
-    this.pollCycleSeconds.observe(seconds);
-    if (failedCampaigns > 0) this.pollCampaignFailures.inc(failedCampaigns);
+    this.pollCycleSeconds.observe(f.seconds);
+    for (const phase of POLL_PHASES) this.pollPhaseSeconds.observe({ phase }, f.phases[phase]);
+    if (f.failedCampaigns > 0) this.pollCampaignFailures.inc(f.failedCampaigns);
+    let total = 0;
+    for (const [endpoint, n] of Object.entries(f.requests)) {
+      total += n;
+      this.pollRequests.inc({ endpoint: endpointLabel(endpoint) }, n);
+    }
+    this.pollCycleRequests.observe(total);
+    this.pollConversations.inc({ outcome: 'read' }, f.conversationsRead);
+    this.pollConversations.inc({ outcome: 'left' }, f.conversationsLeft);
+    this.pollConversationsLeft.set(f.conversationsLeft);
+    this.pollCampaignsDeferred.set(f.deferredCampaigns);
   }
 
   pollCycleFailed(): void {
@@ -241,6 +357,12 @@ export class AppMetrics {
     const ended = endedAt ? Date.parse(endedAt) : NaN;
     // Without an end time there is nothing to measure from; clocks differ, so a negative lag counts as 0.
     if (!Number.isNaN(ended)) this.callToSlackSeconds.observe(Math.max(0, (shownAt - ended) / 1000));
+  }
+
+  /** A call first shown in a channel at `postedAt` (ms); `createdAt` is the service's created_at. */
+  callPosted(createdAt: string, postedAt: number): void {
+    const created = Date.parse(createdAt);
+    if (!Number.isNaN(created)) this.callCreatedToSlackSeconds.observe(Math.max(0, (postedAt - created) / 1000));
   }
 
   slackApiCall(x: SlackApiExchange): void {

@@ -47,6 +47,11 @@ export interface CallOptions {
   /** Retries after the first attempt for this call; default the client's `maxRetries`. The poller asks for none:
    *  its next cycle is the retry, and it backs off on its own. */
   maxRetries?: number;
+  /**
+   * Told of each request this call sends, by route template (each try, each page of an iterator): the poller counts
+   * its requests per cycle this way.
+   */
+  onRequest?: (endpoint: string) => void;
 }
 
 export interface CampaignListFilter {

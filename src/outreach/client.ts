@@ -645,8 +645,9 @@ export class OutreachClient implements OutreachApi {
       try {
         res = await this.limiter.schedule(
           priority,
-          () =>
-            this.timed(e.endpoint, () =>
+          () => {
+            opts?.onRequest?.(e.endpoint);
+            return this.timed(e.endpoint, () =>
               this.http.send({
                 method: e.method,
                 path: e.path,
@@ -657,7 +658,8 @@ export class OutreachClient implements OutreachApi {
                 endpoint: e.endpoint,
                 subject: e.subject,
               }),
-            ),
+            );
+          },
           signal,
           // The person whose command or click this serves (people take turns in the limiter); none for shared work.
           currentPerson(),

@@ -28,7 +28,7 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
-import type { OutreachApi } from '../outreach/api.js';
+import type { CallOptions, OutreachApi } from '../outreach/api.js';
 import { isOutreachError } from '../outreach/errors.js';
 import { FINAL_CALL_STATUSES } from '../outreach/rules.js';
 import { DAYS, type Message, type Schedule } from '../outreach/schemas.js';
@@ -226,14 +226,15 @@ export class Attention {
   // Reminders and the campaigns' status (after each poll cycle, by the leader)
 
   /**
-   * After a poll cycle: campaigns' status read when due (not while the service is down: the poller's probe alone asks
-   * it then), then reminders that came due are queued.
+   * After a poll cycle's listings: campaigns' status read when due (not while the service is down: the poller's probe
+   * alone asks it then), then reminders that came due are queued. `requests`: the options of the service requests
+   * (the cycle's, so they count in its figures).
    */
-  async afterCycle(subscriptions: Subscription[], serviceDown = false): Promise<void> {
+  async afterCycle(subscriptions: Subscription[], serviceDown = false, requests: CallOptions = POLL): Promise<void> {
     const active = subscriptions.filter((s) => !s.suspended);
     if (!serviceDown) {
       try {
-        await this.checkCampaigns(active);
+        await this.checkCampaigns(active, requests);
       } catch (err) {
         this.d.logger.warn({ err: String(err) }, 'could not read the watched campaigns’ status');
       }
@@ -302,7 +303,7 @@ export class Attention {
    * More than a few due at once are read from the campaign list (GET /campaigns, 100 a page, which carries status,
    * schedule and timezone): 200 watched campaigns cost 2 requests a minute instead of 200 of the 12 a second.
    */
-  private async checkCampaigns(active: Subscription[]): Promise<void> {
+  private async checkCampaigns(active: Subscription[], requests: CallOptions): Promise<void> {
     const { state } = this.d;
     const byCampaign = new Map<number, Subscription[]>();
     for (const s of active) byCampaign.set(s.campaignId, [...(byCampaign.get(s.campaignId) ?? []), s]);
@@ -314,13 +315,16 @@ export class Attention {
     }
     const listed =
       due.length > LIST_CAMPAIGNS_ABOVE
-        ? await this.listedCampaigns(due.map((d) => d.campaignId))
+        ? await this.listedCampaigns(
+            due.map((d) => d.campaignId),
+            requests,
+          )
         : new Map<number, ReadFacts>();
     for (const { campaignId, subs, before } of due) {
       const now = this.d.now();
       let detail: ReadFacts | undefined = listed.get(campaignId);
       try {
-        detail ??= await this.d.outreach.getCampaign(campaignId, POLL);
+        detail ??= await this.d.outreach.getCampaign(campaignId, requests);
       } catch (err) {
         if (codeOf(err) === 'BILLING_LIMIT_REACHED') await this.billingReached(campaignId);
         continue;
@@ -343,11 +347,11 @@ export class Attention {
   }
 
   /** The campaigns `ids` as the campaign list shows them (archived ones too); those it does not show are read alone. */
-  private async listedCampaigns(ids: number[]): Promise<Map<number, ReadFacts>> {
+  private async listedCampaigns(ids: number[], requests: CallOptions): Promise<Map<number, ReadFacts>> {
     const wanted = new Set(ids);
     const found = new Map<number, ReadFacts>();
     try {
-      for await (const c of this.d.outreach.iterateCampaigns({ includeArchived: true }, POLL)) {
+      for await (const c of this.d.outreach.iterateCampaigns({ includeArchived: true }, requests)) {
         if (!wanted.delete(c.id)) continue;
         found.set(c.id, {
           status: c.status,

@@ -16,9 +16,13 @@
  * - One message is written at most every `updateGapMs` (UPDATE_GAP_MS): a change within the gap waits for the gap's
  *   end and then the state of that moment is sent, so states in between cost nothing. What waits is recorded, so it
  *   is never lost: a final state is delivered later, never dropped (after a restart it is queued again with the rest).
- * - At most `maxOpenCalls` call messages are "open" (posted while their call runs, owing a final chat.update); a call
- *   that starts beyond that is posted when it ends, once, in its final state, as is any call that ends before its
- *   first post went out. Each open message is released when its final state is written.
+ * - A call message posted while its call runs is "open": it owes a final chat.update. Slack allows few of those (its
+ *   Tier 3, ~50 a minute for the workspace), so a running call is posted only while the open messages plus the
+ *   chat.update calls made in the last `updateWindowMs` (Slack's minute) stay below `maxOpenCalls` (twice the
+ *   watch's share of a minute, from Slack's budget: the final states of every open message fit in two minutes of
+ *   updates, beside the updates under way). A call that starts beyond that is posted when it ends, once, in its final
+ *   state, as is any call that ends before its first post went out. Each open message is released when its final
+ *   state is written (or when its channel no longer watches).
  *
  * The store cannot persist (disk full, database down): nothing is written into Slack, since what is posted now could
  * not be recorded and would be posted again after a restart. The queues are emptied; when the store takes writes
@@ -71,10 +75,9 @@ import {
 export const UPDATE_GAP_MS = 5_000;
 
 /**
- * Call messages that may wait for their final update at once. Each of them will cost one chat.update when its call
- * ends; 20 is what the watch's share of Tier 3 (45 of 50 a minute) writes in under half a minute, so the final
- * states of the open messages reach Slack within the next poll even when they all end together. Beyond that, calls
- * are posted when they end (one call each instead of two).
+ * Call messages that may wait for their final update at once when Slack's budget is not known (the watch's tuning
+ * takes twice its share of chat.update a minute from the budget: src/slack/watch/create.ts). Each of them will cost
+ * one chat.update when its call ends. Beyond that, calls are posted when they end (one call each instead of two).
  */
 export const MAX_OPEN_CALLS = 20;
 
@@ -90,8 +93,13 @@ export interface DeliveryOptions {
   retryDelayMs: number;
   /** Least time between two writes of one message (UPDATE_GAP_MS). */
   updateGapMs: number;
-  /** Call messages posted while their call runs, at most (MAX_OPEN_CALLS). */
+  /**
+   * Open call messages (posted while their call runs, owing their final update) plus the chat.update calls of the
+   * last `updateWindowMs`, at most (MAX_OPEN_CALLS): beyond, a running call is posted when it ends.
+   */
   maxOpenCalls: number;
+  /** Slack's chat.update window (its minute, at the budget's time scale). Undefined: only open messages count. */
+  updateWindowMs?: number;
   /**
    * New call messages Slack lets the watch post in one poll interval over every channel (its share of the
    * workspace's chat.postMessage allowance). More than this waiting: each channel a new call comes to switches to a
@@ -117,6 +125,8 @@ export interface DeliveryHooks {
   channelActive(channelId: string): Promise<boolean>;
   /** A call's final state reached Slack for the first time (metrics: call end to Slack). */
   finalShown?(call: CallRecord, at: number): void;
+  /** A call is first shown in a channel, its own message or a digest line (metrics: call creation to Slack). */
+  callPosted?(call: CallRecord, at: number): void;
   /** Who is called in on a call thread's messages, and the one reminder of a waiting customer (attention.ts). */
   attention?: ConversationAttention;
 }
@@ -183,6 +193,8 @@ export class Delivery {
   private readonly closedDigests = new Set<string>();
   /** Running calls not posted because the open messages were at the cap, by post key. */
   private readonly held = new Map<string, { channelId: string; callId: string }>();
+  /** When the latest chat.update calls were made (within `updateWindowMs`, oldest first; at most `maxOpenCalls`). */
+  private readonly updatesMade: number[] = [];
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -304,11 +316,44 @@ export class Delivery {
     }
   }
 
-  /** Whether another call message may be posted before its call ended (see MAX_OPEN_CALLS). */
+  /** Whether another call message may be posted before its call ended (see the top of the file). */
   private openRoom(): boolean {
     const now = Date.now();
     for (const [k, at] of this.openCalls) if (now - at > OPEN_CALL_FORGET_MS) this.openCalls.delete(k);
-    return this.openCalls.size < this.opts.maxOpenCalls;
+    return this.openCalls.size + this.recentUpdates(now) < this.opts.maxOpenCalls;
+  }
+
+  /** A chat.update was made (a call message, a digest, a WhatsApp message). */
+  private updated(): void {
+    if (this.opts.updateWindowMs === undefined) return;
+    this.updatesMade.push(Date.now());
+    if (this.updatesMade.length > this.opts.maxOpenCalls) this.updatesMade.shift();
+  }
+
+  /** chat.update calls made within the last `updateWindowMs`. */
+  private recentUpdates(now: number): number {
+    const windowMs = this.opts.updateWindowMs;
+    if (windowMs === undefined) return 0;
+    while (this.updatesMade.length > 0 && now - this.updatesMade[0]! >= windowMs) this.updatesMade.shift();
+    return this.updatesMade.length;
+  }
+
+  /** New calls placed and not in Slack yet: queued for their post, or held while the open messages are at the cap. */
+  newCallsWaiting(): { queued: number; held: number } {
+    return { queued: Math.max(0, this.unposted.size - this.held.size), held: this.held.size };
+  }
+
+  /**
+   * An item that will not be written (its channel no longer watches, or Slack refused the message): the new call it
+   * carried no longer counts as waiting (a burst, the workspace's backlog: `workspaceBacklogged`), and a message it
+   * held open owes nothing more. Left counted, such calls added up over hours and sent every channel to digests.
+   */
+  private letGo(channelId: string, item: string): void {
+    if (!item.startsWith('call:')) return;
+    const key = postKey(channelId, item.slice(5));
+    this.unposted.delete(key);
+    this.held.delete(key);
+    this.closeOpen(key);
   }
 
   /** An open message got its final state: a held call may take its place. */
@@ -331,7 +376,10 @@ export class Delivery {
       const item = nextItem(q);
       q.delete(item);
       try {
-        if (!(await this.hooks.channelActive(channelId))) continue;
+        if (!(await this.hooks.channelActive(channelId))) {
+          this.letGo(channelId, item);
+          continue;
+        }
         const outcome = await this.handle(channelId, item);
         if (outcome === 'again') q.add(item);
       } catch (err) {
@@ -348,12 +396,16 @@ export class Delivery {
           // What waits is recorded in the state and enqueued again when the channel (or the token) is back.
           q.clear();
           if (err.scope === 'token') for (const other of this.queues.values()) other.clear();
+          for (const key of this.unposted) {
+            if (err.scope === 'token' || key.startsWith(`${channelId}/`)) this.unposted.delete(key);
+          }
           return;
         }
         if (err instanceof RejectedSlackError) {
           // Sending it again would fail the same way; it is logged and left as is.
           this.stats.failures++;
           this.logger.error({ channel: channelId, item, err: err.message }, 'Slack refused a message; skipped');
+          this.letGo(channelId, item);
           continue;
         }
         this.stats.failures++;
@@ -424,6 +476,18 @@ export class Delivery {
       if (this.waitingNewCalls(channelId) > this.opts.burstThreshold || this.workspaceBacklogged()) {
         await this.switchToDigest(channelId);
       }
+    });
+  }
+
+  /**
+   * A call shown because its end user waits for a person (a filter had left it out): always its own message, even
+   * while the channel is in digest mode, since only a message has a thread to show the conversation in and to reply
+   * from. Not counted among the new calls a burst moves into a digest.
+   */
+  placeOwnMessage(post: PostRecord): Promise<void> {
+    return this.inChannel(post.channelId, async () => {
+      await this.state.putPost(post);
+      this.enqueue(post.channelId, `call:${post.callId}`);
     });
   }
 
@@ -568,7 +632,11 @@ export class Delivery {
     const post = await this.state.post(channelId, callId);
     if (!post || post.digestId) return 'done';
     const call = await this.state.call(post.campaignId, callId);
-    if (!call || post.deliveredFp === call.fp) return 'done';
+    if (!call || post.deliveredFp === call.fp) {
+      // Final in the state it was shown in (its policy evaluation settled without a change): nothing more is owed.
+      if (!call || call.final) this.closeOpen(postKey(channelId, callId));
+      return 'done';
+    }
     if (post.awaitsDigest) {
       // Queued again after a restart: listed once it is final.
       if (call.final) await this.placeAwaited(channelId, callId, call);
@@ -611,6 +679,7 @@ export class Delivery {
       }
       this.wrote(message);
       this.stats.callPosts++;
+      this.hooks.callPosted?.(call, Date.now());
       const posted = ({ postingSince: _marked, ...cur }: PostRecord): PostRecord => ({
         ...cur,
         ts,
@@ -630,6 +699,7 @@ export class Delivery {
       if (this.gapLeft(message, channelId, `call:${callId}`) > 0) return 'done';
       await this.poster.update(channelId, post.ts, { ...msg, metadata });
       this.wrote(message);
+      this.updated();
       this.stats.callUpdates++;
       await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp, shownHash: shown }));
     }
@@ -645,6 +715,7 @@ export class Delivery {
     let d = await this.state.digests.get(digestId);
     if (!d || d.fp === d.deliveredFp) return 'done';
     let latest: DigestRecord | undefined;
+    const first = !d.ts;
     if (!d.ts) {
       if (!this.storeDurable()) return 'done';
       // A channel's digests follow each other at most once per update gap, each with what came meanwhile.
@@ -662,6 +733,7 @@ export class Delivery {
       if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
       await this.poster.update(d.channelId, d.ts, await this.digestMessage(d));
       this.wrote(`digest:${digestId}`);
+      this.updated();
       this.stats.digestUpdates++;
       const fp = d.fp;
       latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
@@ -669,6 +741,7 @@ export class Delivery {
     const now = Date.now();
     for (const l of d.lines) {
       const c = await this.state.call(l.campaignId, l.callId);
+      if (c && first) this.hooks.callPosted?.(c, now);
       if (c?.final && l.status === c.status) this.noteShown(c, now);
     }
     return !latest || latest.fp === d.fp ? 'done' : 'again';
@@ -899,6 +972,7 @@ export class Delivery {
       if (this.gapLeft(`wa:${key}`, rec.channelId, `wa:${key}`) > 0) return 'done';
       await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });
       this.wrote(`wa:${key}`);
+      this.updated();
       latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, deliveredFp: fp }));
     }
     return !latest || latest.fp === fp ? 'done' : 'again';

@@ -9,7 +9,15 @@
  * only after the calls it covers are on disk.
  *
  * Conversations: each call's thread (GET /message) is read while the call runs and then with a growing gap, and let
- * go after `threadIdleMs` without a new message or reply.
+ * go after `threadIdleMs` without a new message or reply. When a cycle cannot read every due conversation, those
+ * never read come first, then those of ended calls (a customer may be waiting for a person, whether a channel shows
+ * the call or a filter left it out), then the live transcripts of running calls (`readOrder`).
+ *
+ * Pace: cycles start one interval apart (start to start), and each sends at most four fifths of what its interval
+ * holds at `requestsPerSecond` (`cycleRequests`), so it ends within it: the campaigns' listings (all of them while
+ * they leave room for a few conversation reads; beyond that half of them each cycle, in turns), campaign checks, and
+ * the rest for conversations. So a new call is listed within two intervals of its creation. Each cycle's requests,
+ * by route template, are in its report (and the metrics).
  *
  * WhatsApp campaigns (no calls): contact counts by status, and contacts newly converted, rejected or failed.
  *
@@ -26,7 +34,7 @@
  * an older state that carry no expiry (the store expires the rest, `sweep` removing them).
  */
 import type { Logger } from '../log.js';
-import type { OutreachApi } from '../outreach/api.js';
+import type { CallOptions, OutreachApi } from '../outreach/api.js';
 import { isOutreachError } from '../outreach/errors.js';
 import type { CampaignCallItem, CampaignContact } from '../outreach/schemas.js';
 import { WHATSAPP_CONTACT_STATUSES } from '../outreach/schemas.js';
@@ -69,8 +77,10 @@ export interface PollerTuning {
   /** Most pages of calls read per campaign per cycle. */
   maxPages: number;
   /**
-   * Service requests per second the poller may plan for (the shared limit is 12/s, people's commands first). Each
-   * cycle reads conversations within what is left of `pollIntervalMs` after the listings, longest-unread first.
+   * Service requests per second the poller may plan for (the shared limit is 12/s, people's commands first): a
+   * cycle sends at most four fifths of what `pollIntervalMs` holds at this rate (`cycleRequests`), so it ends within
+   * its interval. The campaigns are all listed while that leaves `concurrency` × 2 conversation reads (beyond, half
+   * of them each cycle, in turns: each every other cycle); conversations are read with the rest.
    */
   requestsPerSecond: number;
   /** Consecutive failures saying the service is unavailable after which only one campaign is polled per cycle. */
@@ -79,16 +89,28 @@ export interface PollerTuning {
   backoffMaxMs: number;
 }
 
+export type CyclePhase = 'listings' | 'checks' | 'conversations' | 'housekeeping';
+
 export interface CycleReport {
   campaigns: number;
   failedCampaigns: number[];
   /** Campaigns not polled this cycle: backing off, or the service down (only a probe is sent). */
   skippedCampaigns: number;
+  /** Campaigns whose listing waits for the next cycle (not all fit beside the least conversation reads). */
+  deferredCampaigns: number;
   newCalls: number;
   changedCalls: number;
   conversationsRead: number;
+  /** Conversations due for a read and left for a later cycle: the cycle's requests were spent. */
+  conversationsLeft: number;
+  /** Service requests the cycle sent (each try, each page), by route template. */
+  requests: Record<string, number>;
   /** The store could not persist: nothing was polled or posted. */
   storePaused?: boolean;
+  /** When it started (the poller's clock, ms). */
+  startedAt: number;
+  /** Where its time went (the poller's clock, ms): listings, campaign checks, conversations, housekeeping. */
+  phasesMs: Record<CyclePhase, number>;
   durationMs: number;
   cpuMs: number;
 }
@@ -107,11 +129,16 @@ export interface PollerDeps {
   campaignGone(campaignId: number): Promise<void>;
   /** A poll was refused because the organization's plan limit is reached (its watches' owners are told). */
   billingReached?: (campaignId: number) => Promise<void>;
-  /** After each cycle's polling (attention.ts: campaigns' status, reminders that came due). */
-  afterCycle?: (subscriptions: Subscription[], serviceDown: boolean) => Promise<void>;
+  /**
+   * After each cycle's listings, before its conversation reads (attention.ts: campaigns' status, reminders that came
+   * due). `requests`: the options of its service requests, so they count in the cycle's figures and budget.
+   */
+  afterCycle?: (subscriptions: Subscription[], serviceDown: boolean, requests: CallOptions) => Promise<void>;
   /** True while nothing can reach Slack (the token refused): cycles are skipped, cursors stay where they are. */
   paused?: () => boolean;
   now?: () => number;
+  /** Runs `fn` after `ms` (default: an unref'd setTimeout); returns how to cancel it. */
+  setTimer?: (fn: () => void, ms: number) => () => void;
   /** Told when a cycle ends (metrics): its report, or that it broke off. */
   onCycle?: (report: CycleReport) => void;
   onCycleFailed?: (err: unknown) => void;
@@ -151,8 +178,14 @@ async function mapLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void
   await Promise.all(workers);
 }
 
+function defaultTimer(fn: () => void, ms: number): () => void {
+  const t = setTimeout(fn, ms);
+  t.unref?.();
+  return () => clearTimeout(t);
+}
+
 export class Poller {
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   private current: Promise<CycleReport> | undefined;
   private stopped = true;
   /** service thread id -> our clock (ms) of its last read. */
@@ -168,6 +201,10 @@ export class Poller {
   private lastSweep = 0;
   /** Where the look through older records stands (campaign cursors, channels). */
   private legacyTurn = { campaigns: 0, channels: 0 };
+  /** Watched campaign id -> the cycle it was last listed in (whose turn it is when not all fit in one cycle). */
+  private readonly listedIn = new Map<number, number>();
+  /** The options of this cycle's service requests: poller priority, no retries, each request counted. */
+  private poll: CallOptions = POLL;
 
   constructor(private readonly d: PollerDeps) {
     this.breaker = new OutageBreaker(d.tuning.breakerThreshold, d.logger, () => this.now());
@@ -184,20 +221,32 @@ export class Poller {
     this.schedule(Math.min(1000, this.d.tuning.pollIntervalMs));
   }
 
+  /**
+   * The next cycle in `ms`. Cycles start one interval apart (from start to start, not from the end of one to the
+   * start of the next), so a cycle's own length does not delay the next: a call created just after its campaign was
+   * listed is seen one interval later. One that ran over its interval is followed at once.
+   */
   private schedule(ms: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
+    const setTimer = this.d.setTimer ?? defaultTimer;
+    this.cancelTimer = setTimer(() => {
+      const started = this.now();
       this.runCycle()
         .catch((err: unknown) => this.d.logger.error({ err: String(err) }, 'poll cycle failed'))
-        .finally(() => this.schedule(this.d.tuning.pollIntervalMs));
+        .finally(() => this.schedule(Math.max(0, started + this.d.tuning.pollIntervalMs - this.now())));
     }, ms);
-    this.timer.unref?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.cancelTimer?.();
     await this.current?.catch(() => undefined);
+  }
+
+  /** Service requests one cycle may send: four fifths of what the interval holds at `requestsPerSecond`. */
+  cycleRequests(): number {
+    const { pollIntervalMs, requestsPerSecond } = this.d.tuning;
+    return Math.floor((pollIntervalMs / 1000) * requestsPerSecond * 0.8);
   }
 
   /** One cycle; if one is running, waits for it instead of starting another. */
@@ -227,12 +276,19 @@ export class Poller {
       campaigns: 0,
       failedCampaigns: [],
       skippedCampaigns: 0,
+      deferredCampaigns: 0,
       newCalls: 0,
       changedCalls: 0,
       conversationsRead: 0,
+      conversationsLeft: 0,
+      requests: {},
+      startedAt: started,
+      phasesMs: { listings: 0, checks: 0, conversations: 0, housekeeping: 0 },
       durationMs: 0,
       cpuMs: 0,
     };
+    const counted = report.requests;
+    this.poll = { ...POLL, onRequest: (endpoint) => (counted[endpoint] = (counted[endpoint] ?? 0) + 1) };
     if (this.d.paused?.()) return this.finish(report, started, cpu0);
     if (!(await this.storeWritable())) {
       report.storePaused = true;
@@ -242,10 +298,47 @@ export class Poller {
     const subscriptions = await this.d.state.allSubscriptions();
     const all = [...groupByCampaign(subscriptions.filter((s) => !s.suspended))];
     report.campaigns = all.length;
-    let requests = 0;
+    let mark = started;
+    const phase = (name: CyclePhase) => {
+      const at = this.now();
+      report.phasesMs[name] += at - mark;
+      mark = at;
+    };
+    await this.pollCampaigns(all, report);
+    phase('listings');
+    const sent = () => Object.values(counted).reduce((n, k) => n + k, 0);
+    const listings = sent();
+    if (this.d.afterCycle) {
+      await this.d.afterCycle(subscriptions, this.breaker.open, this.poll).catch((err: unknown) => {
+        this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
+      });
+    }
+    phase('checks');
+    if (!this.breaker.open) {
+      // The rest of the cycle's requests read conversations; and no more than the rest of the interval holds at the
+      // pace the listings had (slots are held a window past each answer, replicas keep a reserve), so the cycle ends
+      // within its interval. `concurrency` × 2 are read whatever the listings took (they leave room for them:
+      // `listingTurn`), less what the campaign checks took.
+      const spent = sent();
+      const left = this.d.tuning.pollIntervalMs * 0.9 - (this.now() - started);
+      const budget = Math.min(
+        this.cycleRequests() - spent,
+        listings > 0 ? Math.floor((left * listings) / Math.max(1, report.phasesMs.listings)) : Infinity,
+      );
+      const least = Math.max(0, this.d.tuning.concurrency * 2 - (spent - listings));
+      await this.pollConversations(subscriptions, Math.max(least, budget), report);
+    }
+    phase('conversations');
+    await this.maintain(subscriptions);
+    phase('housekeeping');
+    return this.finish(report, started, cpu0);
+  }
+
+  /** Lists the campaigns whose turn it is (all, unless the service is down or some back off). */
+  private async pollCampaigns(all: Array<[number, Subscription[]]>, report: CycleReport): Promise<void> {
     const pollOne = async ([campaignId, subs]: [number, Subscription[]]) => {
-      const r = await this.pollCampaign(campaignId, subs, report);
-      requests += r;
+      this.listedIn.set(campaignId, this.cycles);
+      await this.pollCampaign(campaignId, subs, report);
     };
     let rest: typeof all;
     if (this.breaker.open && all.length > 0) {
@@ -258,34 +351,28 @@ export class Poller {
       rest = all.filter(([id]) => this.backoff.due(id, this.cycles));
       report.skippedCampaigns = all.length - rest.length;
     }
-    await mapLimit(rest, this.d.tuning.concurrency, async (entry) => {
+    const watched = new Set(all.map(([id]) => id));
+    for (const id of this.listedIn.keys()) if (!watched.has(id)) this.listedIn.delete(id);
+    const turn = this.listingTurn(rest);
+    report.deferredCampaigns = rest.length - turn.length;
+    await mapLimit(turn, this.d.tuning.concurrency, async (entry) => {
       // The breaker opened during this cycle: the others wait for the probe of the next one.
       if (this.breaker.open) report.skippedCampaigns++;
       else await pollOne(entry);
     });
-    if (!this.breaker.open) {
-      // What the interval leaves for conversations, keeping a fifth of the rate for people's commands; and no more
-      // than the rest of the interval holds at the pace the campaigns' lists just had (slots are held a window past
-      // each answer, replicas keep a reserve), so the cycle ends within its interval and the next starts on time.
-      const { pollIntervalMs, requestsPerSecond } = this.d.tuning;
-      const elapsed = Math.max(1, this.now() - started);
-      const left = pollIntervalMs * 0.9 - elapsed;
-      const budget = Math.min(
-        Math.floor((pollIntervalMs / 1000) * requestsPerSecond * 0.8) - requests,
-        requests > 0 ? Math.floor((left * requests) / elapsed) : Infinity,
-      );
-      report.conversationsRead = await this.pollConversations(
-        subscriptions,
-        Math.max(this.d.tuning.concurrency * 2, budget),
-      );
-    }
-    if (this.d.afterCycle) {
-      await this.d.afterCycle(subscriptions, this.breaker.open).catch((err: unknown) => {
-        this.d.logger.warn({ err: String(err) }, 'checking reminders and campaigns after a poll failed');
-      });
-    }
-    await this.maintain(subscriptions);
-    return this.finish(report, started, cpu0);
+  }
+
+  /**
+   * The campaigns listed this cycle: all of them while they leave the cycle's requests room for the least reads of
+   * conversations (`concurrency` × 2). Beyond that, half of them, those listed longest ago: each is listed every
+   * other cycle, so a new call still reaches Slack within two intervals of its creation, and the other half of the
+   * requests reads conversations.
+   */
+  private listingTurn<T extends [number, unknown]>(entries: T[]): T[] {
+    if (entries.length <= this.cycleRequests() - this.d.tuning.concurrency * 2) return entries;
+    const room = Math.ceil(entries.length / 2);
+    const turn = (id: number) => this.listedIn.get(id) ?? -1;
+    return [...entries].sort((a, b) => turn(a[0]) - turn(b[0])).slice(0, room);
   }
 
   /** Whether the store persists; while it does not, asks it again (one small write) each cycle. */
@@ -308,15 +395,13 @@ export class Poller {
     return report;
   }
 
-  /** Polls one campaign; a failure is sorted out here (outage, backoff, gone). Returns the listing requests made. */
-  private async pollCampaign(campaignId: number, subs: Subscription[], report: CycleReport): Promise<number> {
+  /** Polls one campaign; a failure is sorted out here (outage, backoff, gone). */
+  private async pollCampaign(campaignId: number, subs: Subscription[], report: CycleReport): Promise<void> {
     try {
-      let requests = 0;
       const resolved = await Promise.all(subs.map((s) => (s.kind === 'unknown' ? this.d.resolveKind(s) : s)));
       if (resolved.some((s) => s.kind === 'whatsapp')) await this.pollWhatsApp(campaignId, resolved);
       else {
         const r = await this.pollCalls(campaignId, resolved);
-        requests = r.requests;
         report.newCalls += r.newCalls;
         report.changedCalls += r.changed;
       }
@@ -324,11 +409,9 @@ export class Poller {
       this.backoff.succeeded(campaignId);
       const cur = await this.d.state.cursor(campaignId);
       if (cur && cur.failures > 0) await this.d.state.putCursor({ ...cur, failures: 0 });
-      return requests;
     } catch (err) {
       report.failedCampaigns.push(campaignId);
       await this.failed(campaignId, err);
-      return 1;
     }
   }
 
@@ -340,7 +423,7 @@ export class Poller {
     if (kind === 'not_found') {
       // A 404 from a listing is believed only when the campaign itself is not found either.
       try {
-        await this.d.outreach.getCampaign(campaignId, POLL);
+        await this.d.outreach.getCampaign(campaignId, this.poll);
         kind = 'campaign';
       } catch (e) {
         kind = failureKind(e);
@@ -392,10 +475,7 @@ export class Poller {
     return base;
   }
 
-  private async pollCalls(
-    campaignId: number,
-    subs: Subscription[],
-  ): Promise<{ newCalls: number; changed: number; requests: number }> {
+  private async pollCalls(campaignId: number, subs: Subscription[]): Promise<{ newCalls: number; changed: number }> {
     const { tuning, state } = this.d;
     const now = this.now();
     // The campaign's calls, read once: ended ones are let go soon after they leave the window, so this stays small.
@@ -407,13 +487,11 @@ export class Poller {
     const unplaced = (c: CallRecord) => c.placingAt !== undefined && c.placingAt > placedThrough;
     const campaignName = subs.find((s) => s.campaignName)?.campaignName;
     const listed = new Map<string, CampaignCallItem>();
-    let requests = 0;
     for (let page = 0; page < tuning.maxPages; page++) {
-      requests++;
       const list = await this.d.outreach.listCampaignCalls(
         campaignId,
         { createdAfter: new Date(windowStart), page, pageSize: MAX_PAGE_SIZE },
-        POLL,
+        this.poll,
       );
       let reachedOld = false;
       for (const c of list.calls) {
@@ -462,7 +540,8 @@ export class Poller {
       if (item.thread_id) rec.threadId = item.thread_id;
       if (finalAt !== undefined) rec.finalAt = finalAt;
       if (item.ended_at) rec.endedAt = item.ended_at;
-      const statusChanged = prev?.status !== item.status || prev.fp !== fp || unplaced(prev);
+      // Final now in the state it was already shown in (a policy evaluation settled): its open message is released.
+      const statusChanged = prev?.status !== item.status || prev.fp !== fp || prev.final !== final || unplaced(prev);
       // Its messages are placed below, and this poll's cursor says so after: a death in between must not leave it
       // "seen" without them.
       if (statusChanged) rec.placingAt = now;
@@ -490,9 +569,11 @@ export class Poller {
         if (post) {
           if (post.conv) writes.push(this.d.delivery.ledger.touched(post, now));
           writes.push(this.d.delivery.callChanged(post, rec));
-        } else if (this.eligible(sub, rec.snapshot!) && (!sub.filter || (await this.shows(sub, rec)))) {
+        } else if (this.eligible(sub, rec.snapshot!)) {
+          const why = await this.whyShown(sub, rec);
+          if (!why) continue;
           newCalls++;
-          writes.push(this.d.delivery.placeNewCall(this.newPost(sub, rec, now), rec));
+          writes.push(this.place(sub, rec, why, now));
         }
       }
     }
@@ -505,7 +586,7 @@ export class Poller {
     if (newest) cursor.newestCreatedAt = newest;
     delete cursor.lastError;
     await state.putCursor(cursor);
-    return { newCalls, changed: changed.length, requests };
+    return { newCalls, changed: changed.length };
   }
 
   /** A call's record in a channel about to show it for the first time. */
@@ -524,25 +605,36 @@ export class Poller {
   }
 
   /**
-   * Whether a channel shows a call in its current state: its watch's filter passes it (filter.ts), or its end user
-   * waits for a person's reply (waiting.ts: a filter never hides that). `messages`: its conversation as just read
-   * (else the last read, if any).
+   * Why a channel shows a call in its current state: its watch's filter passes it (filter.ts: `match`), or its end
+   * user waits for a person's reply (waiting.ts: `waiting`, a filter never hides that); undefined: it does not.
+   * `messages`: its conversation as just read (else the last read, if any).
    */
-  private async shows(sub: Subscription, rec: CallRecord, messages?: readonly Message[]): Promise<boolean> {
+  private async whyShown(
+    sub: Subscription,
+    rec: CallRecord,
+    messages?: readonly Message[],
+  ): Promise<'match' | 'waiting' | undefined> {
     const filter = readFilter(sub.filter);
-    if (!filter || !rec.snapshot) return true;
+    if (!filter || !rec.snapshot) return 'match';
     const conversation = messages ?? (rec.threadId ? this.d.delivery.conversations.get(rec.threadId) : undefined);
-    if (matches(filter, rec.snapshot, conversationFacts(conversation))) return true;
-    if (!conversation || !rec.threadId || !isFinalStatus(rec.status)) return false;
+    if (matches(filter, rec.snapshot, conversationFacts(conversation))) return 'match';
+    if (!conversation || !rec.threadId || !isFinalStatus(rec.status)) return undefined;
     const ended = Date.parse(rec.snapshot.ended_at ?? '');
     const fromSlack = new Set<string>();
     for (const p of await this.d.state.postsOfServiceThread(rec.threadId)) {
       for (const k of repliesFromSlack(p.conv)) fromSlack.add(k);
     }
-    return endUserWaiting([...conversation], {
+    const waiting = endUserWaiting([...conversation], {
       endedAt: Number.isNaN(ended) ? (rec.finalAt ?? rec.firstSeenAt) : ended,
       fromSlack,
     });
+    return waiting ? 'waiting' : undefined;
+  }
+
+  /** Places a call newly shown in a channel: a waiting customer always as its own message (delivery.ts). */
+  private place(sub: Subscription, rec: CallRecord, why: 'match' | 'waiting', now: number): Promise<void> {
+    const post = this.newPost(sub, rec, now);
+    return why === 'waiting' ? this.d.delivery.placeOwnMessage(post) : this.d.delivery.placeNewCall(post, rec);
   }
 
   /**
@@ -554,8 +646,9 @@ export class Poller {
     for (const sub of subs) {
       if (sub.kind === 'whatsapp' || sub.suspended || !rec.snapshot) continue;
       if (await this.d.state.post(sub.channelId, rec.callId)) continue;
-      if (!this.eligible(sub, rec.snapshot) || !(await this.shows(sub, rec, messages))) continue;
-      await this.d.delivery.placeNewCall(this.newPost(sub, rec, now), rec);
+      if (!this.eligible(sub, rec.snapshot)) continue;
+      const why = await this.whyShown(sub, rec, messages);
+      if (why) await this.place(sub, rec, why, now);
     }
   }
 
@@ -568,9 +661,42 @@ export class Poller {
   // ---------------------------------------------------------------------------------------------------------------
   // Conversations
 
-  private async pollConversations(subscriptions: Subscription[], budget: number): Promise<number> {
-    const { state, tuning } = this.d;
+  /** Reads the conversations due this cycle, at most `budget` of them, in `readOrder`. */
+  private async pollConversations(subscriptions: Subscription[], budget: number, report: CycleReport): Promise<void> {
     const now = this.now();
+    const { due, live, leftOut, activeSubs } = await this.dueConversations(subscriptions, now);
+    const order = this.readOrder(due, live);
+    report.conversationsLeft = Math.max(0, order.length - budget);
+    await mapLimit(order.slice(0, budget), this.d.tuning.concurrency, async (threadId) => {
+      if (this.breaker.open) return;
+      try {
+        const messages = await this.d.outreach.getMessages(threadId, this.poll);
+        this.lastRead.set(threadId, now);
+        report.conversationsRead++;
+        if (this.breaker.answered()) this.backoff.clear();
+        await this.d.delivery.conversationFetched(threadId, messages);
+        const call = leftOut.get(threadId);
+        if (call) {
+          await this.placeLate(
+            call,
+            activeSubs.filter((s) => s.campaignId === call.campaignId),
+            messages,
+          );
+        }
+      } catch (err) {
+        // Read again next cycle (its last read did not move); an unavailable service is the breaker's to report.
+        if (failureKind(err) === 'unavailable') this.breaker.unavailable(err);
+        else this.d.logger.warn({ threadId, err: errorText(err) }, 'reading a conversation failed; will retry');
+      }
+    });
+  }
+
+  /**
+   * The service threads due for a read, with when (`noteDue`): those of the watched channels' posts, of calls a
+   * filter left out, and of try DMs; `live`: those of running calls; `leftOut`: the call a filter left out, by thread.
+   */
+  private async dueConversations(subscriptions: Subscription[], now: number) {
+    const { state, tuning } = this.d;
     const activeSubs = subscriptions.filter((s) => !s.suspended);
     const active = new Set(activeSubs.map((s) => subKey(s.campaignId, s.channelId)));
     // The conversations of the watched channels' posts (a channel's posts are let go once settled and idle).
@@ -588,11 +714,13 @@ export class Poller {
     for (const campaignId of new Set(activeSubs.map((s) => s.campaignId))) {
       for (const c of await state.openCallsOf(campaignId)) open.add(callKey(c.campaignId, c.callId));
     }
-    const due: string[] = [];
+    const due = new Map<string, number>();
+    const live = new Set<string>();
     for (const [threadId, posts] of mirrors) {
       const lastActivity = Math.max(...posts.map((m) => m.conv?.lastActivityAt ?? 0));
       const running = posts.some((m) => open.has(callKey(m.campaignId, m.callId)));
-      if (this.dueNow(threadId, running, lastActivity, now)) due.push(threadId);
+      if (running) live.add(threadId);
+      this.noteDue(due, threadId, running, lastActivity, now);
     }
     // Campaigns a channel watches with a filter: the conversations of calls some channel left out are read too (as
     // they would be without the filter), to see whether the end user wrote or waits for a person (`placeLate`).
@@ -603,52 +731,52 @@ export class Poller {
         if (!c.threadId || !c.snapshot || (c.final && now - (c.finalAt ?? now) > tuning.threadIdleMs)) continue;
         if (subs.every((s) => shown.has(postKey(s.channelId, c.callId)))) continue;
         leftOut.set(c.threadId, c);
-        if (!mirrors.has(c.threadId) && this.dueNow(c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now)) {
-          due.push(c.threadId);
-        }
+        if (mirrors.has(c.threadId)) continue;
+        if (!c.final) live.add(c.threadId);
+        this.noteDue(due, c.threadId, !c.final, c.finalAt ?? c.firstSeenAt, now);
       }
     }
     // People trying agents in their DMs: one record per person (a small collection).
     for (const [, t] of await state.tries.list()) {
       if (!t.threadId || !t.dmChannelId || !t.conv) continue;
-      if (this.dueNow(t.threadId, false, t.conv.lastActivityAt, now)) due.push(t.threadId);
+      this.noteDue(due, t.threadId, false, t.conv.lastActivityAt, now);
     }
-    // Longest unread first; never-read ones (new calls) before all.
-    const order = [...new Set(due)].sort((a, b) => (this.lastRead.get(a) ?? 0) - (this.lastRead.get(b) ?? 0));
-    let read = 0;
-    await mapLimit(order.slice(0, budget), tuning.concurrency, async (threadId) => {
-      if (this.breaker.open) return;
-      try {
-        const messages = await this.d.outreach.getMessages(threadId, POLL);
-        this.lastRead.set(threadId, now);
-        read++;
-        if (this.breaker.answered()) this.backoff.clear();
-        await this.d.delivery.conversationFetched(threadId, messages);
-        const call = leftOut.get(threadId);
-        if (call) {
-          await this.placeLate(
-            call,
-            activeSubs.filter((s) => s.campaignId === call.campaignId),
-            messages,
-          );
-        }
-      } catch (err) {
-        // Read again next cycle (its last read did not move); an unavailable service is the breaker's to report.
-        if (failureKind(err) === 'unavailable') this.breaker.unavailable(err);
-        else this.d.logger.warn({ threadId, err: errorText(err) }, 'reading a conversation failed; will retry');
-      }
-    });
-    return read;
+    return { due, live, leftOut, activeSubs };
   }
 
-  private dueNow(threadId: string, running: boolean, lastActivity: number, now: number): boolean {
+  /**
+   * Whom the cycle's reads serve first: conversations never read (a new or changed call: its final transcript), then
+   * those of ended calls and try DMs, where someone may wait for an answer (an end user for a person, in a channel
+   * or in a call a filter left out), then the live transcripts of running calls; each the one due longest first
+   * (not the one read longest ago: a quiet thread read every five minutes would go before one due every ten
+   * seconds). When the reads do not cover every due conversation, a customer who may be waiting is read on time and
+   * a live transcript catches up later.
+   */
+  private readOrder(due: ReadonlyMap<string, number>, live: ReadonlySet<string>): string[] {
+    const rank = (t: string, at: number) => (at === 0 ? 0 : live.has(t) ? 2 : 1);
+    return [...due].sort(([a, atA], [b, atB]) => rank(a, atA) - rank(b, atB) || atA - atB).map(([t]) => t);
+  }
+
+  /**
+   * Notes in `due` when a thread's next read is due, if it is due now: every cycle while its call runs, then a gap
+   * of a quarter of the time since its last activity (one interval to `threadMaxGapMs`); never read: at once (0).
+   */
+  private noteDue(
+    due: Map<string, number>,
+    threadId: string,
+    running: boolean,
+    lastActivity: number,
+    now: number,
+  ): void {
     const { tuning } = this.d;
     const idleFor = now - lastActivity;
-    if (!running && idleFor > tuning.threadIdleMs) return false;
+    if (!running && idleFor > tuning.threadIdleMs) return;
     const gap = running ? 0 : Math.min(tuning.threadMaxGapMs, Math.max(tuning.pollIntervalMs, Math.floor(idleFor / 4)));
     const last = this.lastRead.get(threadId);
+    const at = last === undefined || last === 0 ? 0 : last + gap;
     // A tenth of the interval of slack, so a thread due "now" is not pushed to the next cycle by timer jitter.
-    return last === undefined || now - last >= gap - tuning.pollIntervalMs / 10;
+    if (at > now + tuning.pollIntervalMs / 10) return;
+    due.set(threadId, Math.min(at, due.get(threadId) ?? Infinity));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -664,7 +792,7 @@ export class Poller {
     const first = await this.d.outreach.listContacts(
       campaignId,
       { status: status as never, page: 0, pageSize: collect ? MAX_PAGE_SIZE : 1 },
-      POLL,
+      this.poll,
     );
     let count = first.total_count ?? undefined;
     const take = (cs: CampaignContact[]) => {
@@ -678,7 +806,7 @@ export class Poller {
         const next = await this.d.outreach.listContacts(
           campaignId,
           { status: status as never, page, pageSize: MAX_PAGE_SIZE },
-          POLL,
+          this.poll,
         );
         seen += next.contacts.length;
         if (collect) take(next.contacts);

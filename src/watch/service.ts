@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { translator, type Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
-import type { OutreachApi } from '../outreach/api.js';
+import type { CallOptions, OutreachApi } from '../outreach/api.js';
 import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../outreach/schemas.js';
 import {
   callMessage,
@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 import { Attention } from './attention.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { isEmptyFilter, readFilter, shownFormat, type WatchFilter, type WatchFormat } from './filter.js';
-import { Poller, type PollerTuning } from './poller.js';
+import { Poller, type CyclePhase, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
@@ -46,8 +46,14 @@ export interface WatchTuning extends PollerTuning {
   calmMs: number;
   /** Least time between two writes of one Slack message (delivery.ts UPDATE_GAP_MS). */
   updateGapMs: number;
-  /** Call messages posted while their call runs, waiting for their final update, at most (delivery.ts). */
+  /**
+   * Call messages posted while their call runs, waiting for their final update, plus the chat.update calls of the
+   * last `updateWindowMs`, at most (delivery.ts): twice the watch's share of chat.update a minute when Slack's budget
+   * is known (src/slack/watch/create.ts).
+   */
   maxOpenCalls: number;
+  /** Slack's chat.update window in this process's time (its minute at the budget's scale), from Slack's budget. */
+  updateWindowMs?: number;
   /**
    * New call messages the watch may post in one poll interval over every channel (delivery.ts): its share of Slack's
    * workspace allowance, which the Slack layer knows (src/slack/watch/create.ts). Undefined: no such rule.
@@ -113,8 +119,18 @@ export function defaultTuning(pollIntervalSeconds: number): WatchTuning {
 /** The watch feature's metrics (src/metrics.ts). */
 interface WatchMetrics {
   callShown(endedAt: string | null | undefined, shownAt: number): void;
-  pollCycle(seconds: number, failedCampaigns: number): void;
+  callPosted(createdAt: string, postedAt: number): void;
+  pollCycle(figures: {
+    seconds: number;
+    failedCampaigns: number;
+    requests: Record<string, number>;
+    conversationsRead: number;
+    conversationsLeft: number;
+    deferredCampaigns: number;
+    phases: Record<CyclePhase, number>;
+  }): void;
   pollCycleFailed(): void;
+  watchNewCalls(source: () => { queued: number; held: number }): void;
 }
 
 export interface WatchDeps {
@@ -140,7 +156,10 @@ export interface WatchDeps {
   tuning: WatchTuning;
   /** The live service's origin: recording links on it are shown (see call-message.ts). */
   serviceOrigin?: string;
-  /** The app's clock (src/clock.ts): when customers started waiting and reminders come due. Default: the system's. */
+  /**
+   * The app's clock (src/clock.ts): when customers started waiting and reminders come due, and the poller's schedule
+   * (when a conversation is due for a read, how long a cycle took). Default: the system's.
+   */
   clock?: { now(): number };
 }
 
@@ -222,6 +241,7 @@ export class WatchService {
         deliveryOpen: () => this.started && !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
         finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
+        callPosted: (c, at) => deps.metrics?.callPosted(c.createdAt, at),
         attention: this.attention,
       },
       {
@@ -230,12 +250,14 @@ export class WatchService {
         retryDelayMs: tuning.retryDelayMs,
         updateGapMs: tuning.updateGapMs,
         maxOpenCalls: tuning.maxOpenCalls,
+        ...(tuning.updateWindowMs !== undefined ? { updateWindowMs: tuning.updateWindowMs } : {}),
         ...(tuning.workspacePostsPerInterval !== undefined
           ? { workspacePostsPerInterval: tuning.workspacePostsPerInterval }
           : {}),
       },
       logger,
     );
+    deps.metrics?.watchNewCalls(() => this.delivery.newCallsWaiting());
     this.poller = new Poller({
       state: this.state,
       outreach: deps.outreach,
@@ -244,10 +266,25 @@ export class WatchService {
       tuning,
       fingerprint: (campaignId, call, name) => this.fingerprint(campaignId, call, name),
       resolveKind: (s) => this.resolveKind(s),
-      onCycle: (r) => deps.metrics?.pollCycle(r.durationMs / 1000, r.failedCampaigns.length),
+      now: () => clock.now(),
+      onCycle: (r) =>
+        deps.metrics?.pollCycle({
+          seconds: r.durationMs / 1000,
+          failedCampaigns: r.failedCampaigns.length,
+          requests: r.requests,
+          conversationsRead: r.conversationsRead,
+          conversationsLeft: r.conversationsLeft,
+          deferredCampaigns: r.deferredCampaigns,
+          phases: {
+            listings: r.phasesMs.listings / 1000,
+            checks: r.phasesMs.checks / 1000,
+            conversations: r.phasesMs.conversations / 1000,
+            housekeeping: r.phasesMs.housekeeping / 1000,
+          },
+        }),
       onCycleFailed: () => deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
-      afterCycle: (subs, serviceDown) => this.afterCycle(subs, serviceDown),
+      afterCycle: (subs, serviceDown, requests) => this.afterCycle(subs, serviceDown, requests),
       billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
@@ -275,8 +312,8 @@ export class WatchService {
   }
 
   /** After each poll cycle (the leader): reminders and campaigns' status, and replies left marked by a death. */
-  private async afterCycle(subscriptions: Subscription[], serviceDown: boolean): Promise<void> {
-    await this.attention.afterCycle(subscriptions, serviceDown);
+  private async afterCycle(subscriptions: Subscription[], serviceDown: boolean, requests: CallOptions): Promise<void> {
+    await this.attention.afterCycle(subscriptions, serviceDown, requests);
     if (serviceDown) return;
     await this.relay.recoverReplies().catch((err: unknown) => {
       this.logger.warn({ err: String(err) }, 'could not look for replies left marked before a restart');

@@ -26,6 +26,8 @@ export const BOT_ID = 'BBOT';
 export const FAST_TUNING: Partial<WatchTuning> = {
   autoPoll: false,
   pollIntervalMs: 1000,
+  // A cycle plans for the requests of production's 5 s cycle at 12/s (48), in its 1 s: every campaign listed.
+  requestsPerSecond: 60,
   minGapMs: 30,
   retryDelayMs: 50,
   backoffMs: 20,
@@ -35,6 +37,14 @@ export const FAST_TUNING: Partial<WatchTuning> = {
   // One message written at most every 100 ms (5 s in production, UPDATE_GAP_MS).
   updateGapMs: 100,
 };
+
+/** A clock a test moves by hand (the app's clock, StartOptions.clock): time passes only when the test says. */
+export class StepClock implements Clock {
+  constructor(public at: number) {}
+  now(): number {
+    return this.at;
+  }
+}
 
 export interface WatchHarness {
   sim: Simulator;

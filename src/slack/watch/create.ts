@@ -51,6 +51,15 @@ export function createWatch(
   if (tuning.workspacePostsPerInterval === undefined && allowance !== undefined) {
     full.workspacePostsPerInterval = allowance;
   }
+  // chat.update (Slack's Tier 3, ~50 a minute for the workspace): its minute here, and the open call messages (each
+  // owing one final update) and recent updates may together take two of the watch's minutes of it.
+  const updates = slackBudget?.windowsFor('chat.update').at(-1);
+  if (slackBudget && updates) {
+    full.updateWindowMs ??= updates.windowMs;
+    if (tuning.maxOpenCalls === undefined) {
+      full.maxOpenCalls = 2 * (updates.limit - slackBudget.reserveOf(updates.limit, 'background'));
+    }
+  }
   const logger = deps.logger.child({ component: 'watch' });
   const origin = serviceOrigin(deps.config);
   const poster = new SlackPoster(posterClient, {
