@@ -491,6 +491,19 @@ export class Delivery {
     });
   }
 
+  /**
+   * A call listed in a digest whose end user now waits for a person: it gets its own message as well (its line
+   * stays), so the conversation has a thread to be shown in and replied from. Not counted among new calls.
+   */
+  async ownMessageFromDigest(post: PostRecord): Promise<void> {
+    const own = await this.state.updatePost(post.channelId, post.callId, (cur) => {
+      if (!cur.digestId || cur.ts) return undefined;
+      const { digestId: _listed, ...rest } = cur;
+      return rest;
+    });
+    if (own) this.enqueue(post.channelId, `call:${post.callId}`);
+  }
+
   /** A known call changed: its message (or digest line) needs an update. */
   async callChanged(post: PostRecord, call: CallRecord): Promise<void> {
     if (post.awaitsDigest && !post.digestId) {

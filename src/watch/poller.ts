@@ -618,17 +618,32 @@ export class Poller {
     if (!filter || !rec.snapshot) return 'match';
     const conversation = messages ?? (rec.threadId ? this.d.delivery.conversations.get(rec.threadId) : undefined);
     if (matches(filter, rec.snapshot, conversationFacts(conversation))) return 'match';
-    if (!conversation || !rec.threadId || !isFinalStatus(rec.status)) return undefined;
-    const ended = Date.parse(rec.snapshot.ended_at ?? '');
+    return conversation && (await this.customerWaits(rec, conversation)) ? 'waiting' : undefined;
+  }
+
+  /** Whether the call's end user, in `conversation` as read, waits for a person's reply (waiting.ts). */
+  private async customerWaits(rec: CallRecord, conversation: readonly Message[]): Promise<boolean> {
+    if (!rec.threadId || !isFinalStatus(rec.status)) return false;
+    const ended = Date.parse(rec.snapshot?.ended_at ?? rec.endedAt ?? '');
     const fromSlack = new Set<string>();
     for (const p of await this.d.state.postsOfServiceThread(rec.threadId)) {
       for (const k of repliesFromSlack(p.conv)) fromSlack.add(k);
     }
-    const waiting = endUserWaiting([...conversation], {
+    return endUserWaiting([...conversation], {
       endedAt: Number.isNaN(ended) ? (rec.finalAt ?? rec.firstSeenAt) : ended,
       fromSlack,
     });
-    return waiting ? 'waiting' : undefined;
+  }
+
+  /**
+   * Calls a channel lists only as a digest line whose end user now waits for a person: each gets its own message
+   * too (delivery.ts `ownMessageFromDigest`), since a line has no thread to show the conversation in or reply from.
+   */
+  private async promoteWaiting(listed: readonly PostRecord[], messages: readonly Message[]): Promise<void> {
+    for (const p of listed) {
+      const rec = await this.d.state.call(p.campaignId, p.callId);
+      if (rec && (await this.customerWaits(rec, messages))) await this.d.delivery.ownMessageFromDigest(p);
+    }
   }
 
   /** Places a call newly shown in a channel: a waiting customer always as its own message (delivery.ts). */
@@ -664,7 +679,7 @@ export class Poller {
   /** Reads the conversations due this cycle, at most `budget` of them, in `readOrder`. */
   private async pollConversations(subscriptions: Subscription[], budget: number, report: CycleReport): Promise<void> {
     const now = this.now();
-    const { due, live, leftOut, activeSubs } = await this.dueConversations(subscriptions, now);
+    const { due, live, leftOut, listed, activeSubs } = await this.dueConversations(subscriptions, now);
     const order = this.readOrder(due, live);
     report.conversationsLeft = Math.max(0, order.length - budget);
     await mapLimit(order.slice(0, budget), this.d.tuning.concurrency, async (threadId) => {
@@ -675,6 +690,8 @@ export class Poller {
         report.conversationsRead++;
         if (this.breaker.answered()) this.backoff.clear();
         await this.d.delivery.conversationFetched(threadId, messages);
+        const inDigest = listed.get(threadId);
+        if (inDigest) await this.promoteWaiting(inDigest, messages);
         const call = leftOut.get(threadId);
         if (call) {
           await this.placeLate(
@@ -701,13 +718,16 @@ export class Poller {
     const active = new Set(activeSubs.map((s) => subKey(s.campaignId, s.channelId)));
     // The conversations of the watched channels' posts (a channel's posts are let go once settled and idle).
     const mirrors = new Map<string, PostRecord[]>();
+    /** Calls shown only as a line of a digest, by thread: read to see whether their end user writes afterwards. */
+    const listed = new Map<string, PostRecord[]>();
     /** Every call a channel shows (a message or a digest line), as post keys. */
     const shown = new Set<string>();
     for (const channelId of new Set(activeSubs.map((s) => s.channelId))) {
       for (const p of await state.postsIn(channelId)) {
         shown.add(postKey(p.channelId, p.callId));
-        if (!p.threadId || !p.ts || !active.has(subKey(p.campaignId, p.channelId))) continue;
-        mirrors.set(p.threadId, [...(mirrors.get(p.threadId) ?? []), p]);
+        if (!p.threadId || !active.has(subKey(p.campaignId, p.channelId))) continue;
+        if (p.ts) mirrors.set(p.threadId, [...(mirrors.get(p.threadId) ?? []), p]);
+        else if (p.digestId) listed.set(p.threadId, [...(listed.get(p.threadId) ?? []), p]);
       }
     }
     const open = new Set<string>();
@@ -721,6 +741,13 @@ export class Poller {
       const running = posts.some((m) => open.has(callKey(m.campaignId, m.callId)));
       if (running) live.add(threadId);
       this.noteDue(due, threadId, running, lastActivity, now);
+    }
+    // A digest line is written once its call ended; its conversation is read as an ended call's is (from when the
+    // call was listed), so an end user writing afterwards is seen (`promoteWaiting`).
+    for (const [threadId, posts] of listed) {
+      if (mirrors.has(threadId)) continue;
+      const listedAt = Math.max(...posts.map((p) => p.conv?.lastActivityAt ?? (Date.parse(p.createdAt) || 0)));
+      this.noteDue(due, threadId, false, listedAt, now);
     }
     // Campaigns a channel watches with a filter: the conversations of calls some channel left out are read too (as
     // they would be without the filter), to see whether the end user wrote or waits for a person (`placeLate`).
@@ -741,7 +768,7 @@ export class Poller {
       if (!t.threadId || !t.dmChannelId || !t.conv) continue;
       this.noteDue(due, t.threadId, false, t.conv.lastActivityAt, now);
     }
-    return { due, live, leftOut, activeSubs };
+    return { due, live, leftOut, listed, activeSubs };
   }
 
   /**
@@ -890,9 +917,10 @@ export class Poller {
       for (const c of list) {
         calls.set(callKey(c.campaignId, c.callId), c);
         if (c.final && c.snapshot) {
-          // A channel whose filter left the call out may still get it while its conversation is followed.
-          const mayCome = (s: Subscription) =>
-            readFilter(s.filter) !== undefined && now - (c.finalAt ?? now) <= tuning.threadIdleMs;
+          // While its conversation is followed, a channel whose filter left the call out may still get it, and one
+          // that lists it in a digest may still give it its own message (its end user writing: promoteWaiting).
+          const followed = now - (c.finalAt ?? now) <= tuning.threadIdleMs;
+          const mayCome = (s: Subscription) => readFilter(s.filter) !== undefined && followed;
           // A compact line keeps the call's data while it is kept: its Details opens the card without the service.
           const compact = (s: Subscription) =>
             shownFormat({ format: s.format, filter: readFilter(s.filter) }) === 'compact';
@@ -900,7 +928,8 @@ export class Poller {
             const p = postsByChannel.get(s.channelId)?.get(c.callId);
             if (s.suspended !== undefined) return true;
             if (!p) return !mayCome(s);
-            return p.digestId !== undefined || (p.deliveredFp === c.fp && !(p.ts && compact(s)));
+            if (p.digestId !== undefined) return !followed;
+            return p.deliveredFp === c.fp && !(p.ts && compact(s));
           });
           if (shown) {
             const { snapshot: _dropped, ...rest } = c;

@@ -3,7 +3,8 @@
  * simulator, on a clock the test moves one poll interval (5 s) before each cycle: the conversation of a call a filter
  * left out reaches the channel within two cycles of the end user writing, while other watched campaigns' live
  * transcripts want more reads than a cycle has; and it comes as the call's own message with its thread, even while
- * the channel lists its new calls in a digest.
+ * the channel lists its new calls in a digest. Nor does a digest: a customer who writes after their call was listed
+ * only as a digest line gets the call's own message and thread too.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { callMessages, runCommand, startWatchHarness, StepClock, type WatchHarness } from '../support/watchHarness.js';
@@ -105,5 +106,41 @@ describe('a customer waiting in a call a filter left out', () => {
     // The channel still lists its other new calls in digests.
     expect((await h.svc.state.channel(OPS)).mode).toBe('digest');
     expect((await h.svc.state.post(OPS, callId))?.digestId).toBeUndefined();
+  }, 60_000);
+});
+
+describe('a customer writing after their call was listed in a digest', () => {
+  it('gets the call’s own message with its thread within two cycles; the digest keeps its line', async () => {
+    const clock = new StepClock(Date.now());
+    h = await startWatchHarness({
+      clock,
+      tuning: { pollIntervalMs: INTERVAL, burstThreshold: 2, calmMs: 600_000 },
+    });
+    const { id } = h.phoneCampaign(8, 'Busy');
+    await runCommand(h, `watch ${id}`, { channelId: OPS });
+    const calls = Array.from({ length: 5 }, () =>
+      h!.sim.control.createCall(id, { status: 'ended', answered_by: 'human' }),
+    );
+    await step(h, clock);
+    await step(h, clock);
+    expect((await h.svc.state.channel(OPS)).mode).toBe('digest');
+    const listed = [];
+    for (const c of calls) {
+      const post = await h.svc.state.post(OPS, c.id as string);
+      if (post?.digestId && !post.ts) listed.push(c);
+    }
+    expect(listed.length).toBeGreaterThan(0);
+    const call = listed[0]!;
+    const callId = call.id as string;
+    const digestId = (await h.svc.state.post(OPS, callId))!.digestId!;
+    for (let i = 0; i < 4; i++) await step(h, clock);
+    expect(callMessages(h.fake, OPS, callId)).toHaveLength(0);
+
+    h.sim.control.addMessage(call.thread_id as string, { sent_by: 'EU', content: WRITTEN });
+    expect(await cyclesUntilShown(h, clock, callId)).toBeLessThanOrEqual(2);
+    expect(callMessages(h.fake, OPS, callId)).toHaveLength(1);
+    expect((await h.svc.state.digests.get(digestId))?.lines.some((l) => l.callId === callId)).toBe(true);
+    // The other calls of the digest, whose end users did not write, stay lines only.
+    for (const c of listed.slice(1)) expect(callMessages(h.fake, OPS, c.id as string)).toHaveLength(0);
   }, 60_000);
 });
