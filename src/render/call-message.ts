@@ -249,6 +249,7 @@ export const REPLY_MAX = 3500;
 
 /** Who wrote a line: the end user by name (or "You" in one's own try), the agent, the system. Plain text. */
 function senderLabel(sentBy: string, t: Translator, opts: ConversationReplyOptions): string {
+  if (opts.sentFrom) return t.t('conversation.sender.slack');
   if (sentBy === 'EU' && opts.self) return t.t('conversation.sender.you');
   const name = cleanLabel(opts.endUserName ?? '', 80);
   if (sentBy === 'EU' && name) return `👤 ${name}`;
@@ -260,6 +261,11 @@ export interface ConversationReplyOptions {
   endUserName?: string;
   /** The end user is the reader (a `/campaign try` DM): their lines read "You". */
   self?: boolean;
+  /**
+   * A reply a person sent from the thread of this call in another channel (its id): the service holds it as the end
+   * user's message, but the end user did not write it.
+   */
+  sentFrom?: string;
 }
 
 /** One conversation message as a thread reply: labelled by who sent it, media as a link, escaped and cut. */
@@ -271,7 +277,8 @@ export function conversationReply(m: ServiceMessage, opts: ConversationReplyOpti
   if (m.media?.trim()) parts.push(safeLink(m.media, t.t('conversation.media', { type: m.type })));
   if (!parts.length) parts.push(t.t('conversation.empty', { type: m.type }));
   const body = truncateMrkdwn(parts.join('\n'), REPLY_MAX - label.length - 10, t.t('conversation.shortened'));
-  const text = `*${escapeMrkdwn(label)}:* ${body}`;
+  const from = opts.sentFrom && /^[CG][A-Z0-9]+$/.test(opts.sentFrom) ? ` (<#${opts.sentFrom}>)` : undefined;
+  const text = from ? `*${escapeMrkdwn(label)}*${from}: ${body}` : `*${escapeMrkdwn(label)}:* ${body}`;
   return { text, blocks: [mrkdwnSection(text)] };
 }
 

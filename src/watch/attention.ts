@@ -132,10 +132,11 @@ export class Attention {
   }
 
   /** After a conversation message reached the call thread: the turn and the waiting record move on. */
-  async afterPost(post: PostRecord, m: Message, mentioned: boolean): Promise<void> {
+  async afterPost(post: PostRecord, m: Message, mentioned: boolean, byPerson = false): Promise<void> {
     const { state } = this.d;
-    if (m.sent_by !== 'EU' && m.sent_by_user) {
-      // A person answered from the service's own app (`sent_by_user`): shown in the thread, it is a human reply.
+    if (byPerson || (m.sent_by !== 'EU' && m.sent_by_user)) {
+      // A person answered, from the service's own app (`sent_by_user`) or from this call's thread in another channel
+      // (`byPerson`): shown in the thread, it is a human reply.
       await this.humanWrote(post);
       return;
     }

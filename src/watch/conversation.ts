@@ -64,21 +64,42 @@ function mayBeEcho(m: Message, send: PendingSend): boolean {
 
 export type NextStep =
   | { kind: 'none' }
-  /** The next message may be the echo of a reply being sent from here: nothing moves until that send is answered. */
+  /** The next message may be the echo of a reply being sent from Slack: nothing moves until that send is answered. */
   | { kind: 'wait'; ts: string }
   /** Already in Slack: just move the cursor. */
   | { kind: 'skip'; index: number; message: Message }
+  /** A reply a person sent from another Slack thread mirroring the same conversation (`channelId`'s): shown as such. */
+  | { kind: 'elsewhere'; index: number; message: Message; channelId: string }
   | { kind: 'post'; index: number; message: Message };
 
-/** What to do next for this thread: nothing, wait, skip one message, or post one. Pure. */
-export function nextStep(all: readonly Message[], cur: ConversationCursor): NextStep {
+/** Another Slack thread (another channel watching the same campaign) that mirrors the same service conversation. */
+export interface Mirror {
+  channelId: string;
+  conv: ConversationCursor;
+}
+
+/**
+ * What to do next for this thread: nothing, wait, skip one message, or post one (as the service has it, or as a
+ * reply sent from one of the `mirrors`). Pure.
+ */
+export function nextStep(all: readonly Message[], cur: ConversationCursor, mirrors: readonly Mirror[] = []): NextStep {
   const i = startIndex(all, cur);
   const m = all[i];
   if (!m) return { kind: 'none' };
-  if (cur.accounted.includes(messageKey(m))) return { kind: 'skip', index: i, message: m };
-  const sending = (cur.sends ?? []).find((s) => !s.taken && mayBeEcho(m, s));
-  if (sending) return { kind: 'wait', ts: sending.ts };
+  const key = messageKey(m);
+  if (cur.accounted.includes(key)) return { kind: 'skip', index: i, message: m };
+  for (const c of [cur, ...mirrors.map((o) => o.conv)]) {
+    const sending = (c.sends ?? []).find((s) => !s.taken && mayBeEcho(m, s));
+    if (sending) return { kind: 'wait', ts: sending.ts };
+  }
+  const from = mirrors.find((o) => repliesFromSlack(o.conv).includes(key));
+  if (from) return { kind: 'elsewhere', index: i, message: m, channelId: from.channelId };
   return { kind: 'post', index: i, message: m };
+}
+
+/** Whether the step may depend on other threads mirroring the conversation (only end-user messages can). Pure. */
+export function needsMirrors(step: NextStep): boolean {
+  return step.kind === 'post' && step.message.sent_by === 'EU';
 }
 
 /** The cursor after message `index` is accounted for (posted or skipped). Pure. */

@@ -50,10 +50,12 @@ import {
   hashText,
   messageKey,
   newCursor,
+  needsMirrors,
   nextStep,
   postRef,
   tryRef,
   type ConversationRef,
+  type Mirror,
 } from './conversation.js';
 import { PermanentSlackError, postOnce, RejectedSlackError, type OutgoingMessage, type Poster } from './poster.js';
 import {
@@ -140,8 +142,11 @@ interface ConversationAttention {
     reply: SlackMessage,
     t: Translator,
   ): Promise<{ reply: SlackMessage; mentioned: boolean }>;
-  /** The message reached the thread (recorded): the turn and the waiting customer move on. */
-  afterPost(post: PostRecord, m: Message, mentioned: boolean): Promise<void>;
+  /**
+   * The message reached the thread (recorded): the turn and the waiting customer move on. `byPerson`: a reply sent
+   * from this call's thread in another channel (the service holds it as the end user's).
+   */
+  afterPost(post: PostRecord, m: Message, mentioned: boolean, byPerson?: boolean): Promise<void>;
   /** The work item `remind:<callId>`. */
   remind(channelId: string, callId: string): Promise<void>;
 }
@@ -898,7 +903,8 @@ export class Delivery {
       post?: PostRecord;
     },
   ): Promise<Outcome> {
-    const step = nextStep(all, conv);
+    let step = nextStep(all, conv);
+    if (needsMirrors(step) && where.post) step = nextStep(all, conv, await this.mirrorsOf(where.post));
     if (step.kind === 'none' || step.kind === 'wait') return 'done';
     if (!this.storeDurable()) return 'done';
     const { ledger } = this;
@@ -923,11 +929,18 @@ export class Delivery {
       return 'again';
     }
     const m = step.message;
-    const who = { ...(where.endUserName ? { endUserName: where.endUserName } : {}), self: where.self ?? false };
+    // A person's reply from another channel's thread of this call: not the end user's words, and nobody waits.
+    const sentFrom = step.kind === 'elsewhere' ? step.channelId : undefined;
+    const byPerson = sentFrom !== undefined;
+    const who = {
+      ...(where.endUserName ? { endUserName: where.endUserName } : {}),
+      self: where.self ?? false,
+      ...(sentFrom ? { sentFrom } : {}),
+    };
     let reply = conversationReply(m, who, where.words);
     const attention = where.post ? this.hooks.attention : undefined;
     let mentioned = false;
-    if (attention && where.post) {
+    if (attention && where.post && !byPerson) {
       // The post as stored now (a person may have written in the thread since the worker read it).
       const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
       ({ reply, mentioned } = await attention.beforePost(current, m, reply, where.words));
@@ -947,9 +960,20 @@ export class Delivery {
     await ledger.shown(ref, step, Date.now());
     if (attention && where.post) {
       const current = (await this.state.post(where.post.channelId, where.post.callId)) ?? where.post;
-      await attention.afterPost(current, m, mentioned);
+      await attention.afterPost(current, m, mentioned, byPerson);
     }
     return 'again';
+  }
+
+  /** The other Slack threads mirroring `post`'s service conversation (the call watched in other channels). */
+  private async mirrorsOf(post: PostRecord): Promise<Mirror[]> {
+    if (!post.threadId) return [];
+    const others = await this.state.postsOfServiceThread(post.threadId);
+    return others.flatMap((p) =>
+      p.conv && !(p.channelId === post.channelId && p.callId === post.callId)
+        ? [{ channelId: p.channelId, conv: p.conv }]
+        : [],
+    );
   }
 
   // ---------------------------------------------------------------------------------------------------------------

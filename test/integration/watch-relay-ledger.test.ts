@@ -18,8 +18,9 @@ import {
   RESPONDER,
   sends,
   type Thread,
+  watchedCallThread,
 } from '../support/replyThread.js';
-import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -141,5 +142,45 @@ describe('POST /message: its Idempotency-Key, and an answer lost on the way back
     );
     expect(ok).toHaveLength(1);
     expect(t.audits.filter((a) => a.result === 'failed')).toEqual([]);
+  });
+});
+
+describe('a call watched in two channels', () => {
+  let h: WatchHarness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('a reply sent from one channel’s thread shows in the other as a reply from Slack, not as the customer’s, and ends the wait there too', async () => {
+    const OTHER = 'C0SALES';
+    h = await startWatchHarness({ tuning: { threadMaxGapMs: 0 } });
+    h.sim.control.setAgentReply((content) => `Con gusto: ${content}`);
+    const { id } = h.phoneCampaign(1);
+    await runCommand(h, `watch ${id}`, { channelId: OTHER });
+    const t: Thread = { h, audits: [], ...(await watchedCallThread(h, id, { ended: true })) };
+    const parentElsewhere = callMessages(h.fake, OTHER, t.callId)[0]!;
+    const linesElsewhere = () => h.fake.threadReplies(OTHER, parentElsewhere.ts).map((r) => r.text);
+
+    await customerWrites(t, '¿Me ayudan?');
+    const waitingIn = async () => (await h.svc.state.waiting.list()).map(([, w]) => w.channelId).sort();
+    expect(await waitingIn()).toEqual([CH, OTHER].sort());
+
+    expect((await reply(t, 'Claro, te ayudo')).reactions).toEqual(['white_check_mark']);
+    await agentAnswered(t, 'Claro, te ayudo');
+    await eventually(linesElsewhere, (l) => l.some((x) => x.includes('Con gusto: Claro, te ayudo')));
+    const shown = linesElsewhere();
+    // In the other channel: a reply from Slack, naming where it was written; never the customer's words.
+    expect(shown.filter((x) => x.includes('Claro, te ayudo') && !x.includes('Con gusto'))).toEqual([
+      `*💬 Reply sent from Slack* (<#${CH}>): Claro, te ayudo`,
+    ]);
+    expect(shown.filter((x) => x.startsWith('*👤 Contact 1:*')).map((x) => x.split('\n')[0])).toEqual([
+      '*👤 Contact 1:* ¿Me ayudan?',
+    ]);
+    // A person answered the customer: nobody waits, in either channel.
+    expect(await waitingIn()).toEqual([]);
+    // And the customer's next line is the customer's again, in both.
+    await customerWrites(t, 'Gracias');
+    await eventually(linesElsewhere, (l) => l.some((x) => x === '*👤 Contact 1:* Gracias'));
+    expect(customerLines(t)).toEqual(['¿Me ayudan?', 'Gracias']);
   });
 });

@@ -13,6 +13,7 @@ import {
   ECHO_WINDOW,
   findEcho,
   messageKey,
+  newCursor,
   nextStep,
   postRef,
 } from '../../src/watch/conversation.js';
@@ -197,5 +198,26 @@ describe('the conversation ledger', () => {
     expect(await l.ledger.markSend(l.ref, send)).toEqual({ kind: 'handled' });
     expect(await l.ledger.marked()).toEqual([]);
     expect((await l.state.post('C1', 'call-1'))?.sending).toBeUndefined();
+  });
+});
+
+describe('a conversation mirrored in another channel’s thread', () => {
+  const all = [msg(0, 'AI', 'Hola'), msg(30, 'EU', '¿Me ayudan?'), msg(60, 'EU', 'Claro, te ayudo')];
+  const here = { ...newCursor(T0), count: 2, lastKey: messageKey(all[1]!) };
+
+  it('waits while the other thread’s reply with that text is being sent', () => {
+    const sending = { ...newCursor(T0), sends: [sendOf('1.1', 'Claro, te ayudo', 58)] };
+    expect(nextStep(all, here, [{ channelId: 'C2', conv: sending }])).toEqual({ kind: 'wait', ts: '1.1' });
+  });
+
+  it('shows the other thread’s sent reply as one from Slack there, and the same words from the customer as theirs', () => {
+    const sent = { ...newCursor(T0), relayed: [{ ts: '1.1', key: messageKey(all[2]!) }] };
+    expect(nextStep(all, here, [{ channelId: 'C2', conv: sent }])).toMatchObject({
+      kind: 'elsewhere',
+      channelId: 'C2',
+    });
+    // Without that reply on record, the end user's message is theirs.
+    expect(nextStep(all, here, [{ channelId: 'C2', conv: newCursor(T0) }]).kind).toBe('post');
+    expect(nextStep(all, here).kind).toBe('post');
   });
 });

@@ -420,6 +420,7 @@ export const en = {
   'conversation.sender.endUser': '👤 End user',
   'conversation.sender.system': '⚙️ System',
   'conversation.sender.you': '👤 You',
+  'conversation.sender.slack': '💬 Reply sent from Slack',
   'conversation.media':
     '📎 {type, select, image {image} audio {audio} video {video} button {button} template {template} document {document} other {attachment}}',
   'conversation.empty': '_(empty {type} message)_',

@@ -425,6 +425,7 @@ export const es: Record<MessageKey, string> = {
   'conversation.sender.endUser': '👤 Usuario final',
   'conversation.sender.system': '⚙️ Sistema',
   'conversation.sender.you': '👤 Tú',
+  'conversation.sender.slack': '💬 Respuesta enviada desde Slack',
   'conversation.media':
     '📎 {type, select, image {imagen} audio {audio} video {video} button {botón} template {plantilla} document {documento} other {adjunto}}',
   'conversation.empty':
