@@ -7,12 +7,19 @@
  * `/campaign try` is for responders only. Checked at the simulator: nothing refused is ever sent.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { createLogger } from '../../src/log.js';
 import type { AuditEntry } from '../../src/slack/audit.js';
 import type { WatchTuning } from '../../src/watch/service.js';
 import type { FakeMessage } from '../support/fakeSlack.js';
 import type { AckResponse } from '../support/slackDriver.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import {
+  callMessages,
+  eventHandled,
+  eventually,
+  linesLogger,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
 const ADMIN = 'U0ADMIN';
@@ -25,19 +32,12 @@ const OTHER_TEAM = 'T0OTHERORG';
 const sends = (h: WatchHarness) => h.sim.control.requests().filter((r) => r.route === 'sendMessage');
 /** Lines of the app's log (debug), each test's own. */
 let logLines: string[] = [];
-const eventIdOf = (ack: AckResponse) => String((ack.payload as { event_id?: unknown }).event_id);
 /**
  * Once the app is done with the reply's event (its message handler logs the outcome last), nothing was sent to the
  * customer: whatever the app would send for it, it would have sent by then.
  */
 const noneSent = async (h: WatchHarness, ack: AckResponse) => {
-  const id = eventIdOf(ack);
-  const done = await eventually(
-    () => logLines.some((l) => l.includes('"msg":"message event"') && l.includes(`"eventId":"${id}"`)),
-    (x) => x,
-    20_000,
-  );
-  expect(done).toBe(true);
+  expect(await eventHandled(logLines, String((ack.payload as { event_id?: unknown }).event_id))).toBe(true);
   expect(sends(h)).toHaveLength(0);
 };
 
@@ -45,7 +45,7 @@ const noneSent = async (h: WatchHarness, ack: AckResponse) => {
 async function watchedCall(opts: { responders?: string[]; tuning?: Partial<WatchTuning> } = {}) {
   logLines = [];
   const h = await startWatchHarness({
-    logger: createLogger('debug', { destination: { write: (l: string) => void logLines.push(l) } }),
+    logger: linesLogger(logLines),
     admins: [ADMIN],
     responders: opts.responders ?? [RESPONDER, GUEST, OUTSIDER],
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
