@@ -16,7 +16,7 @@ import {
   openUploadModal,
   seedCampaign,
   simContacts,
-  submitUpload,
+  submitAndSettle,
   waitForSummary,
   until,
 } from '../support/upload.js';
@@ -41,8 +41,7 @@ const tempLeft = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`outreac
 
 async function upload(campaignId: number, name: string, content: string) {
   const file = t.fake.addFile({ name, content });
-  const ack = await submitUpload(t, await openUploadModal(t, campaignId), file);
-  expect(ack.viewResult).toMatchObject({ ok: true, action: 'close' });
+  expect((await submitAndSettle(t, campaignId, await openUploadModal(t, campaignId), file)).started).toBe(true);
   return file;
 }
 
