@@ -41,18 +41,13 @@ afterAll(async () => t.close());
 
 /** The answers to one command (through its response_url). */
 async function run(text: string, userId: string, channelId = CHANNEL): Promise<string> {
-  const since = t.fake.responseUrlUses().length;
   const dm = channelId.startsWith('D');
   const ack = await t.driver.command(text, { userId, channelId, ...(dm ? { channelName: 'directmessage' } : {}) });
   expect(ack.status).toBe(200);
-  await t.fake.waitFor(() => t.fake.responseUrlUses()[since], 5000);
-  await new Promise((r) => setTimeout(r, 150));
-  return JSON.stringify(
-    t.fake
-      .responseUrlUses()
-      .slice(since)
-      .map((u) => u.body),
-  );
+  // Its own response_url: never an earlier command's answer coming late. Each of these commands answers once.
+  const mine = () => t.fake.responseUrlUses().filter((u) => u.url === ack.responseUrl);
+  await t.fake.waitFor(() => mine().length > 0, 20_000);
+  return JSON.stringify(mine().map((u) => u.body));
 }
 
 /** Opens the campaign form with `text` and returns it once it is open. */

@@ -28,18 +28,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function run(text: string, userId: string, channelId = 'C0OPS'): Promise<Json[]> {
-  const since = t.fake.responseUrlUses().length;
+/** The `answers` answers of one command (through its own response_url: never an earlier command's coming late). */
+async function run(text: string, userId: string, channelId = 'C0OPS', answers = 1): Promise<Json[]> {
   const dm = channelId.startsWith('D');
   const ack = await t.driver.command(text, { userId, channelId, ...(dm ? { channelName: 'directmessage' } : {}) });
   expect(ack.status).toBe(200);
-  await t.fake.waitFor(() => t.fake.responseUrlUses()[since], 5000);
-  // Whatever else arrives for this command (a second answer comes right after the first).
-  await new Promise((r) => setTimeout(r, 150));
-  return t.fake
-    .responseUrlUses()
-    .slice(since)
-    .map((u) => u.body as Json);
+  const mine = () => t.fake.responseUrlUses().filter((u) => u.url === ack.responseUrl);
+  await t.fake.waitFor(() => mine().length >= answers, 20_000);
+  return mine().map((u) => u.body as Json);
 }
 const answer = async (text: string, userId: string, channelId?: string) =>
   JSON.stringify((await run(text, userId, channelId))[0]);
@@ -127,7 +123,8 @@ describe('/campaign lang', () => {
   });
 
   it('typed in a channel by someone who may change campaigns, sets the channel’s language and says so there', async () => {
-    const answers = await run('lang es', ANA, 'C0OPS');
+    // Two answers: what the channel is told, and what she is.
+    const answers = await run('lang es', ANA, 'C0OPS', 2);
     const inChannel = answers.find((a) => a.response_type === 'in_channel');
     const ephemeral = answers.find((a) => a.response_type === 'ephemeral');
     expect(JSON.stringify(inChannel)).toContain(`<@${ANA}> cambió el idioma de este canal a español`);
@@ -139,7 +136,7 @@ describe('/campaign lang', () => {
     expect(await answer('help', ANA, 'D0ANA')).toContain('*Uso:*');
 
     // Back to DEFAULT_LOCALE (unset: English), announced in the channel's language from now on.
-    const back = await run('idioma auto', ANA, 'C0OPS');
+    const back = await run('idioma auto', ANA, 'C0OPS', 2);
     expect(JSON.stringify(back.find((a) => a.response_type === 'in_channel'))).toContain(
       `<@${ANA}> set this channel’s language back to the app’s default, English.`,
     );

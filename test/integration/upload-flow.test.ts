@@ -14,6 +14,7 @@ import {
   openUploadModal,
   seedCampaign,
   simContacts,
+  submitAndSettle,
   submitUpload,
   waitForSummary,
   type Json,
@@ -57,9 +58,7 @@ describe('a small file end to end', () => {
     expect(JSON.parse(String(view.private_metadata))).toEqual({ campaignId, postTo: CHANNEL });
     const file = t.fake.addFile({ name: 'contactos.csv', content: MESSY });
     fileId = file.id;
-    const ack = await submitUpload(t, viewId, file);
-    expect(ack.status).toBe(200);
-    expect(ack.viewResult).toMatchObject({ ok: true, action: 'close' });
+    expect((await submitAndSettle(t, campaignId, viewId, file)).started).toBe(true);
     message = (await waitForSummary(t, campaignId, fileId)) as unknown as Json;
   });
   afterAll(() => t.sim.control.failContactItems(null));

@@ -16,7 +16,7 @@ import {
   openUploadModal,
   seedCampaign,
   simContacts,
-  submitUpload,
+  submitAndSettle,
   waitForSummary,
   until,
 } from '../support/upload.js';
@@ -41,8 +41,7 @@ const tempLeft = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`outreac
 
 async function upload(campaignId: number, name: string, content: string) {
   const file = t.fake.addFile({ name, content });
-  const ack = await submitUpload(t, await openUploadModal(t, campaignId), file);
-  expect(ack.viewResult).toMatchObject({ ok: true, action: 'close' });
+  expect((await submitAndSettle(t, campaignId, await openUploadModal(t, campaignId), file)).started).toBe(true);
   return file;
 }
 
@@ -88,9 +87,9 @@ describe('rows and characters', () => {
 describe('uploads take turns', () => {
   it('runs two at once and one per campaign; the others wait, say why, and start by themselves', async () => {
     const [c1, c2, c3] = [seedCampaign(t, 'Turn 1'), seedCampaign(t, 'Turn 2'), seedCampaign(t, 'Turn 3')];
-    // Each batch takes 4 s: the first two run (16 s) long enough for the others to be submitted and seen waiting,
-    // even in a full test run on a loaded machine, where each submission takes seconds.
-    t.sim.control.setLatencyMs(4000, /\/contacts$/);
+    // Every batch is held at the service until the waiting ones were seen: the first two cannot finish meanwhile,
+    // however long each submission takes on a loaded machine.
+    const batches = t.sim.control.hold(/\/contacts$/);
     try {
       // Every version of the job's progress message (posted, then updated): a wait is seen however short it was,
       // even if the job already started by the time this looks.
@@ -105,7 +104,7 @@ describe('uploads take turns', () => {
         ].map((c) => blocksText(c.args as { blocks?: unknown[]; text?: string }));
       };
       const saidWaiting = (campaignId: number, fileId: string, why: string) =>
-        until(async () => (await versionsOf(campaignId, fileId)).find((text) => text.includes(why)), 10_000).catch(
+        until(async () => (await versionsOf(campaignId, fileId)).find((text) => text.includes(why)), 30_000).catch(
           async (err: Error) => {
             // What its message said instead, and which messages said they wait: to tell what happened.
             const short = (texts: string[]) => JSON.stringify(texts.map((x) => x.slice(0, 300)));
@@ -122,7 +121,7 @@ describe('uploads take turns', () => {
       const b = await upload(c2, 'b.csv', numbersCsv(20, 6000));
       // Both are sending their batches before the third comes (on a loaded machine one may still be starting, and the
       // third would take its place and never wait).
-      await until(async () => contactPosts(t, c1).length > 0 && contactPosts(t, c2).length > 0, 20_000);
+      await until(async () => batches.held() === 2, 20_000);
       const c = await upload(c3, 'c.csv', numbersCsv(20, 7000));
       const turn = 'Waiting for its turn: 2 uploads are running';
       expect(await saidWaiting(c3, c.id, turn)).toContain(turn);
@@ -130,6 +129,9 @@ describe('uploads take turns', () => {
       const oneAtATime =
         'Waiting: the upload of *a.csv* into this campaign has to finish first (one upload per campaign at a time)';
       expect(await saidWaiting(c1, d.id, oneAtATime)).toContain(oneAtATime);
+      // Still only the first two sending.
+      expect(batches.held()).toBe(2);
+      batches.release();
       for (const [campaignId, f] of [
         [c1, a],
         [c2, b],
@@ -149,7 +151,7 @@ describe('uploads take turns', () => {
       const firstD = Math.min(...posts.filter(keyOf(d.id)).map((r) => Date.parse(r.at)));
       expect(firstD).toBeGreaterThanOrEqual(lastA);
     } finally {
-      t.sim.control.setLatencyMs(0, /\/contacts$/);
+      batches.release();
     }
     expect(tempLeft()).toEqual([]);
   }, 90_000);
@@ -158,9 +160,8 @@ describe('uploads take turns', () => {
 describe('a job the app keeps stopping in', () => {
   it('is stopped after 3 resumes without progress, and its uploader is told by DM why', async () => {
     const campaignId = seedCampaign(t, 'Crash loop');
-    const LATENCY = 3000;
-    // No batch is ever answered before the app stops again.
-    t.sim.control.setLatencyMs(LATENCY, /\/contacts$/);
+    // No batch is ever answered before the app stops again: each is held at the service, and never carried out.
+    const batches = t.sim.control.hold(/\/contacts$/);
     const downloads = (fileId: string) => t.fake.calls('download').filter((c) => c.args.file === fileId).length;
     const updatesOf = async (fileId: string) => {
       const ts = (await job(t, campaignId, fileId))?.messageTs;
@@ -171,7 +172,7 @@ describe('a job the app keeps stopping in', () => {
       until(async () => {
         const updates = (await updatesOf(fileId)).slice(updatesBefore);
         return updates.some((u) => /\*Rows read\*\\n[1-9]/.test(JSON.stringify(u.args.blocks))) ? true : undefined;
-      }, 10_000);
+      }, 30_000);
     try {
       const file = await upload(campaignId, 'bucle.csv', numbersCsv(20, 9000));
       await reading(file.id, 0);
@@ -200,15 +201,14 @@ describe('a job the app keeps stopping in', () => {
       const dms = await t.fake.waitFor(() => {
         const sent = t.fake.messages(t.fake.dmChannel(ADMIN) ?? 'none').slice(dmBefore);
         return sent.length > 0 ? sent : undefined;
-      }, 5000);
+      }, 20_000);
       expect(dms.map((m) => m.text).join('\n')).toMatch(
         /Your upload \*bucle\.csv\* into \*Crash loop\* \(#\d+\) was stopped\. The app stopped 4 times/,
       );
       expect(tempLeft()).toEqual([]);
     } finally {
-      t.sim.control.setLatencyMs(0, /\/contacts$/);
-      // Requests of the stopped runs still wait out their latency in the simulator.
-      await new Promise((r) => setTimeout(r, LATENCY));
+      // The stopped runs' batches are answered 503 and never carried out.
+      batches.drop();
     }
   });
 });

@@ -17,7 +17,7 @@ import {
   openUploadModal,
   seedCampaign,
   simContacts,
-  submitUpload,
+  submitAndSettle,
   until,
   waitForSummary,
 } from '../support/upload.js';
@@ -48,18 +48,18 @@ afterAll(async () => {
 
 async function upload(t: TestApp, campaignId: number, name: string, content: string) {
   const file = t.fake.addFile({ name, content });
-  const ack = await submitUpload(t, await openUploadModal(t, campaignId), file);
-  expect(ack.viewResult).toMatchObject({ ok: true, action: 'close' });
+  expect((await submitAndSettle(t, campaignId, await openUploadModal(t, campaignId), file)).started).toBe(true);
   return file;
 }
 
 it('a second upload into a campaign whose upload runs at another replica waits for it, then runs', async () => {
   const campaignId = seedCampaign(a, 'Two replicas');
-  // Each batch takes a while: the first upload is still running when the second is submitted.
-  a.sim.control.setLatencyMs(300, /\/contacts$/);
+  // Batches are held at the service: the first upload is still running when the second is submitted, however long
+  // that takes.
+  const batches = a.sim.control.hold(/\/contacts$/);
   try {
     const first = await upload(a, campaignId, 'primero.csv', numbersCsv(40, 1000));
-    await until(async () => ((await job(a, campaignId, first.id))?.nextBatch ?? 0) >= 1, 10_000);
+    await until(async () => batches.held() === 1, 30_000);
     const second = await upload(b, campaignId, 'segundo.csv', numbersCsv(20, 2000));
 
     const waiting = await until(async () => {
@@ -67,7 +67,7 @@ it('a second upload into a campaign whose upload runs at another replica waits f
       const m = j?.messageTs ? b.fake.message(j.channelId, j.messageTs) : undefined;
       const s = m ? blocksText(m) : '';
       return s.includes('Waiting') ? s : undefined;
-    }, 10_000);
+    }, 30_000);
     expect(waiting).toContain(
       'Waiting: the upload of *primero.csv* into this campaign has to finish first (one upload per campaign at a time)',
     );
@@ -76,6 +76,8 @@ it('a second upload into a campaign whose upload runs at another replica waits f
     const ofSecond = (r: ReturnType<typeof contactPosts>[number]) =>
       (r.body as { contacts: { contact: string }[] }).contacts.some((c) => c.contact.includes('5510002'));
     expect(contactPosts(a, campaignId).filter(ofSecond)).toHaveLength(0);
+    expect(batches.held()).toBe(1);
+    batches.release();
 
     expect(blocksText(await waitForSummary(a, campaignId, first.id, 20_000))).toContain('Upload finished');
     expect(blocksText(await waitForSummary(b, campaignId, second.id, 20_000))).toContain('Upload finished');
@@ -86,7 +88,7 @@ it('a second upload into a campaign whose upload runs at another replica waits f
     const firstSecond = Math.min(...posts.filter(ofSecond).map((r) => Date.parse(r.at)));
     expect(firstSecond).toBeGreaterThanOrEqual(lastFirst);
   } finally {
-    a.sim.control.setLatencyMs(0, /\/contacts$/);
+    batches.release();
   }
 });
 
@@ -96,17 +98,15 @@ it('one file submitted through both replicas at once starts one job', async () =
   // Two people (one modal each), the same Slack file, through two replicas.
   const viewA = await openUploadModal(a, campaignId, 'U0ANA');
   const viewB = await openUploadModal(b, campaignId, 'U0BETO');
-  const acks = await Promise.all([
-    submitUpload(a, viewA, file, { userId: 'U0ANA' }),
-    submitUpload(b, viewB, file, { userId: 'U0BETO' }),
+  // One starts (at once, or after "checking": upload.ts); the other is refused under the file input at once.
+  const outcomes = await Promise.all([
+    submitAndSettle(a, campaignId, viewA, file, { userId: 'U0ANA' }),
+    submitAndSettle(b, campaignId, viewB, file, { userId: 'U0BETO' }),
   ]);
-  const closed = acks.filter((x) => (x.viewResult as { action?: string } | undefined)?.action === 'close');
-  expect(closed).toHaveLength(1);
-  const refused = acks.find((x) => x !== closed[0])!;
-  expect(refused.viewResult).toMatchObject({ ok: true, action: 'errors' });
-  expect((refused.json as { errors: Record<string, string> }).errors.file).toMatch(
-    /already being checked for this campaign|already being uploaded into this campaign/,
-  );
+  expect(outcomes.filter((o) => o.started)).toHaveLength(1);
+  const refused = outcomes.find((o) => !o.started)!;
+  expect(refused.ack.viewResult).toMatchObject({ ok: true, action: 'errors' });
+  expect(refused.refusal).toMatch(/already being checked for this campaign|already being uploaded into this campaign/);
   expect(blocksText(await waitForSummary(a, campaignId, file.id, 20_000))).toContain('Upload finished');
   const jobs = await jobsOf(a.app.deps.store).list({ prefix: `${campaignId}:` });
   expect(jobs).toHaveLength(1);

@@ -25,11 +25,18 @@ describe('bursts', () => {
     const { id } = h.phoneCampaign(300);
     await runCommand(h, `watch ${id}`, { channelId: CH });
     const calls = Array.from({ length: 300 }, () => h.sim.control.createCall(id, { status: 'in-progress' }));
-    const started = Date.now();
-    await h.cycle();
+    // Each poll is read in full before anything is written: the channel's first write waits at Slack until then, so
+    // what is written does not depend on how fast this machine reads the 300 calls.
+    const cycleWithWritesHeld = async (method: string) => {
+      const first = h.fake.holdRequest(method, { channel: CH });
+      await h.svc.pollNow();
+      await first.received;
+      first.release();
+      await h.svc.delivery.idle();
+    };
+    await cycleWithWritesHeld('chat.postMessage');
     for (const c of calls) h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
-    await h.cycle();
-    const elapsed = Date.now() - started;
+    await cycleWithWritesHeld('chat.update');
 
     const writes = h.fake.calls().filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update');
     // Slack never had to refuse us.
@@ -43,10 +50,11 @@ describe('bursts', () => {
     expect(digests.length).toBeGreaterThanOrEqual(7);
     // Every line shows the final status.
     expect(everything).not.toContain('In progress');
-    // Writes into the channel kept the gap (a little timer jitter allowed).
+    // Writes into the channel kept the gap (a little timer jitter allowed). The app counts it from the answer to the
+    // write before, so it holds between their arrivals here on any machine; how fast a burst goes is the watch
+    // bench's figure (bench/watch.bench.ts), not a test's.
     const times = writes.filter((c) => c.args.channel === CH).map((c) => c.at);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(20_000);
   });
 });
 

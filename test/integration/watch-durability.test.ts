@@ -70,8 +70,14 @@ describe('restarts', () => {
     // Slack fails every post for a while: the poller records the new call, delivery cannot show it.
     const unshown = h.sim.control.createCall(id, { status: 'in-progress' });
     h.fake.failNext('chat.postMessage', { status: 500 }, 1000);
+    const refusedBefore = h.fake.calls('chat.postMessage').filter((c) => c.status === 500).length;
     await h.svc.pollNow();
-    await new Promise((r) => setTimeout(r, 200));
+    // Delivery tried (and Slack refused): the call is recorded, not shown.
+    await eventually(
+      () => h.fake.calls('chat.postMessage').filter((c) => c.status === 500).length,
+      (n) => n > refusedBefore,
+      20_000,
+    );
     expect(callMessages(h.fake, CH, unshown.id as string)).toHaveLength(0);
     // Restart with Slack back: the recorded call is shown from the state file alone (the cursor had moved on).
     await h.restart();

@@ -6,7 +6,14 @@ import { describe, expect, it } from '@jest/globals';
 import { openPostgresStore } from '../../src/store/pg-store.js';
 import { WatchState } from '../../src/watch/state.js';
 import { freshDatabase } from '../support/postgres.js';
-import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watchHarness.js';
+import {
+  callMessages,
+  eventHandled,
+  eventually,
+  linesLogger,
+  runCommand,
+  startWatchHarness,
+} from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
 const TTL = { retentionMs: 7 * 24 * 3600_000, eventTtlMs: 3600_000 };
@@ -53,7 +60,8 @@ describe('event ids claimed in the store', () => {
   });
 
   it('the same thread reply delivered twice at the same moment is relayed once', async () => {
-    const h = await startWatchHarness();
+    const log: string[] = [];
+    const h = await startWatchHarness({ logger: linesLogger(log) });
     try {
       const c = h.phoneCampaign(1);
       await runCommand(h, `watch ${c.id}`, { channelId: CH });
@@ -69,7 +77,8 @@ describe('event ids claimed in the store', () => {
       ]);
       const sends = () => h.sim.control.requests().filter((r) => r.route === 'sendMessage');
       await eventually(sends, (s) => s.length >= 1);
-      await new Promise((r) => setTimeout(r, 300));
+      // The app is done with all three deliveries: whatever it was to relay, it has.
+      expect(await eventHandled(log, 'Ev0TWIN', 3)).toBe(true);
       expect(sends().map((r) => (r.body as { content: string }).content)).toEqual(['only once']);
     } finally {
       await h.close();

@@ -7,12 +7,15 @@ import {
   BOT_ID,
   BOT_USER,
   callMessages,
+  eventHandled,
   eventually,
+  linesLogger,
   runCommand,
   startWatchHarness,
   type WatchHarness,
 } from '../support/watchHarness.js';
 import type { FakeMessage } from '../support/fakeSlack.js';
+import type { AckResponse, SlackDriver } from '../support/slackDriver.js';
 
 const CH = 'C0OPS';
 
@@ -27,8 +30,10 @@ describe('replies in call threads', () => {
   let endUserId: string;
   let agentId: string;
 
+  const log: string[] = [];
   beforeEach(async () => {
-    h = await startWatchHarness();
+    log.length = 0;
+    h = await startWatchHarness({ logger: linesLogger(log) });
     const c = h.phoneCampaign(1);
     agentId = c.agentId;
     await runCommand(h, `watch ${c.id}`, { channelId: CH });
@@ -87,22 +92,28 @@ describe('replies in call threads', () => {
   it('relays nothing for bot echoes, other bots, edits, deletions, internal notes and redelivered events', async () => {
     const ts = () => `${(Date.now() / 1000).toFixed(6)}`;
     const base = { type: 'message', channel: CH, thread_ts: parent.ts, channel_type: 'channel' };
-    await h.driver.event({ ...base, user: BOT_USER, bot_id: BOT_ID, text: 'our own echo', ts: ts() });
-    await h.driver.event({ ...base, subtype: 'bot_message', bot_id: 'B0OTHER', text: 'another bot', ts: ts() });
-    await h.driver.event({ ...base, user: 'U0CAROL', bot_id: 'B0OTHER', text: 'a bot with a user', ts: ts() });
-    await h.driver.event({
+    /** Ids of the events sent (our own echo first), to see below that the app is done with each. */
+    const ids: string[] = [];
+    const idOf = (ack: AckResponse) => String((ack.payload as { event_id?: unknown }).event_id);
+    const event = async (e: Record<string, unknown>) => void ids.push(idOf(await h.driver.event(e)));
+    const message = async (o: Parameters<SlackDriver['userMessage']>[0]) =>
+      void ids.push(idOf((await h.driver.userMessage(o)).ack));
+    await event({ ...base, user: BOT_USER, bot_id: BOT_ID, text: 'our own echo', ts: ts() });
+    await event({ ...base, subtype: 'bot_message', bot_id: 'B0OTHER', text: 'another bot', ts: ts() });
+    await event({ ...base, user: 'U0CAROL', bot_id: 'B0OTHER', text: 'a bot with a user', ts: ts() });
+    await event({
       ...base,
       subtype: 'message_changed',
       hidden: true,
       message: { user: 'U0ALICE', text: 'edited', ts: ts(), thread_ts: parent.ts },
       ts: ts(),
     });
-    await h.driver.event({ ...base, subtype: 'message_deleted', hidden: true, deleted_ts: ts(), ts: ts() });
-    await h.driver.event({ ...base, subtype: 'channel_join', user: 'U0DAN', text: 'joined', ts: ts() });
-    await h.driver.userMessage({ channelId: CH, threadTs: parent.ts, text: 'note: she prefers mornings' });
-    await h.driver.userMessage({ channelId: CH, threadTs: parent.ts, text: '// internal: escalate' });
+    await event({ ...base, subtype: 'message_deleted', hidden: true, deleted_ts: ts(), ts: ts() });
+    await event({ ...base, subtype: 'channel_join', user: 'U0DAN', text: 'joined', ts: ts() });
+    await message({ channelId: CH, threadTs: parent.ts, text: 'note: she prefers mornings' });
+    await message({ channelId: CH, threadTs: parent.ts, text: '// internal: escalate' });
     // A top-level message in the channel is not a reply.
-    await h.driver.userMessage({ channelId: CH, text: 'unrelated chatter' });
+    await message({ channelId: CH, text: 'unrelated chatter' });
     // The same event delivered twice (Slack retry: same event_id, retry headers).
     const first = await h.driver.userMessage({
       channelId: CH,
@@ -115,7 +126,10 @@ describe('replies in call threads', () => {
     await h.driver.event(payload, { eventId: 'Ev0DUP', retryNum: 2 });
 
     await eventually(agentAnswers, (a) => a.length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    // The app is done with every event (our own echo never reaches its handler: Bolt drops it on arrival), and with
+    // all three deliveries of the repeated one: anything it was to relay, it has.
+    for (const id of ids.slice(1)) expect(await eventHandled(log, id)).toBe(true);
+    expect(await eventHandled(log, 'Ev0DUP', 3)).toBe(true);
     expect(sends(h).map((r) => (r.body as { content: string }).content)).toEqual(['real reply']);
     expect(agentAnswers()).toHaveLength(1);
   });

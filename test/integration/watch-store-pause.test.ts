@@ -154,8 +154,9 @@ describe('delivery while the store cannot persist', () => {
       (n) => n >= 1,
     );
     store.breakNow();
-    // A try already on its way ends (failing); from then on none may start while nothing is durable.
-    await new Promise((r) => setTimeout(r, 200));
+    // A try already on its way ends (failing); from then on none may start while nothing is durable. Retries are
+    // timed (50 ms): 400 ms gives several the chance to start one (a loaded machine may let fewer fire, never more).
+    await svc.delivery.idle();
     const attempts = fake.calls('chat.postMessage').length;
     await new Promise((r) => setTimeout(r, 400));
     await svc.delivery.idle();

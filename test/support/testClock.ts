@@ -6,6 +6,10 @@ export class TestClock implements Clock {
   now(): number {
     return this.ms;
   }
+  /** Moves the time forward by `ms`. */
+  advance(ms: number): void {
+    this.ms += ms;
+  }
   /** Sets the time to an ISO instant. */
   set(iso: string): void {
     this.ms = Date.parse(iso);

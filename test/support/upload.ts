@@ -4,7 +4,7 @@
  */
 import { jobsOf, uploadJobId, type UploadJob } from '../../src/slack/upload/jobs.js';
 import type { FakeFileObject, FakeMessage } from './fakeSlack.js';
-import { stateValue } from './slackDriver.js';
+import { stateValue, type ViewSubmissionResult } from './slackDriver.js';
 import type { TestApp } from './testApp.js';
 
 export type Json = Record<string, unknown>;
@@ -45,6 +45,64 @@ export async function submitUpload(
   if (opts.ifDuplicate) values.if_duplicate = { if_duplicate: stateValue.radio(opts.ifDuplicate) };
   if (opts.country) values.default_country = { default_country: stateValue.staticSelect(opts.country) };
   return t.driver.viewSubmission({ viewId, values, ...(opts.userId ? { userId: opts.userId } : {}) });
+}
+
+/** How an upload submission ended, whichever way the app answered (see `submitAndSettle`). */
+export interface UploadSubmitted {
+  ack: ViewSubmissionResult;
+  /** The job was launched: the modal closed at once, or said it had started. */
+  started: boolean;
+  /** The file was refused: the text under the file input, or the modal's text when the refusal came later. */
+  refusal?: string;
+  /** The app answered "checking" first (the file took longer to check than its ack budget). */
+  slow: boolean;
+}
+
+/**
+ * Submits the modal and waits for its outcome. When the app has checked the campaign and the file within its ack
+ * budget it answers at once (the modal closes, or the refusal shows under the file input); otherwise it answers
+ * "checking" and puts the outcome in the modal once it knows it. Which of the two depends on how fast this machine
+ * is at that moment: a test asserts on the outcome, not on the way.
+ */
+export async function submitAndSettle(
+  t: TestApp,
+  campaignId: number,
+  viewId: string,
+  file: FakeFileObject,
+  opts: { ifDuplicate?: 'skip' | 'update'; country?: string; userId?: string } = {},
+  timeoutMs = 30_000,
+): Promise<UploadSubmitted> {
+  const ack = await submitUpload(t, viewId, file, opts);
+  expect(ack.status).toBe(200);
+  const answer = ack.json as { response_action?: string; errors?: Record<string, string>; view?: Json } | undefined;
+  if (ack.viewResult?.action === 'close') return { ack, started: true, slow: false };
+  if (ack.viewResult?.action === 'errors') return { ack, started: false, refusal: answer?.errors?.file, slow: false };
+  const shown = viewText(answer?.view);
+  const checking = String(answer?.view?.external_id ?? '').startsWith('campaign-upload-');
+  if (!checking) return { ack, started: false, refusal: shown, slow: false };
+  // The checking view is replaced by the outcome: the job launched before it, or the claim released.
+  const outcome = await t.fake.waitFor(() => {
+    const now = viewText(t.fake.view(viewId));
+    return now !== shown ? now : undefined;
+  }, timeoutMs);
+  if (await job(t, campaignId, file.id)) return { ack, started: true, slow: true };
+  return { ack, started: false, refusal: outcome, slow: true };
+}
+
+/** The texts of a view's blocks, one a line (mrkdwn as sent). */
+function viewText(view: Json | undefined): string {
+  const texts: string[] = [];
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) {
+        if (k === 'text' && typeof v === 'string') texts.push(v);
+        else walk(v);
+      }
+    }
+  };
+  walk(view?.blocks ?? []);
+  return texts.join('\n');
 }
 
 export function job(t: TestApp, campaignId: number, fileId: string): Promise<UploadJob | undefined> {

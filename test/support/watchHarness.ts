@@ -230,6 +230,21 @@ export async function runCommand(
   return use?.body;
 }
 
+/** A debug-level logger of the app writing into `lines`: a test reads what the app did, e.g. that it is done with an event. */
+export function linesLogger(lines: string[]): Logger {
+  return createLogger('debug', { destination: { write: (l: string) => void lines.push(l) } });
+}
+
+/**
+ * Waits until the app logged that it was done with Slack event `eventId` `times` times (once per delivery: the
+ * message handler logs each one's outcome last). Whatever the app was to do for it is done then; true if it did.
+ */
+export async function eventHandled(lines: string[], eventId: string, times = 1): Promise<boolean> {
+  const handled = () =>
+    lines.filter((l) => l.includes('"msg":"message event"') && l.includes(`"eventId":"${eventId}"`)).length;
+  return (await eventually(handled, (n) => n >= times, 20_000)) >= times;
+}
+
 export async function eventually<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
   const start = Date.now();
   for (;;) {

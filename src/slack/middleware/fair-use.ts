@@ -89,7 +89,8 @@ async function tellToWait(
   waitMs: number,
   args: unknown,
 ): Promise<void> {
-  deps.logger.info({ user: person, waitMs }, 'a person is over their share of commands; asked to wait');
+  // Logged once the person was told (or it was decided not to DM them again): the line marks the refusal as handled.
+  let told: 'ephemeral' | 'dm' | 'not again this streak' | 'failed' = 'not again this streak';
   try {
     const msg = overBudgetMessage(
       waitMs,
@@ -99,10 +100,14 @@ async function tellToWait(
     const respond = (args as { respond?: (m: object) => Promise<unknown> }).respond;
     if (respond && str(body.response_url)) {
       await respond({ response_type: 'ephemeral', replace_original: false, text: msg.text, blocks: msg.blocks });
+      told = 'ephemeral';
     } else if (await budget.shouldDm(person)) {
       await dmReply(client, person).ephemeral(msg);
+      told = 'dm';
     }
   } catch (err) {
+    told = 'failed';
     deps.logger.warn({ err: errorSummary(err), user: person }, 'could not ask a person to wait');
   }
+  deps.logger.info({ user: person, waitMs, told }, 'a person is over their share of commands; asked to wait');
 }
