@@ -28,6 +28,7 @@
  * compare-and-set (state.ts `updateRecord`); placing new calls in a channel (digest or not) runs one at a time per
  * channel.
  */
+import { BoundedMap, BoundedSet, type MemoryFigures } from '../bounded.js';
 import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../outreach/schemas.js';
@@ -71,6 +72,16 @@ export const MAX_OPEN_CALLS = 20;
 
 /** An open message whose call never ended (given up on) stops counting against the cap after this long. */
 const OPEN_CALL_FORGET_MS = 3600_000;
+
+/**
+ * Caps of what delivery keeps in memory per thread or call (bounded.ts): each entry is let go when the poller lets
+ * its post or conversation go (`forgetThread`, `forgetPost`); the cap is the second bound. Conversations: a
+ * conversation is followed for `threadIdleMs` (30 min) after its last message, so at 330 calls a minute about
+ * 10,000 are followed at once; one evicted early is read again at its next read, nothing is lost.
+ */
+const MAX_CONVERSATIONS = 20_000;
+/** Per call message (post keys): when it was last written, new calls not posted yet, running calls held. */
+const MAX_PER_CALL = 20_000;
 
 export interface DeliveryOptions {
   /** New calls waiting in one channel beyond which it switches to a digest. */
@@ -151,27 +162,33 @@ export class Delivery {
     conversationPosts: 0,
     recoveredPosts: 0,
     failures: 0,
-    finalShownAt: new Map(),
+    finalShownAt: new BoundedMap(MAX_PER_CALL),
   };
-  /** Latest GET /message result per service thread (not persisted: fetched again after a restart). */
-  readonly conversations = new Map<string, Message[]>();
+  /**
+   * Latest GET /message result per service thread (not persisted: fetched again after a restart), until the poller
+   * stops following the thread (`forgetThread`).
+   */
+  readonly conversations = new BoundedMap<string, Message[]>(MAX_CONVERSATIONS);
   private readonly queues = new Map<string, Set<string>>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Per channel, the placing of new calls under way (one at a time: digest or not is decided on what is there). */
   private readonly placing = new Map<string, Promise<unknown>>();
   /** Post keys of new calls placed but not posted yet (counted against the burst threshold while queued). */
-  private readonly unposted = new Set<string>();
-  /** When each message (`call:<postKey>`, `digest:<id>`, `wa:<key>`) was last written (this process's memory). */
-  private readonly lastWrite = new Map<string, number>();
+  private readonly unposted = new BoundedSet<string>(MAX_PER_CALL);
+  /**
+   * When each message (`call:<postKey>`, `digest:<id>`, `digests:<channel>`, `wa:<key>`) was last written (this
+   * process's memory). Only the last `updateGapMs` matter: Slack takes far fewer writes than the cap in that time.
+   */
+  private readonly lastWrite = new BoundedMap<string, number>(MAX_PER_CALL);
   /** Items held back by the update gap, by `<channel> <item>`: queued again when the gap ends. */
   private readonly deferred = new Map<string, NodeJS.Timeout>();
   /** Open call messages (posted while their call ran, final update owed), by post key: when they were posted. */
-  private readonly openCalls = new Map<string, number>();
+  private readonly openCalls = new BoundedMap<string, number>(MAX_PER_CALL);
   /** Digests whose first post is being made: new calls go into the next one. */
   private readonly closedDigests = new Set<string>();
   /** Running calls not posted because the open messages were at the cap, by post key. */
-  private readonly held = new Map<string, { channelId: string; callId: string }>();
+  private readonly held = new BoundedMap<string, { channelId: string; callId: string }>(MAX_PER_CALL);
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -196,13 +213,22 @@ export class Delivery {
     let q = this.queues.get(channelId);
     if (!q) this.queues.set(channelId, (q = new Set()));
     q.add(item);
-    if (!this.running.has(channelId)) {
-      const p = this.run(channelId).finally(() => {
-        this.running.delete(channelId);
-        if (this.isIdle()) this.notifyIdle();
-      });
-      this.running.set(channelId, p);
-    }
+    if (!this.running.has(channelId)) this.startWorker(channelId);
+  }
+
+  /**
+   * The channel's worker, until its queue is empty. Its queue is let go with it; an item queued between the worker's
+   * last look and its end starts it again.
+   */
+  private startWorker(channelId: string): void {
+    const p = this.run(channelId).finally(() => {
+      this.running.delete(channelId);
+      const q = this.queues.get(channelId);
+      if (q && q.size > 0 && !this.stopped) return this.startWorker(channelId);
+      if (q?.size === 0) this.queues.delete(channelId);
+      if (this.isIdle()) this.notifyIdle();
+    });
+    this.running.set(channelId, p);
   }
 
   /** Items waiting, over all channels. */
@@ -250,7 +276,45 @@ export class Delivery {
     this.held.clear();
     for (const q of this.queues.values()) q.clear();
     await Promise.allSettled([...this.running.values()]);
+    // What only this process's memory held: a replica that leads again starts as after a restart (resume).
+    this.queues.clear();
+    this.conversations.clear();
+    this.unposted.clear();
+    this.openCalls.clear();
+    this.lastWrite.clear();
     this.notifyIdle();
+  }
+
+  /** The poller no longer follows this service thread: its conversation is let go. */
+  forgetThread(threadId: string): void {
+    this.conversations.delete(threadId);
+  }
+
+  /** The poller let a call's post go (settled and idle): what delivery remembered of its message goes too. */
+  forgetPost(channelId: string, callId: string): void {
+    const key = postKey(channelId, callId);
+    this.unposted.delete(key);
+    this.held.delete(key);
+    this.openCalls.delete(key);
+    this.lastWrite.delete(`call:${key}`);
+  }
+
+  /** The size of each map delivery keeps in memory, and what their caps let go (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return {
+      'delivery.conversations': this.conversations.size,
+      'delivery.conversations.evicted': this.conversations.evicted,
+      'delivery.queues': this.queues.size,
+      'delivery.pending': this.pending(),
+      'delivery.unposted': this.unposted.size,
+      'delivery.lastWrite': this.lastWrite.size,
+      'delivery.deferred': this.deferred.size,
+      'delivery.openCalls': this.openCalls.size,
+      'delivery.held': this.held.size,
+      'delivery.placing': this.placing.size,
+      'delivery.timers': this.timers.size,
+      'delivery.finalShownAt': this.stats.finalShownAt.size,
+    };
   }
 
   private retryLater(channelId: string, item: string): void {
@@ -284,11 +348,7 @@ export class Delivery {
   }
 
   private wrote(message: string): void {
-    const now = Date.now();
-    this.lastWrite.set(message, now);
-    if (this.lastWrite.size > 10_000) {
-      for (const [k, at] of this.lastWrite) if (now - at > this.opts.updateGapMs) this.lastWrite.delete(k);
-    }
+    this.lastWrite.set(message, Date.now());
   }
 
   /** Whether another call message may be posted before its call ended (see MAX_OPEN_CALLS). */
@@ -553,9 +613,10 @@ export class Delivery {
 
   private async deliverCall(channelId: string, callId: string): Promise<Outcome> {
     const post = await this.state.post(channelId, callId);
-    if (!post || post.digestId) return 'done';
-    const call = await this.state.call(post.campaignId, callId);
-    if (!call || post.deliveredFp === call.fp) return 'done';
+    const call = post && (await this.state.call(post.campaignId, callId));
+    // Let go meanwhile (or its call): nothing will be written, so nothing is kept for it.
+    if (!post || !call) this.forgetPost(channelId, callId);
+    if (!post || post.digestId || !call || post.deliveredFp === call.fp) return 'done';
     if (post.awaitsDigest) {
       // Queued again after a restart: listed once it is final.
       if (call.final) await this.placeAwaited(channelId, callId, call);
@@ -719,14 +780,13 @@ export class Delivery {
     return posted.ts;
   }
 
-  /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */
+  /** Remembers when a call's final state reached Slack (the most recent MAX_PER_CALL, for the benchmarks). */
   private noteShown(call: CallRecord, at = Date.now()): void {
     const m = this.stats.finalShownAt;
     if (!m.has(call.callId)) {
       m.set(call.callId, at);
       this.hooks.finalShown?.(call, at);
     }
-    if (m.size > 20_000) m.delete(m.keys().next().value as string);
   }
 
   // ---------------------------------------------------------------------------------------------------------------

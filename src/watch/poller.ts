@@ -25,6 +25,7 @@
  * can no longer change Slack is let go, and a few campaigns and channels per cycle are looked through for records of
  * an older state that carry no expiry (the store expires the rest, `sweep` removing them).
  */
+import { BoundedMap, type MemoryFigures } from '../bounded.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { isOutreachError } from '../outreach/errors.js';
@@ -127,6 +128,11 @@ const SWEEP_EVERY_MS = 60_000;
 /** Campaigns and channels looked through per cycle for records of an older state without expiry. */
 const LEGACY_PER_CYCLE = 5;
 const HOUR_MS = 3600_000;
+/**
+ * Threads whose last read is remembered, at most: each is let go with its conversation (`maintain`); at 330 calls a
+ * minute about 10,000 are followed at once (delivery.ts MAX_CONVERSATIONS). One forgotten early is read sooner.
+ */
+const MAX_THREADS_READ = 20_000;
 
 function groupByCampaign(subs: Subscription[]): Map<number, Subscription[]> {
   const byCampaign = new Map<number, Subscription[]>();
@@ -153,8 +159,8 @@ export class Poller {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<CycleReport> | undefined;
   private stopped = true;
-  /** service thread id -> our clock (ms) of its last read. */
-  private readonly lastRead = new Map<string, number>();
+  /** service thread id -> our clock (ms) of its last read, while the thread is followed. */
+  private readonly lastRead = new BoundedMap<string, number>(MAX_THREADS_READ);
   readonly reports: CycleReport[] = [];
   readonly breaker: OutageBreaker;
   private readonly backoff: CampaignBackoff;
@@ -196,6 +202,18 @@ export class Poller {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.current?.catch(() => undefined);
+    // As after a restart: every followed thread is read at the next lead's first cycle (delivery forgets them too).
+    this.lastRead.clear();
+  }
+
+  /** The size of each map the poller keeps in memory (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return {
+      'poller.lastRead': this.lastRead.size,
+      'poller.lastRead.evicted': this.lastRead.evicted,
+      'poller.backoff': this.backoff.size,
+      'poller.reports': this.reports.length,
+    };
   }
 
   /** One cycle; if one is running, waits for it instead of starting another. */
@@ -762,6 +780,9 @@ export class Poller {
       postsByChannel.set(channelId, new Map((await state.postsIn(channelId)).map((p) => [p.callId, p])));
     }
     const calls = new Map<string, CallRecord>();
+    /** Threads that lost a post, a call or a snapshot here, and threads still followed (see `letThreadsGo`). */
+    const letGo = new Set<string>();
+    const followed = new Set<string>();
     for (const [campaignId, subs] of subsByCampaign) {
       const list = await state.callsOf(campaignId);
       const base = this.windowBase(await state.cursor(campaignId), subs, list);
@@ -783,11 +804,15 @@ export class Poller {
           if (shown) {
             const { snapshot: _dropped, ...rest } = c;
             writes.push(state.putCall(rest));
+            if (c.threadId) letGo.add(c.threadId);
           }
         }
+        // A call with its snapshot may still be placed late: its conversation is read (pollConversations).
+        if (c.snapshot && c.threadId && !letGo.has(c.threadId)) followed.add(c.threadId);
         // Final calls older than the listing window are never listed again.
         if (c.final && !c.snapshot && Date.parse(c.createdAt) < base - tuning.overlapMs - 60_000) {
           writes.push(state.deleteCall(c));
+          if (c.threadId) letGo.add(c.threadId);
         }
       }
     }
@@ -802,10 +827,14 @@ export class Poller {
         const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
         if (settled && now - idleSince > tuning.threadIdleMs) {
           writes.push(state.deletePost(p));
-          if (p.threadId) this.lastRead.delete(p.threadId);
-        }
+          this.d.delivery.forgetPost(p.channelId, p.callId);
+          if (p.threadId) letGo.add(p.threadId);
+        } else if (p.threadId) followed.add(p.threadId);
       }
     }
+    await this.letThreadsGo(letGo, followed, now);
+    // A campaign no longer watched keeps no backoff.
+    this.backoff.keepOnly(new Set(subsByCampaign.keys()));
     for (const [channelId, posts] of postsByChannel) {
       for (const [id, d] of await state.digests.list({ prefix: `${channelId}/` })) {
         if (d.deliveredFp === d.fp && now - digestTime(d, posts) > tuning.retentionMs) {
@@ -818,6 +847,25 @@ export class Poller {
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
       await state.store.sweep();
+    }
+  }
+
+  /**
+   * What is remembered of a conversation (its last read here, its messages in delivery) goes once nothing follows
+   * it: the thread lost its last post, call or snapshot this cycle (`letGo`) and no other post, call or try
+   * conversation still reads it (`followed`). A try conversation is let go after `threadIdleMs` without activity,
+   * when the poller stops reading it; the person's next message reads it again (relay.ts).
+   */
+  private async letThreadsGo(letGo: Set<string>, followed: Set<string>, now: number): Promise<void> {
+    for (const [, t] of await this.d.state.tries.list()) {
+      if (!t.threadId) continue;
+      if (t.conv && now - t.conv.lastActivityAt <= this.d.tuning.threadIdleMs) followed.add(t.threadId);
+      else letGo.add(t.threadId);
+    }
+    for (const threadId of letGo) {
+      if (followed.has(threadId)) continue;
+      this.lastRead.delete(threadId);
+      this.d.delivery.forgetThread(threadId);
     }
   }
 
