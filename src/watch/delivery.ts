@@ -178,7 +178,7 @@ export class Delivery {
   private readonly unposted = new BoundedSet<string>(MAX_PER_CALL);
   /**
    * When each message (`call:<postKey>`, `digest:<id>`, `digests:<channel>`, `wa:<key>`) was last written (this
-   * process's memory). Only the last `updateGapMs` matter: Slack takes far fewer writes than the cap in that time.
+   * process's memory), for the last `updateGapMs` (`wrote`): Slack takes far fewer writes than the cap in that time.
    */
   private readonly lastWrite = new BoundedMap<string, number>(MAX_PER_CALL);
   /** Items held back by the update gap, by `<channel> <item>`: queued again when the gap ends. */
@@ -301,7 +301,15 @@ export class Delivery {
 
   /** The size of each map delivery keeps in memory, and what their caps let go (bench/soak.bench.ts). */
   memoryFigures(): MemoryFigures {
+    const byKind: MemoryFigures = {};
+    for (const q of this.queues.values()) {
+      for (const item of q) {
+        const kind = `delivery.pending.${item.slice(0, item.indexOf(':'))}`;
+        byKind[kind] = (byKind[kind] ?? 0) + 1;
+      }
+    }
     return {
+      ...byKind,
       'delivery.conversations': this.conversations.size,
       'delivery.conversations.evicted': this.conversations.evicted,
       'delivery.queues': this.queues.size,
@@ -348,7 +356,13 @@ export class Delivery {
   }
 
   private wrote(message: string): void {
-    this.lastWrite.set(message, Date.now());
+    const now = Date.now();
+    this.lastWrite.set(message, now);
+    // A write moves its key to the end, so the writes older than the gap, which matter no more, are at the front.
+    for (const [k, at] of this.lastWrite) {
+      if (now - at <= this.opts.updateGapMs) break;
+      this.lastWrite.delete(k);
+    }
   }
 
   /** Whether another call message may be posted before its call ended (see MAX_OPEN_CALLS). */
@@ -622,11 +636,16 @@ export class Delivery {
       if (call.final) await this.placeAwaited(channelId, callId, call);
       return 'done';
     }
-    const msg = await this.hooks.renderCall(call, channelId);
-    if (!msg) return 'done';
     const fp = call.fp;
     const final = call.final;
     const key = postKey(channelId, callId);
+    // Held without rendering it (it is looked at again each time an open message closes); checked again below.
+    if (!post.ts && !final && this.storeDurable() && !this.openRoom()) {
+      this.held.set(key, { channelId, callId });
+      return 'done';
+    }
+    const msg = await this.hooks.renderCall(call, channelId);
+    if (!msg) return 'done';
     const message = `call:${key}`;
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
     // What this channel shows of the call (a compact line is the same for many fingerprints: written only if changed).
