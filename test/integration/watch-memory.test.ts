@@ -5,7 +5,10 @@
  * real app (startApp) against the simulator and the fake Slack; the figures are the watch's own `memoryFigures()`.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { WebClient } from '@slack/web-api';
 import type { Message } from '../../src/outreach/schemas.js';
+import { SlackPoster } from '../../src/slack/watch/poster.js';
+import { startFakeSlack } from '../support/fakeSlack.js';
 import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
@@ -110,8 +113,15 @@ describe('what the watch keeps in memory', () => {
   });
 
   it('lets go of the pacing lanes of channels it no longer writes to', async () => {
-    h = await startWatchHarness();
-    for (let i = 0; i < 700; i++) await h.svc.poster.post(`C${String(i).padStart(8, '0')}`, { text: 'hello' });
-    expect(h.svc.memoryFigures()['poster.lanes']).toBeLessThanOrEqual(501);
+    const fake = await startFakeSlack();
+    try {
+      const client = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+      const poster = new SlackPoster(client, { minGapMs: 0, lanesKept: 10 });
+      for (let i = 0; i < 50; i++) await poster.post(`C${String(i).padStart(8, '0')}`, { text: 'hello' });
+      // Each write was over before the next channel's: at most the cap and the one being written.
+      expect(poster.memoryFigures()['poster.lanes']).toBeLessThanOrEqual(11);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -35,6 +35,8 @@ export interface SlackPosterOptions {
   maxAttempts?: number;
   /** First retry delay, doubled each time, capped at 30 s. Default 1000 ms. */
   backoffMs?: number;
+  /** Lanes (one per channel written to) beyond which the idle ones are let go. Default IDLE_LANES_KEPT. */
+  lanesKept?: number;
   logger?: Logger;
 }
 
@@ -98,7 +100,7 @@ export class SlackPoster implements Poster {
   private lane(channel: string): Lane {
     let lane = this.lanes.get(channel);
     if (!lane) {
-      if (this.lanes.size >= IDLE_LANES_KEPT) this.forgetIdleLanes();
+      if (this.lanes.size >= (this.opts.lanesKept ?? IDLE_LANES_KEPT)) this.forgetIdleLanes();
       this.lanes.set(channel, (lane = { chain: Promise.resolve(), nextAt: 0, pending: 0 }));
     }
     return lane;
