@@ -223,6 +223,11 @@ async function main() {
         `${fmt(pct(latencies, 99) / 1000, 1)} s, max ${fmt(Math.max(0, ...latencies) / 1000, 1)} s; ` +
         `${fmt(latencies.length)} shown, ${fmt(late)} later than 5 min, ${fmt(missing)} never`,
     );
+    console.log(
+      `Slack writes: ${fmt(delivery.callPosts)} call posts, ${fmt(delivery.callUpdates)} call updates, ` +
+        `${fmt(delivery.digestPosts)} digest posts, ${fmt(delivery.digestUpdates)} digest updates, ` +
+        `${fmt(delivery.conversationPosts)} thread lines; ${fmt(delivery.failures)} writes failed for now (tried again later)`,
+    );
     for (const line of budgetLines(
       minutes,
       counts['chat.postMessage'] ?? none,

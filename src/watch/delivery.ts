@@ -83,6 +83,17 @@ const MAX_CONVERSATIONS = 20_000;
 /** Per call message (post keys): when it was last written, new calls not posted yet, running calls held. */
 const MAX_PER_CALL = 20_000;
 
+/**
+ * Share of the watch's workspace allowance of posts (`workspacePostsPerInterval`) the channels' digests are paced to
+ * when calls come faster than Slack takes posts; the rest goes to the threads' lines, reminders and single posts.
+ */
+const DIGEST_SHARE = 0.5;
+/**
+ * Longest wait between two digests of a channel, in poll intervals (3 minutes at 30 s): a call's final state is seen
+ * within an interval of its end and then waits at most this, plus its turn in Slack's budget, well within 5 minutes.
+ */
+const MAX_DIGEST_GAP_INTERVALS = 6;
+
 export interface DeliveryOptions {
   /** New calls waiting in one channel beyond which it switches to a digest. */
   burstThreshold: number;
@@ -97,9 +108,12 @@ export interface DeliveryOptions {
   /**
    * New call messages Slack lets the watch post in one poll interval over every channel (its share of the
    * workspace's chat.postMessage allowance). More than this waiting: each channel a new call comes to switches to a
-   * digest, as it does on a burst of its own. Undefined: no such rule.
+   * digest, as it does on a burst of its own, and the channels' digests are paced to a share of it (`digestGap`).
+   * Undefined: no such rule.
    */
   workspacePostsPerInterval?: number;
+  /** The poll interval: the allowance above is per interval. */
+  pollIntervalMs: number;
 }
 
 export interface DeliveryHooks {
@@ -181,8 +195,12 @@ export class Delivery {
    * process's memory), for the last `updateGapMs` (`wrote`): Slack takes far fewer writes than the cap in that time.
    */
   private readonly lastWrite = new BoundedMap<string, number>(MAX_PER_CALL);
-  /** Items held back by the update gap, by `<channel> <item>`: queued again when the gap ends. */
-  private readonly deferred = new Map<string, NodeJS.Timeout>();
+  /** Items held back by the update gap (or the digests' pace), by `<channel> <item>`: queued again when it ends. */
+  private readonly deferred = new Map<string, { timer: NodeJS.Timeout; at: number }>();
+  /** When each channel last posted a digest, for the channels that did within the longest digest gap (`digestGap`). */
+  private readonly digestPostedAt = new BoundedMap<string, number>(MAX_PER_CALL);
+  /** Channel workers waiting for a call's message or a digest held back by the gap (`run`), woken when it ends. */
+  private readonly gapWaiters = new Map<string, Array<() => void>>();
   /** Open call messages (posted while their call ran, final update owed), by post key: when they were posted. */
   private readonly openCalls = new BoundedMap<string, number>(MAX_PER_CALL);
   /** Digests whose first post is being made: new calls go into the next one. */
@@ -271,8 +289,9 @@ export class Delivery {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     // Held back by the gap or by the open cap: recorded, and queued again when delivery starts again.
-    for (const t of this.deferred.values()) clearTimeout(t);
+    for (const d of this.deferred.values()) clearTimeout(d.timer);
     this.deferred.clear();
+    this.wakeGapWaiters();
     this.held.clear();
     for (const q of this.queues.values()) q.clear();
     await Promise.allSettled([...this.running.values()]);
@@ -282,6 +301,7 @@ export class Delivery {
     this.unposted.clear();
     this.openCalls.clear();
     this.lastWrite.clear();
+    this.digestPostedAt.clear();
     this.notifyIdle();
   }
 
@@ -317,6 +337,7 @@ export class Delivery {
       'delivery.unposted': this.unposted.size,
       'delivery.lastWrite': this.lastWrite.size,
       'delivery.deferred': this.deferred.size,
+      'delivery.digestPostedAt': this.digestPostedAt.size,
       'delivery.openCalls': this.openCalls.size,
       'delivery.held': this.held.size,
       'delivery.placing': this.placing.size,
@@ -339,20 +360,67 @@ export class Delivery {
    * of the gap (once, however many changes come meanwhile), and the caller leaves it for then.
    */
   private gapLeft(message: string, channelId: string, item: string): number {
-    const last = this.lastWrite.get(message);
-    const left = last === undefined ? 0 : last + this.opts.updateGapMs - Date.now();
+    return this.heldBack(this.lastWrite.get(message), this.opts.updateGapMs, channelId, item);
+  }
+
+  /** As `gapLeft`, for a write last made at `last` (undefined: never) that may follow it after `gapMs`. */
+  private heldBack(last: number | undefined, gapMs: number, channelId: string, item: string): number {
+    const left = last === undefined ? 0 : last + gapMs - Date.now();
     if (left <= 0) return 0;
     const key = `${channelId} ${item}`;
     if (!this.deferred.has(key)) {
-      const t = setTimeout(() => {
+      const timer = setTimeout(() => {
         this.deferred.delete(key);
         this.enqueue(channelId, item);
+        this.wakeGapWaiters(channelId);
         if (this.isIdle()) this.notifyIdle();
       }, left);
-      t.unref?.();
-      this.deferred.set(key, t);
+      timer.unref?.();
+      this.deferred.set(key, { timer, at: Date.now() + left });
     }
     return left;
+  }
+
+  /**
+   * Least time between two digests of a channel. Calls coming faster than Slack takes posts put every channel they
+   * come to into digests; at hundreds of calls a minute over hundreds of channels each digest then holds one call or
+   * two, and the digests alone would take the whole allowance. So they are paced: the channels that post digests share
+   * DIGEST_SHARE of the allowance, each waiting its share of the interval (200 channels at 135 posts an interval: 3
+   * intervals), never less than the update gap, never more than MAX_DIGEST_GAP_INTERVALS.
+   */
+  private digestGap(): number {
+    const { workspacePostsPerInterval: room, pollIntervalMs, updateGapMs } = this.opts;
+    const longest = MAX_DIGEST_GAP_INTERVALS * pollIntervalMs;
+    const now = Date.now();
+    // Posts are remembered in order (a write moves its key to the end): channels that posted none lately go first.
+    for (const [channelId, at] of this.digestPostedAt) {
+      if (now - at <= longest) break;
+      this.digestPostedAt.delete(channelId);
+    }
+    if (room === undefined) return updateGapMs;
+    const paced = (pollIntervalMs * this.digestPostedAt.size) / Math.max(1, room * DIGEST_SHARE);
+    return Math.min(longest, Math.max(updateGapMs, paced));
+  }
+
+  /**
+   * Whether one of the channel's call messages, digests or WhatsApp messages waits for the update gap to end within
+   * the gap (a digest waiting for its pace, longer, lets the channel's thread lines go meanwhile).
+   */
+  private heldByGap(channelId: string): boolean {
+    const prefix = `${channelId} `;
+    const soon = Date.now() + this.opts.updateGapMs;
+    for (const [key, d] of this.deferred) {
+      if (key.startsWith(prefix) && !isThreadItem(key.slice(prefix.length)) && d.at <= soon) return true;
+    }
+    return false;
+  }
+
+  private wakeGapWaiters(channelId?: string): void {
+    for (const [ch, waiters] of this.gapWaiters) {
+      if (channelId !== undefined && ch !== channelId) continue;
+      this.gapWaiters.delete(ch);
+      for (const wake of waiters) wake();
+    }
   }
 
   private wrote(message: string): void {
@@ -390,6 +458,15 @@ export class Delivery {
         return;
       }
       const item = nextItem(q);
+      if (isThreadItem(item) && this.heldByGap(channelId)) {
+        // The channel's next digest (or call message) is held back a few seconds by the update gap: a thread line
+        // taken now would wait its turn in Slack's post budget behind every other channel's, and the digest behind
+        // it another turn. What a call came to goes first; the worker waits for the gap instead.
+        await new Promise<void>((wake) =>
+          this.gapWaiters.set(channelId, [...(this.gapWaiters.get(channelId) ?? []), wake]),
+        );
+        continue;
+      }
       q.delete(item);
       try {
         if (!(await this.hooks.channelActive(channelId))) continue;
@@ -714,8 +791,12 @@ export class Delivery {
     let latest: DigestRecord | undefined;
     if (!d.ts) {
       if (!this.storeDurable()) return 'done';
-      // A channel's digests follow each other at most once per update gap, each with what came meanwhile.
-      if (this.gapLeft(`digests:${d.channelId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
+      // A channel's digests follow each other at most once per digest gap, each with what came meanwhile; a full one
+      // (a burst of its own) after the update gap only.
+      const gap = d.lines.length >= DIGEST_CAPACITY ? this.opts.updateGapMs : this.digestGap();
+      if (this.heldBack(this.digestPostedAt.get(d.channelId), gap, d.channelId, `digest:${digestId}`) > 0) {
+        return 'done';
+      }
       // From now on new calls go into the next digest (addToDigest); what was added until now is posted.
       this.closedDigests.add(digestId);
       try {
@@ -773,7 +854,7 @@ export class Delivery {
       { digest_id: digestId },
     );
     this.wrote(`digest:${digestId}`);
-    this.wrote(`digests:${d.channelId}`);
+    this.digestPostedAt.set(d.channelId, Date.now());
     this.stats.digestPosts++;
     const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({ ...cur, ts, deliveredFp: fp });
     const latest = await this.state.updateDigest(digestId, posted);
@@ -998,10 +1079,15 @@ const done = (): Promise<Outcome> => Promise.resolve('done');
 function nextItem(q: Set<string>): string {
   let first: string | undefined;
   for (const item of q) {
-    if (!item.startsWith('conv:') && !item.startsWith('try:')) return item;
+    if (!isThreadItem(item)) return item;
     first ??= item;
   }
   return first as string;
+}
+
+/** A conversation's next line (a call thread's or a try DM's), as opposed to what a call came to. */
+function isThreadItem(item: string): boolean {
+  return item.startsWith('conv:') || item.startsWith('try:');
 }
 
 function digestFp(lines: DigestLine[]): string {

@@ -217,6 +217,7 @@ export class WatchService {
         retryDelayMs: tuning.retryDelayMs,
         updateGapMs: tuning.updateGapMs,
         maxOpenCalls: tuning.maxOpenCalls,
+        pollIntervalMs: tuning.pollIntervalMs,
         ...(tuning.workspacePostsPerInterval !== undefined
           ? { workspacePostsPerInterval: tuning.workspacePostsPerInterval }
           : {}),
