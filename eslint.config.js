@@ -35,6 +35,7 @@ const zones = [
   layer('./src/store', ['./store'], 'The store imports nothing else of the app'),
   layer('./src/log.ts', ['./log.ts'], 'The logger imports nothing else of the app'),
   layer('./src/health.ts', ['./health.ts'], 'The health checks import nothing else of the app'),
+  layer('./src/bounded.ts', ['./bounded.ts'], 'The bounded map and set import nothing else of the app'),
   layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
   layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
   layer(
@@ -56,7 +57,7 @@ const zones = [
   ),
   layer(
     './src/watch',
-    ['./watch', './outreach', './store', './render', './i18n', './log.ts'],
+    ['./watch', './outreach', './store', './render', './i18n', './log.ts', './bounded.ts'],
     "Watch's core is handed Slack through its ports (src/watch/poster.ts, ports.ts) and imports nothing of it",
   ),
   {

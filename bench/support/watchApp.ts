@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startApp } from '../../src/main.js';
 import { outreachBucket, sharedLimiter } from '../../src/outreach/limiter.js';
+import type { MemoryFigures } from '../../src/bounded.js';
 import type { EmbeddedStoreStats } from '../../src/store/embedded-store.js';
 import { PgRateWindows } from '../../src/store/pg-coordination.js';
 import type { CycleReport } from '../../src/watch/poller.js';
@@ -61,6 +62,16 @@ function statementKind(text: string, params: readonly unknown[] | undefined): st
   return `other: ${sql.slice(0, 48)}`;
 }
 
+/** The app's memory at a point in time: after a forced GC when the app runs with --expose-gc (`exposeGc`). */
+export interface AppMemory {
+  /** Whether a GC ran just before (else the heap includes garbage not yet collected). */
+  collected: boolean;
+  heapUsed: number;
+  rss: number;
+  /** The size of each long-lived map of the watch (WatchService.memoryFigures). */
+  maps: MemoryFigures;
+}
+
 interface DeliveryFigures {
   callPosts: number;
   callUpdates: number;
@@ -68,7 +79,10 @@ interface DeliveryFigures {
   digestUpdates: number;
   conversationPosts: number;
   failures: number;
-  /** Call id → when its final state first reached Slack (ms since the epoch, this machine's clock). */
+  /**
+   * Call id → when its final state first reached Slack (ms since the epoch, this machine's clock); with `since`,
+   * only those shown at or after it (the app remembers the last 20,000: a long run asks every cycle).
+   */
   finalShownAt: Array<[string, number]>;
 }
 
@@ -77,7 +91,8 @@ type Request =
   | { type: 'cycle' }
   | { type: 'usage' }
   | { type: 'idle' }
-  | { type: 'delivery' }
+  | { type: 'delivery'; since?: number }
+  | { type: 'memory' }
   | { type: 'stop' };
 
 /** The watch's tuning with time `scale` times faster (retention and event memory stay as in production). */
@@ -96,7 +111,8 @@ export interface WatchApp {
   cycle(): Promise<CycleReport>;
   usage(): Promise<AppUsage>;
   idle(): Promise<void>;
-  delivery(): Promise<DeliveryFigures>;
+  delivery(since?: number): Promise<DeliveryFigures>;
+  memory(): Promise<AppMemory>;
   stop(): Promise<void>;
 }
 
@@ -105,6 +121,8 @@ interface ChildSettings {
   pollIntervalSeconds: number;
   botId: string;
   botUserId: string;
+  /** Run the app with --expose-gc, so `memory()` measures the heap after a full GC. */
+  exposeGc?: boolean;
 }
 
 /** Starts the app's process with `env` (loadConfig's variables) and waits until it leads (polls and delivers). */
@@ -114,6 +132,7 @@ export async function startWatchApp(env: Record<string, string>, settings: Child
     execArgv: [
       '--import',
       'tsx',
+      ...(settings.exposeGc ? ['--expose-gc'] : []),
       ...(process.env.BENCH_APP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_CPU_PROF}`] : []),
     ],
     env: { PATH: process.env.PATH ?? '', ...env, WATCH_BENCH: JSON.stringify(settings) },
@@ -155,7 +174,8 @@ export async function startWatchApp(env: Record<string, string>, settings: Child
     cycle: () => ask({ type: 'cycle' }),
     usage: () => ask({ type: 'usage' }),
     idle: () => ask({ type: 'idle' }),
-    delivery: () => ask({ type: 'delivery' }),
+    delivery: (since) => ask({ type: 'delivery', ...(since !== undefined ? { since } : {}) }),
+    memory: () => ask({ type: 'memory' }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const gone = new Promise((r) => child.once('exit', r));
@@ -251,9 +271,21 @@ async function runChild(): Promise<void> {
           digestUpdates: s.digestUpdates,
           conversationPosts: s.conversationPosts,
           failures: s.failures,
-          finalShownAt: [...s.finalShownAt],
+          finalShownAt: [...s.finalShownAt].filter(([, at]) => req.since === undefined || at >= req.since),
         };
         return figures;
+      }
+      case 'memory': {
+        const gc = (globalThis as { gc?: () => void }).gc;
+        gc?.();
+        const m = process.memoryUsage();
+        const memory: AppMemory = {
+          collected: gc !== undefined,
+          heapUsed: m.heapUsed,
+          rss: m.rss,
+          maps: watch.memoryFigures(),
+        };
+        return memory;
       }
       case 'stop':
         await app.stop();

@@ -39,13 +39,27 @@ const CATALOGS: Record<Locale, Record<MessageKey, string>> = { en, es };
 
 const cache = createIntlCache();
 
-function validZone(tz: string): string {
+/** Zones already asked about: asking Intl costs a DateTimeFormat each time, and every date on a call card asks. */
+const knownZones = new Map<string, boolean>();
+/** Zones remembered at most (they come from campaigns and people: few; a flood of odd ones is not kept). */
+const MAX_KNOWN_ZONES = 1000;
+
+/** Whether Intl knows the time zone `tz` (an IANA name such as America/Mexico_City). */
+export function isValidTimeZone(tz: string): boolean {
+  const known = knownZones.get(tz);
+  if (known !== undefined) return known;
+  let valid = true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz;
   } catch {
-    return 'UTC';
+    valid = false;
   }
+  if (knownZones.size < MAX_KNOWN_ZONES) knownZones.set(tz, valid);
+  return valid;
+}
+
+function validZone(tz: string): string {
+  return isValidTimeZone(tz) ? tz : 'UTC';
 }
 
 function create(locale: Locale): Translator {

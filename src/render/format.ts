@@ -5,7 +5,7 @@
  */
 import { fromZonedTime } from 'date-fns-tz';
 import { parsePhoneNumberFromString } from '../contacts/libphonenumber.js';
-import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
+import { isValidTimeZone, translator, type MessageKey, type Translator } from '../i18n/translator.js';
 import type { CallStatus, CampaignStatus, ChannelType, ContactStatus } from '../outreach/schemas.js';
 import { DEFAULT_TIMEZONE, LAST_CALL_AT_ZONE } from '../outreach/unspecified.js';
 
@@ -126,14 +126,7 @@ export function channelLabel(type: string | null | undefined, t: Translator = EN
 }
 
 /** `true` when `tz` is an IANA zone this runtime knows. */
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isValidTimeZone };
 
 /**
  * "2026-03-05 08:07 CST": an instant shown in `tz` (default: the service's default zone). An unknown zone falls back

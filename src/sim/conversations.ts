@@ -71,8 +71,8 @@ export function threadBetween(
   endUserId: string,
   integration: { id: string; type: string },
 ): ThreadRec {
-  for (const t of state.threads.values())
-    if (t.org === org && t.agentId === agentId && t.endUserId === endUserId) return t;
+  const known = state.threadBetween(org, agentId, endUserId);
+  if (known) return known;
   const t: ThreadRec = {
     id: state.newId(),
     org,
@@ -85,7 +85,7 @@ export function threadBetween(
     tags: [],
     assigned_to: [],
   };
-  state.threads.set(t.id, t);
+  state.addThread(t);
   state.messages.set(t.id, []);
   return t;
 }
@@ -219,7 +219,7 @@ export function createCall(state: SimState, c: CampaignRec, input: CreateCallInp
     extracted_data: {},
     tags: [],
   };
-  state.calls.set(call.id, call);
+  state.addCall(call);
   contact.status = 'sending';
   contact.call_count += 1;
   contact.last_call_at = now;

@@ -195,7 +195,11 @@ export class SimState {
   integrations = new Map<string, IntegrationRec>();
   campaigns = new Map<number, CampaignRec>();
   calls = new Map<string, CallRec>();
+  /** The calls of each campaign, oldest first (addCall): listing a campaign's calls does not read every call. */
+  private readonly callsByCampaign = new Map<number | null, CallRec[]>();
   threads = new Map<string, ThreadRec>();
+  /** Each thread by its agent and end user (addThread): finding one does not read every thread. */
+  private readonly threadByPeople = new Map<string, ThreadRec>();
   messages = new Map<string, MessageRec[]>();
   endUsers = new Map<string, EndUserRec>();
   idempotency = new Map<string, IdempotencyRec>();
@@ -259,7 +263,25 @@ export class SimState {
   }
 
   callsOf(campaignId: number): CallRec[] {
-    return [...this.calls.values()].filter((c) => c.campaignId === campaignId);
+    return [...(this.callsByCampaign.get(campaignId) ?? [])];
+  }
+
+  addThread(t: ThreadRec): void {
+    this.threads.set(t.id, t);
+    const key = `${t.org}|${t.agentId}|${t.endUserId}`;
+    if (!this.threadByPeople.has(key)) this.threadByPeople.set(key, t);
+  }
+
+  /** The first thread between an agent and an end user. */
+  threadBetween(org: string, agentId: string, endUserId: string): ThreadRec | undefined {
+    return this.threadByPeople.get(`${org}|${agentId}|${endUserId}`);
+  }
+
+  addCall(call: CallRec): void {
+    this.calls.set(call.id, call);
+    const list = this.callsByCampaign.get(call.campaignId);
+    if (list) list.push(call);
+    else this.callsByCampaign.set(call.campaignId, [call]);
   }
 
   reset(): void {
@@ -267,6 +289,8 @@ export class SimState {
     this.integrations.clear();
     this.campaigns.clear();
     this.calls.clear();
+    this.callsByCampaign.clear();
+    this.threadByPeople.clear();
     this.threads.clear();
     this.messages.clear();
     this.endUsers.clear();

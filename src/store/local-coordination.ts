@@ -50,6 +50,12 @@ export interface LocalRateWindowsOptions {
 
 const highResNow = (): number => performance.timeOrigin + performance.now();
 
+/**
+ * Buckets beyond which those with every slot free (and no pause) are let go: such a bucket is the same as a new one,
+ * and there is one per Slack channel the app posts to.
+ */
+const FREE_BUCKETS_KEPT = 1000;
+
 export class LocalRateWindows implements RateWindows {
   private readonly buckets = new Map<string, Bucket>();
   private readonly now: () => number;
@@ -102,10 +108,18 @@ export class LocalRateWindows implements RateWindows {
   private bucket(name: string): Bucket {
     let b = this.buckets.get(name);
     if (!b) {
+      if (this.buckets.size >= FREE_BUCKETS_KEPT) this.forgetFreeBuckets();
       b = { slots: [], pausedUntil: 0 };
       this.buckets.set(name, b);
     }
     return b;
+  }
+
+  private forgetFreeBuckets(): void {
+    const now = this.now();
+    for (const [name, b] of this.buckets) {
+      if (b.pausedUntil <= now && b.slots.every((s) => s.freeAt <= now)) this.buckets.delete(name);
+    }
   }
 }
 

@@ -26,6 +26,7 @@
  *   with `BILLING_LIMIT_REACHED` (at most once a day per campaign).
  */
 import { formatInTimeZone } from 'date-fns-tz';
+import { BoundedMap, type MemoryFigures } from '../bounded.js';
 import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { CallOptions, OutreachApi } from '../outreach/api.js';
@@ -50,6 +51,8 @@ import {
 
 /** How long a users.lookupByEmail answer (a miss too) is reused. */
 const EMAIL_CACHE_MS = 3600_000;
+/** Assignees' addresses remembered at most. */
+const MAX_EMAILS = 5000;
 /** The plan limit is told to the owners at most this often per campaign. */
 const BILLING_RETELL_MS = 24 * 3600_000;
 const POLL = { priority: 'poller', maxRetries: 0 } as const;
@@ -100,9 +103,14 @@ export function inSchedule(scheduling: Schedule | null | undefined, timezone: st
 }
 
 export class Attention {
-  private readonly emails = new Map<string, { id: string | undefined; at: number }>();
+  private readonly emails = new BoundedMap<string, { id: string | undefined; at: number }>(MAX_EMAILS);
 
   constructor(private readonly d: AttentionDeps) {}
+
+  /** The size of what attention keeps in memory (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return { 'attention.emails': this.emails.size };
+  }
 
   // ---------------------------------------------------------------------------------------------------------------
   // The end user writes (called by delivery around posting a conversation message in a call thread)
@@ -215,7 +223,6 @@ export class Attention {
     try {
       const id = await this.d.slack.userIdByEmail(key);
       this.emails.set(key, { id, at: now });
-      if (this.emails.size > 5000) this.emails.delete(this.emails.keys().next().value as string);
       return id;
     } catch (err) {
       this.d.logger.warn({ err: String(err) }, 'could not look up an assignee in Slack (users:read.email?)');

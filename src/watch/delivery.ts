@@ -32,6 +32,7 @@
  * compare-and-set (state.ts `updateRecord`); placing new calls in a channel (digest or not) runs one at a time per
  * channel.
  */
+import { BoundedMap, BoundedSet, type MemoryFigures } from '../bounded.js';
 import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../outreach/schemas.js';
@@ -86,6 +87,27 @@ export const MAX_OPEN_CALLS = 20;
 /** An open message whose call never ended (given up on) stops counting against the cap after this long. */
 const OPEN_CALL_FORGET_MS = 3600_000;
 
+/**
+ * Caps of what delivery keeps in memory per thread or call (bounded.ts): each entry is let go when the poller lets
+ * its post or conversation go (`forgetThread`, `forgetPost`); the cap is the second bound. Conversations: a
+ * conversation is followed for `threadIdleMs` (30 min) after its last message, so at 330 calls a minute about
+ * 10,000 are followed at once; one evicted early is read again at its next read, nothing is lost.
+ */
+const MAX_CONVERSATIONS = 20_000;
+/** Per call message (post keys): when it was last written, new calls not posted yet, running calls held. */
+const MAX_PER_CALL = 20_000;
+
+/**
+ * Share of the watch's workspace allowance of posts (`workspacePostsPerInterval`) the channels' digests are paced to
+ * when calls come faster than Slack takes posts; the rest goes to the threads' lines, reminders and single posts.
+ */
+const DIGEST_SHARE = 0.5;
+/**
+ * Longest wait between two digests of a channel, in poll intervals (3 minutes at 30 s): a call's final state is seen
+ * within an interval of its end and then waits at most this, plus its turn in Slack's budget, well within 5 minutes.
+ */
+const MAX_DIGEST_GAP_INTERVALS = 6;
+
 export interface DeliveryOptions {
   /** New calls waiting in one channel beyond which it switches to a digest. */
   burstThreshold: number;
@@ -105,9 +127,12 @@ export interface DeliveryOptions {
   /**
    * New call messages Slack lets the watch post in one poll interval over every channel (its share of the
    * workspace's chat.postMessage allowance). More than this waiting: each channel a new call comes to switches to a
-   * digest, as it does on a burst of its own. Undefined: no such rule.
+   * digest, as it does on a burst of its own, and the channels' digests are paced to a share of it (`digestGap`).
+   * Undefined: no such rule.
    */
   workspacePostsPerInterval?: number;
+  /** The poll interval: the allowance above is per interval. */
+  pollIntervalMs: number;
 }
 
 export interface DeliveryHooks {
@@ -175,10 +200,13 @@ export class Delivery {
     conversationPosts: 0,
     recoveredPosts: 0,
     failures: 0,
-    finalShownAt: new Map(),
+    finalShownAt: new BoundedMap(MAX_PER_CALL),
   };
-  /** Latest GET /message result per service thread (not persisted: fetched again after a restart). */
-  readonly conversations = new Map<string, Message[]>();
+  /**
+   * Latest GET /message result per service thread (not persisted: fetched again after a restart), until the poller
+   * stops following the thread (`forgetThread`).
+   */
+  readonly conversations = new BoundedMap<string, Message[]>(MAX_CONVERSATIONS);
   /** What each thread has shown and what was sent from it (conversation.ts): the relay goes through it too. */
   readonly ledger: ConversationLedger;
   private readonly queues = new Map<string, Set<string>>();
@@ -187,17 +215,24 @@ export class Delivery {
   /** Per channel, the placing of new calls under way (one at a time: digest or not is decided on what is there). */
   private readonly placing = new Map<string, Promise<unknown>>();
   /** Post keys of new calls placed but not posted yet (counted against the burst threshold while queued). */
-  private readonly unposted = new Set<string>();
-  /** When each message (`call:<postKey>`, `digest:<id>`, `wa:<key>`) was last written (this process's memory). */
-  private readonly lastWrite = new Map<string, number>();
-  /** Items held back by the update gap, by `<channel> <item>`: queued again when the gap ends. */
-  private readonly deferred = new Map<string, NodeJS.Timeout>();
+  private readonly unposted = new BoundedSet<string>(MAX_PER_CALL);
+  /**
+   * When each message (`call:<postKey>`, `digest:<id>`, `digests:<channel>`, `wa:<key>`) was last written (this
+   * process's memory), for the last `updateGapMs` (`wrote`): Slack takes far fewer writes than the cap in that time.
+   */
+  private readonly lastWrite = new BoundedMap<string, number>(MAX_PER_CALL);
+  /** Items held back by the update gap (or the digests' pace), by `<channel> <item>`: queued again when it ends. */
+  private readonly deferred = new Map<string, { timer: NodeJS.Timeout; at: number }>();
+  /** When each channel last posted a digest, for the channels that did within the longest digest gap (`digestGap`). */
+  private readonly digestPostedAt = new BoundedMap<string, number>(MAX_PER_CALL);
+  /** Channel workers waiting for a call's message or a digest held back by the gap (`run`), woken when it ends. */
+  private readonly gapWaiters = new Map<string, Array<() => void>>();
   /** Open call messages (posted while their call ran, final update owed), by post key: when they were posted. */
-  private readonly openCalls = new Map<string, number>();
+  private readonly openCalls = new BoundedMap<string, number>(MAX_PER_CALL);
   /** Digests whose first post is being made: new calls go into the next one. */
   private readonly closedDigests = new Set<string>();
   /** Running calls not posted because the open messages were at the cap, by post key. */
-  private readonly held = new Map<string, { channelId: string; callId: string }>();
+  private readonly held = new BoundedMap<string, { channelId: string; callId: string }>(MAX_PER_CALL);
   /** When the latest chat.update calls were made (within `updateWindowMs`, oldest first; at most `maxOpenCalls`). */
   private readonly updatesMade: number[] = [];
   private idleWaiters: Array<() => void> = [];
@@ -226,13 +261,22 @@ export class Delivery {
     let q = this.queues.get(channelId);
     if (!q) this.queues.set(channelId, (q = new Set()));
     q.add(item);
-    if (!this.running.has(channelId)) {
-      const p = this.run(channelId).finally(() => {
-        this.running.delete(channelId);
-        if (this.isIdle()) this.notifyIdle();
-      });
-      this.running.set(channelId, p);
-    }
+    if (!this.running.has(channelId)) this.startWorker(channelId);
+  }
+
+  /**
+   * The channel's worker, until its queue is empty. Its queue is let go with it; an item queued between the worker's
+   * last look and its end starts it again.
+   */
+  private startWorker(channelId: string): void {
+    const p = this.run(channelId).finally(() => {
+      this.running.delete(channelId);
+      const q = this.queues.get(channelId);
+      if (q && q.size > 0 && !this.stopped) return this.startWorker(channelId);
+      if (q?.size === 0) this.queues.delete(channelId);
+      if (this.isIdle()) this.notifyIdle();
+    });
+    this.running.set(channelId, p);
   }
 
   /** Items waiting, over all channels. */
@@ -275,12 +319,62 @@ export class Delivery {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     // Held back by the gap or by the open cap: recorded, and queued again when delivery starts again.
-    for (const t of this.deferred.values()) clearTimeout(t);
+    for (const d of this.deferred.values()) clearTimeout(d.timer);
     this.deferred.clear();
+    this.wakeGapWaiters();
     this.held.clear();
     for (const q of this.queues.values()) q.clear();
     await Promise.allSettled([...this.running.values()]);
+    // What only this process's memory held: a replica that leads again starts as after a restart (resume).
+    this.queues.clear();
+    this.conversations.clear();
+    this.unposted.clear();
+    this.openCalls.clear();
+    this.lastWrite.clear();
+    this.digestPostedAt.clear();
     this.notifyIdle();
+  }
+
+  /** The poller no longer follows this service thread: its conversation is let go. */
+  forgetThread(threadId: string): void {
+    this.conversations.delete(threadId);
+  }
+
+  /** The poller let a call's post go (settled and idle): what delivery remembered of its message goes too. */
+  forgetPost(channelId: string, callId: string): void {
+    const key = postKey(channelId, callId);
+    this.unposted.delete(key);
+    this.held.delete(key);
+    // Its open message's place goes to a call held for one.
+    this.closeOpen(key);
+    this.lastWrite.delete(`call:${key}`);
+  }
+
+  /** The size of each map delivery keeps in memory, and what their caps let go (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    const byKind: MemoryFigures = {};
+    for (const q of this.queues.values()) {
+      for (const item of q) {
+        const kind = `delivery.pending.${item.slice(0, item.indexOf(':'))}`;
+        byKind[kind] = (byKind[kind] ?? 0) + 1;
+      }
+    }
+    return {
+      ...byKind,
+      'delivery.conversations': this.conversations.size,
+      'delivery.conversations.evicted': this.conversations.evicted,
+      'delivery.queues': this.queues.size,
+      'delivery.pending': this.pending(),
+      'delivery.unposted': this.unposted.size,
+      'delivery.lastWrite': this.lastWrite.size,
+      'delivery.deferred': this.deferred.size,
+      'delivery.digestPostedAt': this.digestPostedAt.size,
+      'delivery.openCalls': this.openCalls.size,
+      'delivery.held': this.held.size,
+      'delivery.placing': this.placing.size,
+      'delivery.timers': this.timers.size,
+      'delivery.finalShownAt': this.stats.finalShownAt.size,
+    };
   }
 
   private retryLater(channelId: string, item: string): void {
@@ -297,27 +391,76 @@ export class Delivery {
    * of the gap (once, however many changes come meanwhile), and the caller leaves it for then.
    */
   private gapLeft(message: string, channelId: string, item: string): number {
-    const last = this.lastWrite.get(message);
-    const left = last === undefined ? 0 : last + this.opts.updateGapMs - Date.now();
+    return this.heldBack(this.lastWrite.get(message), this.opts.updateGapMs, channelId, item);
+  }
+
+  /** As `gapLeft`, for a write last made at `last` (undefined: never) that may follow it after `gapMs`. */
+  private heldBack(last: number | undefined, gapMs: number, channelId: string, item: string): number {
+    const left = last === undefined ? 0 : last + gapMs - Date.now();
     if (left <= 0) return 0;
     const key = `${channelId} ${item}`;
     if (!this.deferred.has(key)) {
-      const t = setTimeout(() => {
+      const timer = setTimeout(() => {
         this.deferred.delete(key);
         this.enqueue(channelId, item);
+        this.wakeGapWaiters(channelId);
         if (this.isIdle()) this.notifyIdle();
       }, left);
-      t.unref?.();
-      this.deferred.set(key, t);
+      timer.unref?.();
+      this.deferred.set(key, { timer, at: Date.now() + left });
     }
     return left;
+  }
+
+  /**
+   * Least time between two digests of a channel. Calls coming faster than Slack takes posts put every channel they
+   * come to into digests; at hundreds of calls a minute over hundreds of channels each digest then holds one call or
+   * two, and the digests alone would take the whole allowance. So they are paced: the channels that post digests share
+   * DIGEST_SHARE of the allowance, each waiting its share of the interval (200 channels at 135 posts an interval: 3
+   * intervals), never less than the update gap, never more than MAX_DIGEST_GAP_INTERVALS.
+   */
+  private digestGap(): number {
+    const { workspacePostsPerInterval: room, pollIntervalMs, updateGapMs } = this.opts;
+    const longest = MAX_DIGEST_GAP_INTERVALS * pollIntervalMs;
+    const now = Date.now();
+    // Posts are remembered in order (a write moves its key to the end): channels that posted none lately go first.
+    for (const [channelId, at] of this.digestPostedAt) {
+      if (now - at <= longest) break;
+      this.digestPostedAt.delete(channelId);
+    }
+    if (room === undefined) return updateGapMs;
+    const paced = (pollIntervalMs * this.digestPostedAt.size) / Math.max(1, room * DIGEST_SHARE);
+    return Math.min(longest, Math.max(updateGapMs, paced));
+  }
+
+  /**
+   * Whether one of the channel's call messages, digests or WhatsApp messages waits for the update gap to end within
+   * the gap (a digest waiting for its pace, longer, lets the channel's thread lines go meanwhile).
+   */
+  private heldByGap(channelId: string): boolean {
+    const prefix = `${channelId} `;
+    const soon = Date.now() + this.opts.updateGapMs;
+    for (const [key, d] of this.deferred) {
+      if (key.startsWith(prefix) && !isThreadItem(key.slice(prefix.length)) && d.at <= soon) return true;
+    }
+    return false;
+  }
+
+  private wakeGapWaiters(channelId?: string): void {
+    for (const [ch, waiters] of this.gapWaiters) {
+      if (channelId !== undefined && ch !== channelId) continue;
+      this.gapWaiters.delete(ch);
+      for (const wake of waiters) wake();
+    }
   }
 
   private wrote(message: string): void {
     const now = Date.now();
     this.lastWrite.set(message, now);
-    if (this.lastWrite.size > 10_000) {
-      for (const [k, at] of this.lastWrite) if (now - at > this.opts.updateGapMs) this.lastWrite.delete(k);
+    // A write moves its key to the end, so the writes older than the gap, which matter no more, are at the front.
+    for (const [k, at] of this.lastWrite) {
+      if (now - at <= this.opts.updateGapMs) break;
+      this.lastWrite.delete(k);
     }
   }
 
@@ -379,6 +522,15 @@ export class Delivery {
         return;
       }
       const item = nextItem(q);
+      if (isThreadItem(item) && this.heldByGap(channelId)) {
+        // The channel's next digest (or call message) is held back a few seconds by the update gap: a thread line
+        // taken now would wait its turn in Slack's post budget behind every other channel's, and the digest behind
+        // it another turn. What a call came to goes first; the worker waits for the gap instead.
+        await new Promise<void>((wake) =>
+          this.gapWaiters.set(channelId, [...(this.gapWaiters.get(channelId) ?? []), wake]),
+        );
+        continue;
+      }
       q.delete(item);
       try {
         if (!(await this.hooks.channelActive(channelId))) {
@@ -648,11 +800,13 @@ export class Delivery {
 
   private async deliverCall(channelId: string, callId: string): Promise<Outcome> {
     const post = await this.state.post(channelId, callId);
+    const call = post && (await this.state.call(post.campaignId, callId));
+    // Let go meanwhile (or its call): nothing will be written, so nothing is kept for it.
+    if (!post || !call) this.forgetPost(channelId, callId);
     if (!post || post.digestId) return 'done';
-    const call = await this.state.call(post.campaignId, callId);
     if (!call || post.deliveredFp === call.fp) {
       // Final in the state it was shown in (its policy evaluation settled without a change): nothing more is owed.
-      if (!call || call.final) this.closeOpen(postKey(channelId, callId));
+      if (call?.final) this.closeOpen(postKey(channelId, callId));
       return 'done';
     }
     if (post.awaitsDigest) {
@@ -660,11 +814,16 @@ export class Delivery {
       if (call.final) await this.placeAwaited(channelId, callId, call);
       return 'done';
     }
-    const msg = await this.hooks.renderCall(call, channelId);
-    if (!msg) return 'done';
     const fp = call.fp;
     const final = call.final;
     const key = postKey(channelId, callId);
+    // Held without rendering it (it is looked at again each time an open message closes); checked again below.
+    if (!post.ts && !final && this.storeDurable() && !this.openRoom()) {
+      this.held.set(key, { channelId, callId });
+      return 'done';
+    }
+    const msg = await this.hooks.renderCall(call, channelId);
+    if (!msg) return 'done';
     const message = `call:${key}`;
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
     // What this channel shows of the call (a compact line is the same for many fingerprints: written only if changed).
@@ -736,8 +895,12 @@ export class Delivery {
     const first = !d.ts;
     if (!d.ts) {
       if (!this.storeDurable()) return 'done';
-      // A channel's digests follow each other at most once per update gap, each with what came meanwhile.
-      if (this.gapLeft(`digests:${d.channelId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
+      // A channel's digests follow each other at most once per digest gap, each with what came meanwhile; a full one
+      // (a burst of its own) after the update gap only.
+      const gap = d.lines.length >= DIGEST_CAPACITY ? this.opts.updateGapMs : this.digestGap();
+      if (this.heldBack(this.digestPostedAt.get(d.channelId), gap, d.channelId, `digest:${digestId}`) > 0) {
+        return 'done';
+      }
       // From now on new calls go into the next digest (addToDigest); what was added until now is posted.
       this.closedDigests.add(digestId);
       try {
@@ -797,7 +960,7 @@ export class Delivery {
       { digest_id: digestId },
     );
     this.wrote(`digest:${digestId}`);
-    this.wrote(`digests:${d.channelId}`);
+    this.digestPostedAt.set(d.channelId, Date.now());
     this.stats.digestPosts++;
     const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({ ...cur, ts, deliveredFp: fp });
     const latest = await this.state.updateDigest(digestId, posted);
@@ -823,14 +986,13 @@ export class Delivery {
     return posted.ts;
   }
 
-  /** Remembers when a call's final state reached Slack (the most recent 20,000, for the benchmark). */
+  /** Remembers when a call's final state reached Slack (the most recent MAX_PER_CALL, for the benchmarks). */
   private noteShown(call: CallRecord, at = Date.now()): void {
     const m = this.stats.finalShownAt;
     if (!m.has(call.callId)) {
       m.set(call.callId, at);
       this.hooks.finalShown?.(call, at);
     }
-    if (m.size > 20_000) m.delete(m.keys().next().value as string);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -1026,10 +1188,15 @@ const done = (): Promise<Outcome> => Promise.resolve('done');
 function nextItem(q: Set<string>): string {
   let first: string | undefined;
   for (const item of q) {
-    if (!item.startsWith('conv:') && !item.startsWith('try:')) return item;
+    if (!isThreadItem(item)) return item;
     first ??= item;
   }
   return first as string;
+}
+
+/** A conversation's next line (a call thread's or a try DM's), as opposed to what a call came to. */
+function isThreadItem(item: string): boolean {
+  return item.startsWith('conv:') || item.startsWith('try:');
 }
 
 function digestFp(lines: DigestLine[]): string {

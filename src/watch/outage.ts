@@ -104,6 +104,16 @@ export class CampaignBackoff {
     this.entries.delete(campaignId);
   }
 
+  /** Forgets the campaigns not in `ids` (no longer watched). */
+  keepOnly(ids: ReadonlySet<number>): void {
+    for (const id of this.entries.keys()) if (!ids.has(id)) this.entries.delete(id);
+  }
+
+  /** Campaigns backing off. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Everything is due again (an outage ended: those failures were not the campaigns' own). */
   clear(): void {
     this.entries.clear();

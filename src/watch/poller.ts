@@ -33,6 +33,7 @@
  * can no longer change Slack is let go, and a few campaigns and channels per cycle are looked through for records of
  * an older state that carry no expiry (the store expires the rest, `sweep` removing them).
  */
+import { BoundedMap, type MemoryFigures } from '../bounded.js';
 import type { Logger } from '../log.js';
 import type { CallOptions, OutreachApi } from '../outreach/api.js';
 import { isOutreachError } from '../outreach/errors.js';
@@ -156,6 +157,11 @@ const LEGACY_PER_CYCLE = 5;
 /** Posts of channels that watch nothing let go per cycle, at most. */
 const RELEASE_PER_CYCLE = 200;
 const HOUR_MS = 3600_000;
+/**
+ * Threads whose last read is remembered, at most: each is let go with its conversation (`maintain`); at 330 calls a
+ * minute about 10,000 are followed at once (delivery.ts MAX_CONVERSATIONS). One forgotten early is read sooner.
+ */
+const MAX_THREADS_READ = 20_000;
 
 function groupByCampaign(subs: Subscription[]): Map<number, Subscription[]> {
   const byCampaign = new Map<number, Subscription[]>();
@@ -188,8 +194,8 @@ export class Poller {
   private cancelTimer: (() => void) | undefined;
   private current: Promise<CycleReport> | undefined;
   private stopped = true;
-  /** service thread id -> our clock (ms) of its last read. */
-  private readonly lastRead = new Map<string, number>();
+  /** service thread id -> our clock (ms) of its last read, while the thread is followed. */
+  private readonly lastRead = new BoundedMap<string, number>(MAX_THREADS_READ);
   readonly reports: CycleReport[] = [];
   readonly breaker: OutageBreaker;
   private readonly backoff: CampaignBackoff;
@@ -241,6 +247,18 @@ export class Poller {
     this.stopped = true;
     this.cancelTimer?.();
     await this.current?.catch(() => undefined);
+    // As after a restart: every followed thread is read at the next lead's first cycle (delivery forgets them too).
+    this.lastRead.clear();
+  }
+
+  /** The size of each map the poller keeps in memory (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return {
+      'poller.lastRead': this.lastRead.size,
+      'poller.lastRead.evicted': this.lastRead.evicted,
+      'poller.backoff': this.backoff.size,
+      'poller.reports': this.reports.length,
+    };
   }
 
   /** Service requests one cycle may send: four fifths of what the interval holds at `requestsPerSecond`. */
@@ -911,6 +929,9 @@ export class Poller {
       postsByChannel.set(channelId, new Map((await state.postsIn(channelId)).map((p) => [p.callId, p])));
     }
     const calls = new Map<string, CallRecord>();
+    /** Threads that lost a post, a call or a snapshot here, and threads still followed (see `letThreadsGo`). */
+    const letGo = new Set<string>();
+    const followed = new Set<string>();
     for (const [campaignId, subs] of subsByCampaign) {
       const list = await state.callsOf(campaignId);
       const base = this.windowBase(await state.cursor(campaignId), subs, list);
@@ -919,8 +940,8 @@ export class Poller {
         if (c.final && c.snapshot) {
           // While its conversation is followed, a channel whose filter left the call out may still get it, and one
           // that lists it in a digest may still give it its own message (its end user writing: promoteWaiting).
-          const followed = now - (c.finalAt ?? now) <= tuning.threadIdleMs;
-          const mayCome = (s: Subscription) => readFilter(s.filter) !== undefined && followed;
+          const stillRead = now - (c.finalAt ?? now) <= tuning.threadIdleMs;
+          const mayCome = (s: Subscription) => readFilter(s.filter) !== undefined && stillRead;
           // A compact line keeps the call's data while it is kept: its Details opens the card without the service.
           const compact = (s: Subscription) =>
             shownFormat({ format: s.format, filter: readFilter(s.filter) }) === 'compact';
@@ -928,17 +949,21 @@ export class Poller {
             const p = postsByChannel.get(s.channelId)?.get(c.callId);
             if (s.suspended !== undefined) return true;
             if (!p) return !mayCome(s);
-            if (p.digestId !== undefined) return !followed;
+            if (p.digestId !== undefined) return !stillRead;
             return p.deliveredFp === c.fp && !(p.ts && compact(s));
           });
           if (shown) {
             const { snapshot: _dropped, ...rest } = c;
             writes.push(state.putCall(rest));
+            if (c.threadId) letGo.add(c.threadId);
           }
         }
+        // A call with its snapshot may still be placed late: its conversation is read (pollConversations).
+        if (c.snapshot && c.threadId && !letGo.has(c.threadId)) followed.add(c.threadId);
         // Final calls older than the listing window are never listed again.
         if (c.final && !c.snapshot && Date.parse(c.createdAt) < base - tuning.overlapMs - 60_000) {
           writes.push(state.deleteCall(c));
+          if (c.threadId) letGo.add(c.threadId);
         }
       }
     }
@@ -958,9 +983,12 @@ export class Poller {
             : await state.call(p.campaignId, p.callId);
         const settled = !call || (call.final && (p.digestId !== undefined || p.deliveredFp === call.fp));
         const idleSince = Math.max(p.conv?.lastActivityAt ?? 0, Date.parse(p.createdAt) || 0);
-        if (settled && now - idleSince > tuning.threadIdleMs) writes.push(this.letGo(p));
+        if (settled && now - idleSince > tuning.threadIdleMs) writes.push(this.letGo(p, letGo));
+        else if (p.threadId) followed.add(p.threadId);
       }
     }
+    // A campaign no longer watched keeps no backoff.
+    this.backoff.keepOnly(new Set(subsByCampaign.keys()));
     for (const [channelId, posts] of postsByChannel) {
       for (const [id, d] of await state.digests.list({ prefix: `${channelId}/` })) {
         if (d.deliveredFp === d.fp && now - digestTime(d, posts) > tuning.retentionMs) {
@@ -969,7 +997,8 @@ export class Poller {
       }
     }
     await Promise.all(writes);
-    await this.releaseUnwatched(now);
+    await this.releaseUnwatched(now, letGo);
+    await this.letThreadsGo(letGo, followed, now);
     await this.olderRecords(subscriptions, now);
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
@@ -977,10 +1006,11 @@ export class Poller {
     }
   }
 
-  /** A post is let go: its record, and what this process remembers of its thread. */
-  private async letGo(p: PostRecord): Promise<void> {
+  /** A post is let go: its record and what delivery remembers of it; its thread is let go after (`letThreadsGo`). */
+  private async letGo(p: PostRecord, threads: Set<string>): Promise<void> {
     await this.d.state.deletePost(p);
-    if (p.threadId) this.lastRead.delete(p.threadId);
+    this.d.delivery.forgetPost(p.channelId, p.callId);
+    if (p.threadId) threads.add(p.threadId);
   }
 
   /**
@@ -989,7 +1019,7 @@ export class Poller {
    * post with a reply from Slack on its way waits), then their digests, WhatsApp messages, waiting customers and
    * burst mode. A channel watched again meanwhile keeps everything.
    */
-  private async releaseUnwatched(now: number): Promise<void> {
+  private async releaseUnwatched(now: number, threads: Set<string>): Promise<void> {
     const { state, tuning } = this.d;
     for (const [channelId, u] of await state.unwatchedChannels.list()) {
       if ((await state.subscriptionsIn(channelId)).length > 0) {
@@ -999,7 +1029,7 @@ export class Poller {
       if (now - u.at <= tuning.threadIdleMs) continue;
       const posts = await state.posts.list({ prefix: `${channelId}/`, limit: RELEASE_PER_CYCLE });
       const going = posts.map(([, p]) => p).filter((p) => !p.sending);
-      await Promise.all(going.map((p) => this.letGo(p)));
+      await Promise.all(going.map((p) => this.letGo(p, threads)));
       if (posts.length === RELEASE_PER_CYCLE) return;
       if (going.length < posts.length) continue;
       const prefix = `${channelId}/`;
@@ -1011,6 +1041,25 @@ export class Poller {
       ]);
       await state.unwatchedChannels.delete(channelId);
       return;
+    }
+  }
+
+  /**
+   * What is remembered of a conversation (its last read here, its messages in delivery) goes once nothing follows
+   * it: the thread lost its last post, call or snapshot this cycle (`letGo`) and no other post, call or try
+   * conversation still reads it (`followed`). A try conversation is let go after `threadIdleMs` without activity,
+   * when the poller stops reading it; the person's next message reads it again (relay.ts).
+   */
+  private async letThreadsGo(letGo: Set<string>, followed: Set<string>, now: number): Promise<void> {
+    for (const [, t] of await this.d.state.tries.list()) {
+      if (!t.threadId) continue;
+      if (t.conv && now - t.conv.lastActivityAt <= this.d.tuning.threadIdleMs) followed.add(t.threadId);
+      else letGo.add(t.threadId);
+    }
+    for (const threadId of letGo) {
+      if (followed.has(threadId)) continue;
+      this.lastRead.delete(threadId);
+      this.d.delivery.forgetThread(threadId);
     }
   }
 

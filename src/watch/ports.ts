@@ -3,6 +3,7 @@
  * is handed these by the Slack layer (src/slack/watch/), so it imports nothing of Slack itself.
  */
 
+import type { MemoryFigures } from '../bounded.js';
 import type { Locale } from '../i18n/locale.js';
 import type { Translator } from '../i18n/translator.js';
 
@@ -71,6 +72,8 @@ export interface SpeakerCheck {
   check(q: SpeakerQuery): Promise<SpeakerVerdict>;
   /** What the refused person is told (our own sentences, in their words `t`). */
   refusalSentence(reason: SpeakerRefusal, what: 'reply' | 'try', t: Translator): string;
+  /** The size of what it keeps in memory of people. */
+  memoryFigures?(): MemoryFigures;
 }
 
 /** One entry of the audit trail, as watch writes it (who did what, to which campaign, and how it went). */

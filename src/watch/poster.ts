@@ -3,6 +3,7 @@
  * implements it (src/slack/watch/poster.ts: writes paced per channel, transient failures retried, Slack's errors
  * classified into the three below).
  */
+import type { MemoryFigures } from '../bounded.js';
 import type { KnownBlock } from '../render/types.js';
 
 export class PermanentSlackError extends Error {
@@ -71,6 +72,8 @@ export interface Poster {
   ephemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
   /** No more writes: what is still waiting fails as transient. */
   stop(): void;
+  /** The size of what it keeps in memory per channel. */
+  memoryFigures?(): MemoryFigures;
 }
 
 /** What `postOnce` needs of a poster: posting, and finding a post again by its metadata. */

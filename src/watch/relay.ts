@@ -17,6 +17,7 @@
  * told. Every reply sent to a customer, or refused, is audited.
  */
 import { randomUUID } from 'node:crypto';
+import { BoundedSet, type MemoryFigures } from '../bounded.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
 import { relayUnwatchedSentence, tryHintText } from '../render/watch.js';
@@ -33,6 +34,8 @@ const REACTION_FAILED = 'x';
 const REACTION_KEPT = 'lock';
 /** Longest reply sent to the service. */
 const MAX_REPLY_CHARS = 4000;
+/** Threads remembered as not being call messages, at most (the oldest looked up are looked up again). */
+const MAX_NOT_CALLS = 10_000;
 
 /** The parts of a Slack message event we read. */
 export interface SlackMessageEvent {
@@ -299,7 +302,12 @@ export class Relay {
   }
 
   /** Threads already looked up in Slack and found not to be call messages. */
-  private readonly notCalls = new Set<string>();
+  private readonly notCalls = new BoundedSet<string>(MAX_NOT_CALLS);
+
+  /** The size of what the relay keeps in memory (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return { 'relay.notCalls': this.notCalls.size };
+  }
 
   /**
    * The call whose Slack thread a reply is in: the post found by its message's ts, or else through the parent

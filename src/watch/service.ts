@@ -5,6 +5,7 @@
  * implemented in src/slack/watch/.
  */
 import { createHash } from 'node:crypto';
+import type { MemoryFigures } from '../bounded.js';
 import { translator, type Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { CallOptions, OutreachApi } from '../outreach/api.js';
@@ -251,6 +252,7 @@ export class WatchService {
         updateGapMs: tuning.updateGapMs,
         maxOpenCalls: tuning.maxOpenCalls,
         ...(tuning.updateWindowMs !== undefined ? { updateWindowMs: tuning.updateWindowMs } : {}),
+        pollIntervalMs: tuning.pollIntervalMs,
         ...(tuning.workspacePostsPerInterval !== undefined
           ? { workspacePostsPerInterval: tuning.workspacePostsPerInterval }
           : {}),
@@ -540,6 +542,23 @@ export class WatchService {
   /** Runs a poll cycle now (or waits for the running one). */
   pollNow() {
     return this.poller.runCycle();
+  }
+
+  /**
+   * The size of every map the watch keeps in memory while it runs, by name: each is let go when what it is about
+   * ends and capped besides (src/bounded.ts). For the soak benchmark (bench/soak.bench.ts) and anyone asking why
+   * the leader's heap grew.
+   */
+  memoryFigures(): MemoryFigures {
+    return {
+      ...this.delivery.memoryFigures(),
+      ...this.poller.memoryFigures(),
+      ...this.relay.memoryFigures(),
+      ...this.attention.memoryFigures(),
+      ...this.speakers.memoryFigures?.(),
+      ...this.poster.memoryFigures?.(),
+      'watch.endUsersBeingCreated': this.endUsersBeingCreated.size,
+    };
   }
 
   async channelActive(channelId: string): Promise<boolean> {

@@ -105,3 +105,56 @@ describe('more calls than the workspace takes posts', () => {
     expect(digestUpdates).toHaveLength(0);
   });
 });
+
+describe('digests over many channels', () => {
+  let h: WatchHarness;
+  beforeEach(async () => {
+    // Room for 8 new call messages in a poll interval (1 s here) over every channel.
+    h = await startWatchHarness({ tuning: { minGapMs: 30, burstThreshold: 8, workspacePostsPerInterval: 8 } });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("paces each channel's digests to its share of the workspace's allowance, each with every call since", async () => {
+    const channels = Array.from({ length: 6 }, (_, i) => `C0PACE${i}`);
+    const campaigns: number[] = [];
+    for (const ch of channels) {
+      const c = h.phoneCampaign(6);
+      await runCommand(h, `watch ${c.id}`, { channelId: ch });
+      campaigns.push(c.id);
+    }
+    const digestsOf = (ch: string) => h.topLevel(ch).filter((m) => m.metadata?.event_type === 'outreach_call_digest');
+    // More calls than the allowance, posted slowly: the channels switch to digests.
+    h.fake.failNext('chat.postMessage', { delayMs: 300 }, 1000);
+    for (const id of campaigns) {
+      for (let k = 0; k < 4; k++) {
+        const c = h.sim.control.createCall(id, { status: 'in-progress' });
+        h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
+      }
+    }
+    await h.cycle();
+    h.fake.clearFailures();
+    const paced = channels.filter((ch) => digestsOf(ch).length > 0);
+    expect(paced.length).toBeGreaterThanOrEqual(4);
+
+    // One more call each: every channel's next digest waits for its share of the interval (the digests of `paced`
+    // channels share half the allowance: 1,000 ms × channels / 4), then lists it.
+    const more = campaigns.map((id) => {
+      const c = h.sim.control.createCall(id, { status: 'in-progress' });
+      h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
+      return c.id as string;
+    });
+    await h.cycle();
+    const gapMs = (1000 * paced.length) / (8 * 0.5);
+    for (const ch of paced) {
+      const digests = digestsOf(ch);
+      const last = digests.at(-1)!;
+      const before = digests.at(-2)!;
+      expect(JSON.stringify([last.text, last.blocks])).toContain(more[channels.indexOf(ch)]!);
+      // Slack's ts are seconds with microseconds (the fake's clock).
+      const apart = (Number(last.ts) - Number(before.ts)) * 1000;
+      expect([ch, apart >= gapMs - 50]).toEqual([ch, true]);
+    }
+  });
+});

@@ -609,6 +609,22 @@ export class FakeSlack {
     return fake;
   }
 
+  /**
+   * Forgets recorded calls, and messages whose thread started, more than `ageMs` ago: a long benchmark
+   * (bench/soak.bench.ts) keeps the fake's own memory flat while the app runs for hours. counts() keeps counting.
+   */
+  forgetOlderThan(ageMs: number): void {
+    const cutoff = harnessNow() - ageMs;
+    this.callLog = this.callLog.filter((c) => c.at >= cutoff);
+    for (const [channel, list] of this.messagesByChannel) {
+      this.messagesByChannel.set(
+        channel,
+        list.filter((m) => Number(m.thread_ts ?? m.ts) * 1000 >= cutoff),
+      );
+    }
+    this.ephemeralList = this.ephemeralList.slice(-1000);
+  }
+
   /** Forget all state and recorded calls; channels, users and usergroups go back to the start options. */
   reset(): void {
     const o = this.opts;

@@ -20,6 +20,7 @@
  *   commands, which any replica serves, write unfenced.
  */
 import { WebClientEvent, type WebClient } from '@slack/web-api';
+import type { MemoryFigures } from '../../bounded.js';
 import type { Logger } from '../../log.js';
 import type { LeaderFence } from '../../store/coordination.js';
 import {
@@ -40,6 +41,8 @@ export interface SlackPosterOptions {
   maxAttempts?: number;
   /** First retry delay, doubled each time, capped at 30 s. Default 1000 ms. */
   backoffMs?: number;
+  /** Lanes (one per channel written to) beyond which the idle ones are let go. Default IDLE_LANES_KEPT. */
+  lanesKept?: number;
   logger?: Logger;
 }
 
@@ -73,7 +76,12 @@ function isRateLimit(err: unknown): boolean {
 interface Lane {
   chain: Promise<unknown>;
   nextAt: number;
+  /** Writes queued or under way in the lane. */
+  pending: number;
 }
+
+/** Lanes beyond which idle ones (nothing queued, their next slot passed) are let go: they hold nothing. */
+const IDLE_LANES_KEPT = 500;
 
 export class SlackPoster implements Poster {
   readonly stats: PosterStats = { posts: 0, updates: 0, reactions: 0, rateLimited: 0, retries: 0 };
@@ -110,13 +118,30 @@ export class SlackPoster implements Poster {
 
   private lane(channel: string): Lane {
     let lane = this.lanes.get(channel);
-    if (!lane) this.lanes.set(channel, (lane = { chain: Promise.resolve(), nextAt: 0 }));
+    if (!lane) {
+      if (this.lanes.size >= (this.opts.lanesKept ?? IDLE_LANES_KEPT)) this.forgetIdleLanes();
+      this.lanes.set(channel, (lane = { chain: Promise.resolve(), nextAt: 0, pending: 0 }));
+    }
     return lane;
+  }
+
+  /** An idle lane is the same as a new one: every channel and DM the app ever wrote to need not be remembered. */
+  private forgetIdleLanes(): void {
+    const now = Date.now();
+    for (const [channel, lane] of this.lanes) {
+      if (lane.pending === 0 && lane.nextAt <= now) this.lanes.delete(channel);
+    }
+  }
+
+  /** The size of what the poster keeps in memory (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return { 'poster.lanes': this.lanes.size };
   }
 
   /** Runs `fn` in the channel's lane: after the previous write, and not before the channel's next slot. */
   private paced<T>(channel: string, fn: () => Promise<T>): Promise<T> {
     const lane = this.lane(channel);
+    lane.pending++;
     const run = lane.chain.then(async () => {
       const wait = lane.nextAt - Date.now();
       if (wait > 0) await sleep(wait);
@@ -124,6 +149,7 @@ export class SlackPoster implements Poster {
         return await fn();
       } finally {
         lane.nextAt = Math.max(lane.nextAt, Date.now() + this.minGapMs);
+        lane.pending--;
       }
     });
     lane.chain = run.catch(() => undefined);

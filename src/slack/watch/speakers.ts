@@ -15,6 +15,7 @@
  * (from `authorizations[0].team_id`, the installation the event was delivered for) is the only one that fits.
  */
 import type { WebClient } from '@slack/web-api';
+import { BoundedMap, type MemoryFigures } from '../../bounded.js';
 import type { Translator } from '../../i18n/translator.js';
 import type { Logger } from '../../log.js';
 import type { SpeakerCheck, SpeakerQuery, SpeakerRefusal, SpeakerVerdict } from '../../watch/ports.js';
@@ -29,12 +30,14 @@ interface Person {
 export interface SpeakersOptions {
   /** How long what users.info said about a person is trusted. */
   personCacheMs?: number;
+  /** People remembered at most (those looked up longest ago go first). Default 5,000. */
+  maxPeople?: number;
   now?: () => number;
 }
 
 export class Speakers implements SpeakerCheck {
   private ownTeam: string | undefined;
-  private readonly people = new Map<string, Person>();
+  private readonly people: BoundedMap<string, Person>;
   private readonly cacheMs: number;
   private readonly now: () => number;
 
@@ -46,6 +49,12 @@ export class Speakers implements SpeakerCheck {
   ) {
     this.cacheMs = opts.personCacheMs ?? 5 * 60_000;
     this.now = opts.now ?? Date.now;
+    this.people = new BoundedMap(opts.maxPeople ?? 5000);
+  }
+
+  /** The size of what is remembered of people (bench/soak.bench.ts). */
+  memoryFigures(): MemoryFigures {
+    return { 'speakers.people': this.people.size };
   }
 
   /** The app's team (auth.test, remembered once known); the payload's installation team while it is not. */
@@ -63,6 +72,8 @@ export class Speakers implements SpeakerCheck {
   private async person(userId: string): Promise<Person> {
     const known = this.people.get(userId);
     if (known && this.now() - known.at < this.cacheMs) return known;
+    // Out of date: forgotten now, so a lookup that fails leaves nothing stale behind.
+    this.people.delete(userId);
     const res = await this.client.users.info({ user: userId });
     const u = res.user as
       { team_id?: string; is_restricted?: boolean; is_ultra_restricted?: boolean; is_stranger?: boolean } | undefined;
