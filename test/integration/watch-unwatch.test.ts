@@ -64,7 +64,11 @@ describe('replies after /campaign unwatch', () => {
     expect(es.told[0]).toContain(`este canal ya no sigue la campaña #${w.campaignId}`);
     expect(es.told[0]).toContain(`/campaign seguir ${w.campaignId}`);
     expect(sends(h)).toEqual([]);
-    const refused = w.audits.filter((a) => a.result === 'refused' && a.campaignId === w.campaignId);
+    // The refusal is audited after its author was told: awaited, not read at once.
+    const refused = await eventually(
+      () => w.audits.filter((a) => a.result === 'refused' && a.campaignId === w.campaignId),
+      (r) => r.length >= 2,
+    );
     expect(refused.map((a) => a.userId)).toEqual([ADMIN, MARIA]);
     // Watched again: replies reach the customer again.
     await runCommand(h, `watch ${w.campaignId}`, { channelId: CH, userId: ADMIN });
