@@ -6,14 +6,8 @@
 // Payload shapes: docs/slack-platform-notes.md §5 and §6.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import {
-  harnessNow,
-  nextHarnessSeq,
-  type FakeFileObject,
-  type FakeMessage,
-  type FakeSlack,
-  type Json,
-} from './fakeSlack.js';
+import type { FakeFileObject, FakeMessage, FakeSlack } from './fake-slack.js';
+import { harnessNow, nextHarnessSeq, type Json } from './harness.js';
 
 export interface SlackDriverOptions {
   /**
@@ -67,7 +61,7 @@ export interface AckResponse {
   /**
    * Harness sequence number taken when the response arrived. fake.calls() carry the number taken when each call
    * arrived, so `call.seq > ack.seq` means the app acked before making that call. A fake service can take its own
-   * numbers with nextHarnessSeq() from fakeSlack.ts.
+   * numbers with nextHarnessSeq() from harness.ts.
    */
   seq: number;
   /** What was sent (the parsed payload). */

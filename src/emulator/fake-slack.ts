@@ -1,7 +1,7 @@
 // A fake Slack Web API for integration tests: plain node:http on 127.0.0.1, spoken to by the real @slack/web-api
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
-// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
+// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fake-slack-socket.ts.
 // Facts it follows: docs/slack-platform-notes.md §1-§6 (rate limits: §4, opt-in with tierLimits).
 
 import { randomBytes } from 'node:crypto';
@@ -9,27 +9,15 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { LIMITS, validateBlocks, validateView, viewByteLength } from './blockKitLimits.js';
-import { payloadProblems, reportRawMentions, type MentionScope, type RawMention } from './rawMentions.js';
-import { FakeSocketMode } from './fakeSlackSocket.js';
+import { LIMITS, validateBlocks, validateView, viewByteLength } from './block-kit-limits.js';
+import { payloadProblems, reportRawMentions, type MentionScope, type RawMention } from './raw-mentions.js';
+import { FakeSocketMode } from './fake-slack-socket.js';
+import { harnessNow, harnessSeq, nextHarnessSeq, type Json } from './harness.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Shared clock / sequence of the harness, so a test can order the fake's calls against the driver's acks.
-
-let harnessSeq = 0;
-/** Next value of the sequence shared by every fake call and driver response of this process. */
-export function nextHarnessSeq(): number {
-  return ++harnessSeq;
-}
-/** Epoch milliseconds with sub-millisecond resolution (monotonic within the process). */
-export function harnessNow(): number {
-  return performance.timeOrigin + performance.now();
-}
+export type { Json } from './harness.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
-
-export type Json = Record<string, unknown>;
 
 export interface FakeChannelInit {
   id: string;
@@ -185,7 +173,7 @@ export interface FakeSlackOptions {
   /** Scopes reported in `x-oauth-scopes` on every Web API answer, as Slack does; default: none reported. */
   scopes?: string[];
   /**
-   * Report every raw `<…>` sequence from outside text in what the app sends (rawMentions.ts), failing the test
+   * Report every raw `<…>` sequence from outside text in what the app sends (raw-mentions.ts), failing the test
    * through the jest setup file. Default true; false only for tests of the fake itself.
    */
   checkRawMentions?: boolean;
@@ -955,7 +943,7 @@ export class FakeSlack {
     return clone(this.rawMentionLog);
   }
 
-  /** Checks a payload the app sends for raw mentions (see rawMentions.ts); records and reports what it finds. */
+  /** Checks a payload the app sends for raw mentions (see raw-mentions.ts); records and reports what it finds. */
   checkOutgoing(method: string, payload: unknown): RawMention[] {
     if (this.opts.checkRawMentions === false) return [];
     const found = payloadProblems(payload, this.mentionScope(), method);
@@ -1075,7 +1063,7 @@ export class FakeSlack {
 
   /** Current value of the harness sequence (to wait only for calls after this point). */
   seq(): number {
-    return harnessSeq;
+    return harnessSeq();
   }
 
   /**
