@@ -48,6 +48,13 @@ const zones = [
     from: './src/emulator',
     message: 'Only src/playground/ and src/index.ts import the Slack emulator (docs/architecture.md, "The layers").',
   },
+  {
+    target: readdirSync(`${root}/src`)
+      .filter((name) => !['playground', 'index.ts'].includes(name))
+      .map((name) => `./src/${name}`),
+    from: './src/playground',
+    message: 'Only src/index.ts starts the playground (docs/architecture.md, "The layers").',
+  },
   layer(
     './src/reports',
     ['./reports', './outreach', './store', './i18n', './clock.ts', './log.ts'],

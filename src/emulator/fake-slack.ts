@@ -201,7 +201,7 @@ export type EmulatorChange =
   | { kind: 'refusal'; refusal: EmulatorRefusal };
 
 /** A refusal named by method and JSON path, as Slack's own `[json-pointer:/blocks/3/text/text]` names it. */
-export interface EmulatorRefusal {
+interface EmulatorRefusal {
   method: string;
   error: string;
   /** `blocks[3].text.text`, when Slack names a part. */
@@ -1738,7 +1738,7 @@ export class FakeSlack {
       }
       if (ephemeral) {
         ephemeral.text = text;
-        if (blocks) ephemeral.blocks = clone(blocks);
+        if (blocks) ephemeral.blocks = this.withIds(blocks);
         else delete ephemeral.blocks;
         this.notify({ kind: 'ephemeral', ephemeral: clone(ephemeral) });
       }
@@ -1754,7 +1754,8 @@ export class FakeSlack {
         channel: channel ?? '',
         user: ru.userId ?? '',
         text,
-        blocks: blocks ? clone(blocks) : undefined,
+        // Slack fills in block and action ids of an ephemeral message as of any other.
+        blocks: blocks ? this.withIds(blocks) : undefined,
         thread_ts: str(body.thread_ts),
         message_ts: this.nextTs(),
         via: 'response_url',
