@@ -453,8 +453,8 @@ function noBotTokenMessage(env: Env): string {
 }
 
 /**
- * What `npm start` runs: the app against a real Slack when a Slack token is set; the playground (a local Slack
- * emulator, the simulator and the app) when neither Slack token nor the service's credentials are, or when asked
+ * What `npm start` runs: the app against a real Slack when a Slack token (or signing secret) is set; the playground
+ * (a local Slack emulator, the simulator and the app) when none of them nor the service's credentials are, or when asked
  * for (`npm run playground`) without the service's credentials; otherwise loadConfig refuses, naming both ways out.
  */
 export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' | 'playground' {
@@ -467,7 +467,9 @@ export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' 
   }
   if (serviceCredentials(env)) return 'app';
   if (opts.playground) return 'playground';
-  return isSet(env.SLACK_BOT_TOKEN) || isSet(env.SLACK_APP_TOKEN) ? 'app' : 'playground';
+  // A signing secret alone is a Slack app being set up: it gets the app's refusal naming the missing token.
+  const slack = [env.SLACK_BOT_TOKEN, env.SLACK_APP_TOKEN, env.SLACK_SIGNING_SECRET].some(isSet);
+  return slack ? 'app' : 'playground';
 }
 
 /** The playground's own settings: where its page listens and whether Slack's rate limits apply. */
