@@ -202,6 +202,15 @@ function usergroupId(name: string, purpose: string) {
   });
 }
 
+/** true or false (any case), false when unset; `fix` is the sentence saying what to set. */
+function trueOrFalse(name: string, fix: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined || /^false$/i.test(v)) return false;
+    if (/^true$/i.test(v)) return true;
+    return fail(ctx, `${name} must be true or false (got ${shown(v)}). ${fix}`);
+  });
+}
+
 /** An address to bind to (IP or host name), 127.0.0.1 when unset; `what` names what listens there. */
 function hostAddress(name: string, what: string) {
   return text.transform((v, ctx) => {
@@ -321,15 +330,10 @@ const envSchema = z.looseObject({
     'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
   ),
   RESPONDER_USERGROUP_ID: usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
-  ALLOW_EVERYONE_TO_CHANGE: text.transform((v, ctx) => {
-    if (v === undefined || /^false$/i.test(v)) return false;
-    if (/^true$/i.test(v)) return true;
-    return fail(
-      ctx,
-      `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
-        'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
-    );
-  }),
+  ALLOW_EVERYONE_TO_CHANGE: trueOrFalse(
+    'ALLOW_EVERYONE_TO_CHANGE',
+    'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
+  ),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
     if (v === undefined || slackId(v, 'CG')) return v;
     return fail(
@@ -489,15 +493,10 @@ export interface PlaygroundSettings {
 const playgroundSchema = z.looseObject({
   PORT: wholeNumber('PORT', { min: 0, max: 65535, fallback: 3000, purpose: "the playground page's port" }),
   PLAYGROUND_HOST: hostAddress('PLAYGROUND_HOST', "the playground's page"),
-  PLAYGROUND_RATE_LIMITS: text.transform((v, ctx) => {
-    if (v === undefined || /^false$/i.test(v)) return false;
-    if (/^true$/i.test(v)) return true;
-    return fail(
-      ctx,
-      `PLAYGROUND_RATE_LIMITS must be true or false (got ${shown(v)}). ` +
-        "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
-    );
-  }),
+  PLAYGROUND_RATE_LIMITS: trueOrFalse(
+    'PLAYGROUND_RATE_LIMITS',
+    "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+  ),
   POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
   LOG_LEVEL: envSchema.shape.LOG_LEVEL,
   LOG_FORMAT: envSchema.shape.LOG_FORMAT,

@@ -3,28 +3,11 @@
  * saying where to open it and answers GET / with its Content-Security-Policy; and the refusal, naming both ways out,
  * when the service's credentials are set without a Slack token (the playground never reaches real customers).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { CONTENT_SECURITY_POLICY } from '../../src/playground/server.js';
-
-const ENTRY = ['--import', 'tsx', 'src/index.ts'];
-
-function run(
-  env: Record<string, string>,
-  args: string[] = [],
-): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [...ENTRY, ...args], {
-    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
-}
+import { runEntry as run, type EntryProcess } from '../support/entryProcess.js';
 
 /** Resolves with the first line once the process printed one. */
-function firstLine(p: ReturnType<typeof run>): Promise<string> {
+function firstLine(p: EntryProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const out = p.output();

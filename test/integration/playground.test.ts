@@ -138,6 +138,12 @@ describe('a watched campaign', () => {
     events.close();
   });
 
+  /** `as` writes in the call's thread, as the page's thread composer sends it. */
+  const reply = async (as: string, text: string) => {
+    const answer = await post(base, 'message', { as, channel: OPS, thread_ts: parent.ts, text });
+    expect(answer.body).toEqual({ ok: true });
+  };
+
   it('streams the message the app posted for the call, then its update in place when the call ends', async () => {
     expect(parent.edited).toBeUndefined();
     const events = await EventsOf.open(base, RESPONDER);
@@ -156,13 +162,7 @@ describe('a watched campaign', () => {
 
   it("a responder's reply in the call's thread reaches the simulator", async () => {
     const sends = () => pg.simulator.control.requests().filter((r) => r.route === 'sendMessage');
-    const answer = await post(base, 'message', {
-      as: RESPONDER,
-      channel: OPS,
-      thread_ts: parent.ts,
-      text: 'Le escribo en un momento',
-    });
-    expect(answer.body).toEqual({ ok: true });
+    await reply(RESPONDER, 'Le escribo en un momento');
     const sent = await until(sends, (s) => s.length > 0);
     expect(sent[0]!.body).toMatchObject({ content: 'Le escribo en un momento' });
   });
@@ -170,13 +170,7 @@ describe('a watched campaign', () => {
   it("a read-only member's reply stays internal, with its notice", async () => {
     const events = await EventsOf.open(base, READONLY);
     const before = pg.simulator.control.requests().filter((r) => r.route === 'sendMessage').length;
-    const answer = await post(base, 'message', {
-      as: READONLY,
-      channel: OPS,
-      thread_ts: parent.ts,
-      text: 'Nota interna',
-    });
-    expect(answer.body).toEqual({ ok: true });
+    await reply(READONLY, 'Nota interna');
     const notice = await events.next(shows('stayed in Slack as an internal note'));
     expect((notice as Extract<PageEvent, { type: 'ephemeral' }>).ephemeral.thread_ts).toBe(parent.ts);
     events.close();
@@ -218,9 +212,19 @@ describe('files and refusals', () => {
   it('a malformed block sent to the Web API is shown as a refusal naming the method and the JSON path', async () => {
     const events = await EventsOf.open(base, READONLY);
     // The app's own client and token, as the app would send it: a section over Slack's 3,000 characters.
+    const quiet = {
+      debug() {},
+      info() {},
+      warn() {},
+      error() {},
+      setLevel() {},
+      getLevel: () => LogLevel.ERROR,
+      setName() {},
+    };
     const client = new WebClient(pg.emulator.botToken, {
       slackApiUrl: pg.emulator.apiUrl,
       retryConfig: { retries: 0 },
+      logger: quiet,
     });
     await expect(
       client.chat.postMessage({
