@@ -167,6 +167,28 @@ describe('a watched campaign', () => {
     expect(sent[0]!.body).toMatchObject({ content: 'Le escribo en un momento' });
   });
 
+  it("the end user writing from the service's panel appears in the call's thread", async () => {
+    const events = await EventsOf.open(base, RESPONDER);
+    const threadId = (await state(base, RESPONDER)).service.calls.find((c) => c.callId === callId)?.threadId;
+    expect(threadId).toBeDefined();
+    const answer = await post(base, 'service/end-user-writes', {
+      as: RESPONDER,
+      threadId,
+      text: '¿Me pueden llamar mañana?',
+    });
+    expect(answer.body).toEqual({ ok: true });
+    await poll();
+    const shown = await events.next(
+      (e) =>
+        e.type === 'message' &&
+        e.message.thread_ts === parent.ts &&
+        e.message.ts !== parent.ts &&
+        `${e.message.text}${blocksText(e.message.blocks)}`.includes('¿Me pueden llamar mañana?'),
+    );
+    events.close();
+    expect((shown as Extract<PageEvent, { type: 'message' }>).message.channel).toBe(OPS);
+  });
+
   it("a read-only member's reply stays internal, with its notice", async () => {
     const events = await EventsOf.open(base, READONLY);
     const before = pg.simulator.control.requests().filter((r) => r.route === 'sendMessage').length;
@@ -209,6 +231,34 @@ describe('files and refusals', () => {
     events.close();
   });
 
+  it("a file the app refuses is answered with the error under the modal's field", async () => {
+    const events = await EventsOf.open(base, ADMIN);
+    await post(base, 'message', { as: ADMIN, channel: OPS, text: '/campaign upload 3' });
+    const modal = await events.next((e) => e.type === 'modal' && e.view.view.callback_id === 'campaign_upload');
+    const viewId = (modal as Extract<PageEvent, { type: 'modal' }>).view.id;
+    const up = await fetch(new URL(`/playground/api/files?as=${ADMIN}&name=notes.pdf`, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: '%PDF-1.4 not a contact list',
+    });
+    const { file } = (await up.json()) as { file: Json };
+    const submitted = await post(base, 'view/submit', {
+      as: ADMIN,
+      viewId,
+      values: { file: { file: { type: 'file_input', files: [file] } } },
+    });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.ok).toBe(false);
+    const errors = submitted.body.errors as Record<string, string>;
+    expect(Object.keys(errors)).toEqual(['file']);
+    const shown = await events.next((e) => e.type === 'modal' && e.view.id === viewId && e.view.errors !== undefined);
+    expect((shown as Extract<PageEvent, { type: 'modal' }>).view.errors).toEqual(errors);
+    expect((await state(base, ADMIN)).modals.find((m) => m.id === viewId)?.errors).toEqual(errors);
+    expect((await post(base, 'view/close', { as: ADMIN, viewId })).body).toEqual({ ok: true });
+    await events.next((e) => e.type === 'modal_closed' && e.id === viewId);
+    events.close();
+  });
+
   it('a malformed block sent to the Web API is shown as a refusal naming the method and the JSON path', async () => {
     const events = await EventsOf.open(base, READONLY);
     // The app's own client and token, as the app would send it: a section over Slack's 3,000 characters.
@@ -240,6 +290,35 @@ describe('files and refusals', () => {
     });
     events.close();
     expect((await state(base, ADMIN)).refusals.map((r) => r.path)).toContain('blocks[0].text.text');
+  });
+});
+
+describe("the service's panel", () => {
+  it('takes the service down for some seconds, then it comes back by itself', async () => {
+    const events = await EventsOf.open(base, READONLY);
+    expect((await post(base, 'service/outage', { as: ADMIN, seconds: 1 })).body).toEqual({ ok: true });
+    expect((await state(base, READONLY)).service.down).toBe(true);
+    const ping = await fetch(`${pg.simulator.baseUrl}/campaigns`, {
+      headers: { authorization: `api-key ${pg.simulator.apiKey}` },
+    });
+    expect(ping.status).toBe(503);
+    await events.next((e) => e.type === 'service' && !e.service.down);
+    events.close();
+    const again = await fetch(`${pg.simulator.baseUrl}/campaigns`, {
+      headers: { authorization: `api-key ${pg.simulator.apiKey}` },
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('reaches the billing limit, and the service refuses to activate a campaign', async () => {
+    expect((await post(base, 'service/billing-limit', { as: ADMIN, reached: true })).body).toEqual({ ok: true });
+    expect((await state(base, ADMIN)).service.billingLimitReached).toBe(true);
+    const activate = await fetch(`${pg.simulator.baseUrl}/campaigns/4/activate`, {
+      method: 'POST',
+      headers: { authorization: `api-key ${pg.simulator.apiKey}` },
+    });
+    expect(await activate.text()).toContain('BILLING_LIMIT_REACHED');
+    expect((await post(base, 'service/billing-limit', { as: ADMIN, reached: false })).body).toEqual({ ok: true });
   });
 });
 
