@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type PlaygroundSettings } from '../config.js';
+import { ConfigError, loadConfig, type PlaygroundSettings } from '../config.js';
 import { startFakeSlack, type FakeSlack } from '../emulator/fake-slack.js';
 import { SlackDriver } from '../emulator/slack-driver.js';
 import { createLogger, type Logger } from '../log.js';
@@ -178,7 +178,16 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 
 function listen(server: Server, settings: PlaygroundSettings): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') return reject(err);
+      const why = err.code === 'EADDRINUSE' ? 'is in use' : 'may not be opened by this user';
+      reject(
+        new ConfigError(
+          `PORT ${settings.port} on ${settings.host} ${why}. Set PORT to a free port (0: any), or stop what listens there.`,
+          ['PORT'],
+        ),
+      );
+    });
     server.listen(settings.port, settings.host, () => {
       const addr = server.address();
       resolve(typeof addr === 'object' && addr ? addr.port : settings.port);
