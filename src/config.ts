@@ -484,6 +484,8 @@ export interface PlaygroundSettings {
   host: string;
   /** PLAYGROUND_RATE_LIMITS=true: the emulator answers 429 as Slack does past each method's limit. */
   rateLimits: boolean;
+  /** PLAYGROUND_SOCKET_MODE=true: the app connects to the emulator in Socket Mode instead of getting signed HTTP. */
+  socketMode: boolean;
   logLevel: LogLevel;
   logFormat?: LogFormat;
   /** Watched campaigns are checked this often (POLL_INTERVAL_SECONDS, default 5 in the playground). */
@@ -496,6 +498,10 @@ const playgroundSchema = z.looseObject({
   PLAYGROUND_RATE_LIMITS: trueOrFalse(
     'PLAYGROUND_RATE_LIMITS',
     "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+  ),
+  PLAYGROUND_SOCKET_MODE: trueOrFalse(
+    'PLAYGROUND_SOCKET_MODE',
+    'Set it to true to run the app in Socket Mode in the playground, or leave it unset for signed HTTP requests.',
   ),
   POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
   LOG_LEVEL: envSchema.shape.LOG_LEVEL,
@@ -514,6 +520,7 @@ export function loadPlaygroundSettings(env: Env = process.env): PlaygroundSettin
     port: e.PORT,
     host: e.PLAYGROUND_HOST,
     rateLimits: e.PLAYGROUND_RATE_LIMITS,
+    socketMode: e.PLAYGROUND_SOCKET_MODE,
     logLevel: e.LOG_LEVEL,
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
     ...(e.LOG_FORMAT ? { logFormat: e.LOG_FORMAT } : {}),

@@ -57,15 +57,17 @@ export interface Playground {
 export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
   const { settings } = opts;
   const botToken = `xoxb-${randomBytes(24).toString('hex')}`;
+  const appToken = `xapp-1-${APP.appId}-${randomBytes(24).toString('hex')}`;
   const signingSecret = randomBytes(32).toString('hex');
   const logger =
     opts.logger ??
     createLogger(settings.logLevel, {
-      secrets: [botToken, signingSecret],
+      secrets: [botToken, appToken, signingSecret],
       ...(settings.logFormat ? { format: settings.logFormat } : {}),
     });
   const emulator = await startFakeSlack({
     botToken,
+    appToken,
     teamId: TEAM.id,
     teamDomain: TEAM.domain,
     appId: APP.appId,
@@ -84,6 +86,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
       ...loadConfig({
         SLACK_BOT_TOKEN: botToken,
         SLACK_SIGNING_SECRET: signingSecret,
+        ...(settings.socketMode ? { SLACK_APP_TOKEN: appToken } : {}),
         SLACK_API_URL: emulator.apiUrl,
         STATE_DIR: join(stateDir, 'state'),
         STATE_FILE: join(stateDir, 'state.json'),
@@ -101,12 +104,15 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
     throw err;
   });
   const simulator = app.simulator as Simulator;
-  const driver = new SlackDriver({
-    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
-    signingSecret,
-    fake: emulator,
-    keepLog: 100,
-  });
+  // What Slack sends the app: signed HTTP requests to its receiver, or envelopes over its Socket Mode connection.
+  const driver = settings.socketMode
+    ? new SlackDriver({ transport: 'socket', fake: emulator, keepLog: 100 })
+    : new SlackDriver({
+        appUrl: `http://127.0.0.1:${app.port}/slack/events`,
+        signingSecret,
+        fake: emulator,
+        keepLog: 100,
+      });
 
   const streams = new EventStreams();
   const errors = new Map<string, Record<string, string>>();

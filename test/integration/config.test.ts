@@ -480,7 +480,13 @@ describe('startMode and the playground settings', () => {
   });
 
   it('reads PORT (0: any free port), PLAYGROUND_HOST and PLAYGROUND_RATE_LIMITS, naming a bad one', () => {
-    expect(loadPlaygroundSettings({})).toMatchObject({ port: 3000, host: '127.0.0.1', rateLimits: false });
+    expect(loadPlaygroundSettings({})).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      rateLimits: false,
+      socketMode: false,
+    });
+    expect(loadPlaygroundSettings({ PLAYGROUND_SOCKET_MODE: 'true' }).socketMode).toBe(true);
     expect(
       loadPlaygroundSettings({ PORT: '0', PLAYGROUND_HOST: '0.0.0.0', PLAYGROUND_RATE_LIMITS: 'true' }),
     ).toMatchObject({ port: 0, host: '0.0.0.0', rateLimits: true });

@@ -259,6 +259,29 @@ describe('files and refusals', () => {
     events.close();
   });
 
+  it("a report's chart is shared in the channel, and the page gets its PNG from the playground's own URL", async () => {
+    const events = await EventsOf.open(base, READONLY);
+    expect((await post(base, 'message', { as: ADMIN, channel: OPS, text: '/campaign report 5' })).body).toEqual({
+      ok: true,
+    });
+    const shared = await events.next(
+      (e) => e.type === 'message' && (e.message.files ?? []).some((f) => f.mimetype === 'image/png'),
+    );
+    events.close();
+    const png = (shared as Extract<PageEvent, { type: 'message' }>).message.files!.find(
+      (f) => f.mimetype === 'image/png',
+    )!;
+    expect(png.url).toBe(`/playground/files/${png.id}`);
+    const res = await fetch(new URL(png.url, base));
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
+    expect((await fetch(new URL('/playground/files/FNOSUCHFILE', base))).status).toBe(404);
+  });
+
   it('a malformed block sent to the Web API is shown as a refusal naming the method and the JSON path', async () => {
     const events = await EventsOf.open(base, READONLY);
     // The app's own client and token, as the app would send it: a section over Slack's 3,000 characters.
