@@ -31,7 +31,14 @@ beforeAll(async () => {
     start: {
       // The simulator moves only when a test says (control.tick), and watched campaigns are polled on demand.
       sandboxTickMs: 3_600_000,
-      watch: { autoPoll: false, pollIntervalMs: 1000, minGapMs: 30, updateGapMs: 100, retryDelayMs: 50 },
+      watch: {
+        autoPoll: false,
+        pollIntervalMs: 1000,
+        threadMaxGapMs: 100,
+        minGapMs: 30,
+        updateGapMs: 100,
+        retryDelayMs: 50,
+      },
       upload: { ackBudgetMs: 1000 },
     },
   });
@@ -177,14 +184,16 @@ describe('a watched campaign', () => {
       text: '¿Me pueden llamar mañana?',
     });
     expect(answer.body).toEqual({ ok: true });
-    await poll();
-    const shown = await events.next(
-      (e) =>
-        e.type === 'message' &&
-        e.message.thread_ts === parent.ts &&
-        e.message.ts !== parent.ts &&
-        `${e.message.text}${blocksText(e.message.blocks)}`.includes('¿Me pueden llamar mañana?'),
-    );
+    const isIt = (e: PageEvent) =>
+      e.type === 'message' &&
+      e.message.thread_ts === parent.ts &&
+      e.message.ts !== parent.ts &&
+      `${e.message.text}${blocksText(e.message.blocks)}`.includes('¿Me pueden llamar mañana?');
+    // An ended call's conversation is read again once its gap has passed (threadMaxGapMs): poll until it was.
+    const shown = await until(async () => {
+      await poll();
+      return events.events.find(isIt);
+    }, Boolean);
     events.close();
     expect((shown as Extract<PageEvent, { type: 'message' }>).message.channel).toBe(OPS);
   });
