@@ -181,7 +181,7 @@ describe('a watched campaign', () => {
     const answer = await post(base, 'service/end-user-writes', {
       as: RESPONDER,
       threadId,
-      text: '¿Me pueden llamar mañana?',
+      text: '¿Me pueden llamar mañana? <!channel> <script>alert(1)</script>',
     });
     expect(answer.body).toEqual({ ok: true });
     const isIt = (e: PageEvent) =>
@@ -195,7 +195,11 @@ describe('a watched campaign', () => {
       return events.events.find(isIt);
     }, Boolean);
     events.close();
-    expect((shown as Extract<PageEvent, { type: 'message' }>).message.channel).toBe(OPS);
+    const message = (shown as Extract<PageEvent, { type: 'message' }>).message;
+    expect(message.channel).toBe(OPS);
+    // Outside text reached Slack escaped: no live broadcast, and the emulator saw no raw mention to refuse.
+    expect(`${message.text}${blocksText(message.blocks)}`).not.toContain('<!channel>');
+    expect((await state(base, RESPONDER)).refusals.filter((r) => r.error === 'raw_mention')).toEqual([]);
   });
 
   it("a read-only member's reply stays internal, with its notice", async () => {
