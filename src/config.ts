@@ -202,6 +202,33 @@ function usergroupId(name: string, purpose: string) {
   });
 }
 
+/** true or false (any case), false when unset; `fix` is the sentence saying what to set. */
+function trueOrFalse(name: string, fix: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined || /^false$/i.test(v)) return false;
+    if (/^true$/i.test(v)) return true;
+    return fail(ctx, `${name} must be true or false (got ${shown(v)}). ${fix}`);
+  });
+}
+
+/** An address to bind to (IP or host name), 127.0.0.1 when unset; `what` names what listens there. */
+function hostAddress(name: string, what: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined) return '127.0.0.1';
+    if (
+      isIP(v) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
+    ) {
+      return v;
+    }
+    return fail(
+      ctx,
+      `${name} must be an IP address or a host name (got ${shown(v)}). ` +
+        `Set it to the address ${what} binds to, or leave it unset for 127.0.0.1 (this host only).`,
+    );
+  });
+}
+
 const envSchema = z.looseObject({
   SLACK_BOT_TOKEN: token(
     'SLACK_BOT_TOKEN',
@@ -235,20 +262,7 @@ const envSchema = z.looseObject({
     fallback: DEFAULT_METRICS_PORT,
     purpose: "the port of the operators' listener (GET /metrics, GET /healthz/details; 0: any free port)",
   }),
-  METRICS_HOST: text.transform((v, ctx) => {
-    if (v === undefined) return '127.0.0.1';
-    if (
-      isIP(v) !== 0 ||
-      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
-    ) {
-      return v;
-    }
-    return fail(
-      ctx,
-      `METRICS_HOST must be an IP address or a host name (got ${shown(v)}). ` +
-        "Set it to the address the operators' listener binds to, or leave it unset for 127.0.0.1 (this host only).",
-    );
-  }),
+  METRICS_HOST: hostAddress('METRICS_HOST', "the operators' listener"),
   METRICS_TOKEN: text.transform((v, ctx) => {
     if (v === undefined) return undefined;
     if (v.length >= METRICS_TOKEN_MIN_CHARS && /^[\x21-\x7e]+$/.test(v)) return v;
@@ -316,15 +330,10 @@ const envSchema = z.looseObject({
     'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
   ),
   RESPONDER_USERGROUP_ID: usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
-  ALLOW_EVERYONE_TO_CHANGE: text.transform((v, ctx) => {
-    if (v === undefined || /^false$/i.test(v)) return false;
-    if (/^true$/i.test(v)) return true;
-    return fail(
-      ctx,
-      `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
-        'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
-    );
-  }),
+  ALLOW_EVERYONE_TO_CHANGE: trueOrFalse(
+    'ALLOW_EVERYONE_TO_CHANGE',
+    'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
+  ),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
     if (v === undefined || slackId(v, 'CG')) return v;
     return fail(
@@ -434,15 +443,95 @@ export function everyoneMayChangeProblem(config: Config): ConfigError | undefine
   return new ConfigError(NO_ADMINS_MESSAGE, ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']);
 }
 
+const serviceCredentials = (env: Env) => isSet(env.OUTREACH_BASE_URL) || isSet(env.OUTREACH_API_KEY);
+
+/** The refusal when SLACK_BOT_TOKEN is missing: with the service's credentials set it names both ways out. */
+function noBotTokenMessage(env: Env): string {
+  const set = "Set it to the app's Bot User OAuth Token (xoxb-…) from the Slack app's OAuth & Permissions page";
+  if (!serviceCredentials(env)) return `SLACK_BOT_TOKEN is not set. ${set}.`;
+  return (
+    'SLACK_BOT_TOKEN is not set, but the live service is (OUTREACH_BASE_URL / OUTREACH_API_KEY), and the playground ' +
+    `never reaches real customers. ${set} (with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN) to connect your Slack, or ` +
+    'unset OUTREACH_BASE_URL and OUTREACH_API_KEY to try the playground with the built-in simulator.'
+  );
+}
+
+/**
+ * What `npm start` runs: the app against a real Slack when a Slack token (or signing secret) is set; the playground
+ * (a local Slack emulator, the simulator and the app) when none of them nor the service's credentials are, or when asked
+ * for (`npm run playground`) without the service's credentials; otherwise loadConfig refuses, naming both ways out.
+ */
+export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' | 'playground' {
+  if (serviceCredentials(env) && opts.playground) {
+    throw new ConfigError(
+      'The playground never reaches real customers, but OUTREACH_BASE_URL / OUTREACH_API_KEY are set. Unset them ' +
+        'to try the playground with the built-in simulator, or run npm start with the Slack variables to use the live service.',
+      ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY'],
+    );
+  }
+  if (serviceCredentials(env)) return 'app';
+  if (opts.playground) return 'playground';
+  // A signing secret alone is a Slack app being set up: it gets the app's refusal naming the missing token.
+  const slack = [env.SLACK_BOT_TOKEN, env.SLACK_APP_TOKEN, env.SLACK_SIGNING_SECRET].some(isSet);
+  return slack ? 'app' : 'playground';
+}
+
+/** The playground's own settings: where its page listens and whether Slack's rate limits apply. */
+export interface PlaygroundSettings {
+  /** The page's port (PORT, default 3000; 0: any free port). */
+  port: number;
+  /** PLAYGROUND_HOST, default 127.0.0.1: the page has no login. */
+  host: string;
+  /** PLAYGROUND_RATE_LIMITS=true: the emulator answers 429 as Slack does past each method's limit. */
+  rateLimits: boolean;
+  /** PLAYGROUND_SOCKET_MODE=true: the app connects to the emulator in Socket Mode instead of getting signed HTTP. */
+  socketMode: boolean;
+  logLevel: LogLevel;
+  logFormat?: LogFormat;
+  /** Watched campaigns are checked this often (POLL_INTERVAL_SECONDS, default 5 in the playground). */
+  pollIntervalSeconds: number;
+}
+
+const playgroundSchema = z.looseObject({
+  PORT: wholeNumber('PORT', { min: 0, max: 65535, fallback: 3000, purpose: "the playground page's port" }),
+  PLAYGROUND_HOST: hostAddress('PLAYGROUND_HOST', "the playground's page"),
+  PLAYGROUND_RATE_LIMITS: trueOrFalse(
+    'PLAYGROUND_RATE_LIMITS',
+    "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+  ),
+  PLAYGROUND_SOCKET_MODE: trueOrFalse(
+    'PLAYGROUND_SOCKET_MODE',
+    'Set it to true to run the app in Socket Mode in the playground, or leave it unset for signed HTTP requests.',
+  ),
+  POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
+  LOG_LEVEL: envSchema.shape.LOG_LEVEL,
+  LOG_FORMAT: envSchema.shape.LOG_FORMAT,
+});
+
+/** Reads the playground's settings; a ConfigError names the first variable at fault. */
+export function loadPlaygroundSettings(env: Env = process.env): PlaygroundSettings {
+  const r = playgroundSchema.safeParse({ POLL_INTERVAL_SECONDS: '5', ...env });
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new ConfigError(issue?.message ?? 'Invalid configuration.', [String(issue?.path[0] ?? '')]);
+  }
+  const e = r.data;
+  return {
+    port: e.PORT,
+    host: e.PLAYGROUND_HOST,
+    rateLimits: e.PLAYGROUND_RATE_LIMITS,
+    socketMode: e.PLAYGROUND_SOCKET_MODE,
+    logLevel: e.LOG_LEVEL,
+    pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
+    ...(e.LOG_FORMAT ? { logFormat: e.LOG_FORMAT } : {}),
+  };
+}
+
 /** Rules that involve several variables; checked on the raw values so they are reported even beside other errors. */
 function crossChecks(env: Env): Problem[] {
   const problems: Problem[] = [];
   if (!isSet(env.SLACK_BOT_TOKEN)) {
-    problems.push({
-      variable: 'SLACK_BOT_TOKEN',
-      message:
-        "SLACK_BOT_TOKEN is not set. Set it to the app's Bot User OAuth Token (xoxb-…) from the Slack app's OAuth & Permissions page.",
-    });
+    problems.push({ variable: 'SLACK_BOT_TOKEN', message: noBotTokenMessage(env) });
   }
   if (!isSet(env.SLACK_APP_TOKEN) && !isSet(env.SLACK_SIGNING_SECRET)) {
     problems.push({
