@@ -51,8 +51,10 @@ function lines(text: string, names: Names, verbatim: boolean): Child[] {
 
 const WORD_EDGE_BEFORE = '(?<![\\p{L}\\p{N}])';
 const WORD_EDGE_AFTER = '(?![\\p{L}\\p{N}])';
-const styled = (mark: string) =>
-  `${WORD_EDGE_BEFORE}\\${mark}(?=\\S)((?:(?!\\${mark}).)*?\\S|\\S)\\${mark}${WORD_EDGE_AFTER}`;
+const styled = (mark: string) => {
+  const m = mark === '*' ? '\\*' : mark;
+  return `${WORD_EDGE_BEFORE}${m}(?=\\S)((?:(?!${m}).)*?\\S|\\S)${m}${WORD_EDGE_AFTER}`;
+};
 const INLINE = new RegExp(
   [
     '<([^<>\\n]+)>', // 1: a link, mention or special
