@@ -53,8 +53,16 @@ export function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+    else parent.appendChild(typeof child === 'object' ? child : document.createTextNode(visible(String(child))));
   }
+}
+
+/** Bidi embedding, override and isolate controls, which would reorder what is shown around them. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Text as it is: a bidi control is shown as its code point (⟦U+202E⟧) instead of turning the text around. */
+function visible(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase()}⟧`);
 }
 
 const LINK_PROTOCOLS = ['http:', 'https:', 'mailto:'];

@@ -93,15 +93,26 @@ function overflow(el: Json, at: Placement, ctx: BlockContext): HTMLElement {
       if (url) window.open(url, '_blank', 'noopener,noreferrer');
       changed(el, at, ctx, { type: 'static_select', selected_option: option }, { selected_option: option });
     };
-    menu.appendChild(h('button', { attrs: { role: 'menuitem' }, on: { click: pick } }, plainText(option.text)));
+    // A click keeps the focus where it is (mousedown), so the menu is still open when the click lands.
+    const on = { mousedown: (event: MouseEvent) => event.preventDefault(), click: pick };
+    menu.appendChild(h('button', { attrs: { role: 'menuitem' }, on }, plainText(option.text)));
   }
   menu.addEventListener('keydown', (event) => {
+    const items = Array.from(menu.querySelectorAll('button'));
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
     if (event.key === 'Escape') {
       show(false);
       toggle.focus();
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      items[(at + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
     }
   });
-  return h('span', { class: 'overflow' }, toggle, menu);
+  const wrapper = h('span', { class: 'overflow' }, toggle, menu);
+  wrapper.addEventListener('focusout', (event) => {
+    if (!wrapper.contains(event.relatedTarget as Node | null)) show(false);
+  });
+  return wrapper;
 }
 
 function staticSelect(el: Json, at: Placement, ctx: BlockContext): HTMLElement {
