@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +39,22 @@ const zones = [
   layer('./src/bounded.ts', ['./bounded.ts'], 'The bounded map and set import nothing else of the app'),
   layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
   layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
+  layer('./src/emulator', ['./emulator'], 'The Slack emulator imports nothing of the app (node built-ins and ws)'),
+  {
+    // Only the playground and the entry point wire the emulator: the app talks to it through Slack's protocols.
+    target: readdirSync(`${root}/src`)
+      .filter((name) => !['emulator', 'playground', 'index.ts'].includes(name))
+      .map((name) => `./src/${name}`),
+    from: './src/emulator',
+    message: 'Only src/playground/ and src/index.ts import the Slack emulator (docs/architecture.md, "The layers").',
+  },
+  {
+    target: readdirSync(`${root}/src`)
+      .filter((name) => !['playground', 'index.ts'].includes(name))
+      .map((name) => `./src/${name}`),
+    from: './src/playground',
+    message: 'Only src/index.ts starts the playground (docs/architecture.md, "The layers").',
+  },
   layer(
     './src/reports',
     ['./reports', './outreach', './store', './i18n', './clock.ts', './log.ts'],

@@ -23,7 +23,7 @@ import {
   wideHeaderCsv,
   xlsxWith,
 } from '../test/support/hostileFiles.js';
-import { stateValue } from '../test/support/slackDriver.js';
+import { stateValue } from '../src/emulator/slack-driver.js';
 import { seedCampaign, startBenchStack } from './support/appHarness.js';
 
 const UPLOADER = 'U0BENCH';

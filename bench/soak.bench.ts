@@ -38,7 +38,7 @@
  */
 import { SlackMethodBudget } from '../src/slack/method-budget.js';
 import { LocalRateWindows } from '../src/store/local-coordination.js';
-import type { MethodCount } from '../test/support/fakeSlack.js';
+import type { MethodCount } from '../src/emulator/fake-slack.js';
 import { fmt, pass, pct, sleep, trend } from './support/figures.js';
 import { startBenchPostgres } from './support/postgres.js';
 import type { AppMemory } from './support/watchApp.js';

@@ -16,7 +16,7 @@
  */
 import type { UploadJob } from '../src/slack/upload/jobs.js';
 import { uploadJobId } from '../src/slack/upload/jobs.js';
-import { stateValue } from '../test/support/slackDriver.js';
+import { stateValue } from '../src/emulator/slack-driver.js';
 import { NODE_ARGS, PER_SECOND, seedCampaign, startBenchStack } from './support/appHarness.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);

@@ -33,7 +33,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WatchFilter } from '../src/watch/filter.js';
-import type { FakeCall } from '../test/support/fakeSlack.js';
+import type { FakeCall } from '../src/emulator/fake-slack.js';
 import { fmt, pass, pct, sleep, trend } from './support/figures.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
 import type { AppUsage } from './support/watchApp.js';

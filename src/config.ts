@@ -202,6 +202,24 @@ function usergroupId(name: string, purpose: string) {
   });
 }
 
+/** An address to bind to (IP or host name), 127.0.0.1 when unset; `what` names what listens there. */
+function hostAddress(name: string, what: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined) return '127.0.0.1';
+    if (
+      isIP(v) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
+    ) {
+      return v;
+    }
+    return fail(
+      ctx,
+      `${name} must be an IP address or a host name (got ${shown(v)}). ` +
+        `Set it to the address ${what} binds to, or leave it unset for 127.0.0.1 (this host only).`,
+    );
+  });
+}
+
 const envSchema = z.looseObject({
   SLACK_BOT_TOKEN: token(
     'SLACK_BOT_TOKEN',
@@ -235,20 +253,7 @@ const envSchema = z.looseObject({
     fallback: DEFAULT_METRICS_PORT,
     purpose: "the port of the operators' listener (GET /metrics, GET /healthz/details; 0: any free port)",
   }),
-  METRICS_HOST: text.transform((v, ctx) => {
-    if (v === undefined) return '127.0.0.1';
-    if (
-      isIP(v) !== 0 ||
-      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(v)
-    ) {
-      return v;
-    }
-    return fail(
-      ctx,
-      `METRICS_HOST must be an IP address or a host name (got ${shown(v)}). ` +
-        "Set it to the address the operators' listener binds to, or leave it unset for 127.0.0.1 (this host only).",
-    );
-  }),
+  METRICS_HOST: hostAddress('METRICS_HOST', "the operators' listener"),
   METRICS_TOKEN: text.transform((v, ctx) => {
     if (v === undefined) return undefined;
     if (v.length >= METRICS_TOKEN_MIN_CHARS && /^[\x21-\x7e]+$/.test(v)) return v;
@@ -434,15 +439,91 @@ export function everyoneMayChangeProblem(config: Config): ConfigError | undefine
   return new ConfigError(NO_ADMINS_MESSAGE, ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID', 'ALLOW_EVERYONE_TO_CHANGE']);
 }
 
+const serviceCredentials = (env: Env) => isSet(env.OUTREACH_BASE_URL) || isSet(env.OUTREACH_API_KEY);
+
+/** The refusal when SLACK_BOT_TOKEN is missing: with the service's credentials set it names both ways out. */
+function noBotTokenMessage(env: Env): string {
+  const set = "Set it to the app's Bot User OAuth Token (xoxb-…) from the Slack app's OAuth & Permissions page";
+  if (!serviceCredentials(env)) return `SLACK_BOT_TOKEN is not set. ${set}.`;
+  return (
+    'SLACK_BOT_TOKEN is not set, but the live service is (OUTREACH_BASE_URL / OUTREACH_API_KEY), and the playground ' +
+    `never reaches real customers. ${set} (with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN) to connect your Slack, or ` +
+    'unset OUTREACH_BASE_URL and OUTREACH_API_KEY to try the playground with the built-in simulator.'
+  );
+}
+
+/**
+ * What `npm start` runs: the app against a real Slack when a Slack token is set; the playground (a local Slack
+ * emulator, the simulator and the app) when neither Slack token nor the service's credentials are, or when asked
+ * for (`npm run playground`) without the service's credentials; otherwise loadConfig refuses, naming both ways out.
+ */
+export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' | 'playground' {
+  if (serviceCredentials(env) && opts.playground) {
+    throw new ConfigError(
+      'The playground never reaches real customers, but OUTREACH_BASE_URL / OUTREACH_API_KEY are set. Unset them ' +
+        'to try the playground with the built-in simulator, or run npm start with the Slack variables to use the live service.',
+      ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY'],
+    );
+  }
+  if (serviceCredentials(env)) return 'app';
+  if (opts.playground) return 'playground';
+  return isSet(env.SLACK_BOT_TOKEN) || isSet(env.SLACK_APP_TOKEN) ? 'app' : 'playground';
+}
+
+/** The playground's own settings: where its page listens and whether Slack's rate limits apply. */
+export interface PlaygroundSettings {
+  /** The page's port (PORT, default 3000; 0: any free port). */
+  port: number;
+  /** PLAYGROUND_HOST, default 127.0.0.1: the page has no login. */
+  host: string;
+  /** PLAYGROUND_RATE_LIMITS=true: the emulator answers 429 as Slack does past each method's limit. */
+  rateLimits: boolean;
+  logLevel: LogLevel;
+  logFormat?: LogFormat;
+  /** Watched campaigns are checked this often (POLL_INTERVAL_SECONDS, default 5 in the playground). */
+  pollIntervalSeconds: number;
+}
+
+const playgroundSchema = z.looseObject({
+  PORT: wholeNumber('PORT', { min: 0, max: 65535, fallback: 3000, purpose: "the playground page's port" }),
+  PLAYGROUND_HOST: hostAddress('PLAYGROUND_HOST', "the playground's page"),
+  PLAYGROUND_RATE_LIMITS: text.transform((v, ctx) => {
+    if (v === undefined || /^false$/i.test(v)) return false;
+    if (/^true$/i.test(v)) return true;
+    return fail(
+      ctx,
+      `PLAYGROUND_RATE_LIMITS must be true or false (got ${shown(v)}). ` +
+        "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+    );
+  }),
+  POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
+  LOG_LEVEL: envSchema.shape.LOG_LEVEL,
+  LOG_FORMAT: envSchema.shape.LOG_FORMAT,
+});
+
+/** Reads the playground's settings; a ConfigError names the first variable at fault. */
+export function loadPlaygroundSettings(env: Env = process.env): PlaygroundSettings {
+  const r = playgroundSchema.safeParse({ POLL_INTERVAL_SECONDS: '5', ...env });
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new ConfigError(issue?.message ?? 'Invalid configuration.', [String(issue?.path[0] ?? '')]);
+  }
+  const e = r.data;
+  return {
+    port: e.PORT,
+    host: e.PLAYGROUND_HOST,
+    rateLimits: e.PLAYGROUND_RATE_LIMITS,
+    logLevel: e.LOG_LEVEL,
+    pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
+    ...(e.LOG_FORMAT ? { logFormat: e.LOG_FORMAT } : {}),
+  };
+}
+
 /** Rules that involve several variables; checked on the raw values so they are reported even beside other errors. */
 function crossChecks(env: Env): Problem[] {
   const problems: Problem[] = [];
   if (!isSet(env.SLACK_BOT_TOKEN)) {
-    problems.push({
-      variable: 'SLACK_BOT_TOKEN',
-      message:
-        "SLACK_BOT_TOKEN is not set. Set it to the app's Bot User OAuth Token (xoxb-…) from the Slack app's OAuth & Permissions page.",
-    });
+    problems.push({ variable: 'SLACK_BOT_TOKEN', message: noBotTokenMessage(env) });
   }
   if (!isSet(env.SLACK_APP_TOKEN) && !isSet(env.SLACK_SIGNING_SECRET)) {
     problems.push({

@@ -1,10 +1,30 @@
-/** Entry point of `npm start`: read the environment once, start, stop cleanly on SIGTERM/SIGINT. */
-import { ConfigError, configSecrets, describeConfig, loadConfig } from './config.js';
+/**
+ * Entry point of `npm start`: read the environment once, start, stop cleanly on SIGTERM/SIGINT. With no Slack
+ * token and no service credentials (or `--playground`, `npm run playground`) it starts the playground instead: a
+ * local Slack in the browser running the real app (src/playground/).
+ */
+import { ConfigError, configSecrets, describeConfig, loadConfig, loadPlaygroundSettings, startMode } from './config.js';
 import { createLogger } from './log.js';
 import { startApp } from './main.js';
+import { startPlayground } from './playground/start.js';
 import { StoreCorruptError, StoreLockedError } from './store/embedded-store.js';
 
+function refuse(err: unknown): never {
+  if (err instanceof ConfigError || err instanceof StoreCorruptError || err instanceof StoreLockedError) {
+    console.error(`outreach-slack cannot start: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
 async function main(): Promise<void> {
+  let mode;
+  try {
+    mode = startMode(process.env, { playground: process.argv.includes('--playground') });
+  } catch (err) {
+    refuse(err);
+  }
+  if (mode === 'playground') return playground();
   let config;
   try {
     config = loadConfig(process.env);
@@ -42,6 +62,25 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** The playground: one line saying where to open it; warnings and refusals only after that (LOG_LEVEL: warn). */
+async function playground(): Promise<void> {
+  let running;
+  try {
+    running = await startPlayground({ settings: loadPlaygroundSettings({ LOG_LEVEL: 'warn', ...process.env }) });
+  } catch (err) {
+    refuse(err);
+  }
+  console.log(`Playground: open ${running.url}`);
+  const stop = () => {
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

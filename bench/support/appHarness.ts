@@ -14,8 +14,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSimulator } from '../../src/sim/index.js';
-import { startFakeSlack, type FakeSlack } from '../../test/support/fakeSlack.js';
-import { SlackDriver } from '../../test/support/slackDriver.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
+import { SlackDriver } from '../../src/emulator/slack-driver.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILD = join(ROOT, 'node_modules', '.cache', 'upload-bench');

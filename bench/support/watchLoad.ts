@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import type { WatchFilter } from '../../src/watch/filter.js';
 import type { Subscription } from '../../src/watch/state.js';
-import { startFakeSlack, type FakeSlack } from '../../test/support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import type { BenchPostgres } from './postgres.js';
 import { startWatchApp, type WatchApp } from './watchApp.js';
 

@@ -138,6 +138,8 @@ export interface SimControl {
   requests(): RecordedRequest[];
   clearRequests(): void;
   getCampaignState(campaignId: number): CampaignState | undefined;
+  /** Ids of every campaign held, of any organization, oldest first. */
+  campaignIds(): number[];
   /** Runs the live driver `n` times (default 1), whether or not the sandbox interval runs. */
   tick(n?: number): void;
   /** Empties all data and restores defaults (re-seeds in sandbox mode); keeps API keys and options. */
@@ -311,6 +313,10 @@ export function createControl(deps: ControlDeps): SimControl {
         contacts: [...contacts.values()].map(contactView),
         calls: state.callsOf(id).map((x) => callItemView(state, x)),
       };
+    },
+
+    campaignIds() {
+      return [...state.campaigns.keys()].sort((a, b) => a - b);
     },
 
     tick(n = 1) {

@@ -18,7 +18,7 @@ import type { RateWindow, RateWindows, SlotTicket } from '../store/coordination.
 
 /**
  * Calls per minute per method for the workspace: Slack's tiers at their floor (Tier 2 "20+", Tier 3 "50+", Tier 4
- * "100+"). The app's copy; the fake Slack keeps its own (test/support/fakeSlack.ts). A method not listed is not
+ * "100+"). The app's copy; the fake Slack keeps its own (src/emulator/fake-slack.ts). A method not listed is not
  * budgeted.
  */
 const SLACK_METHOD_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({

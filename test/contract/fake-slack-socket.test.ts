@@ -2,7 +2,7 @@
 // which token opens a connection, one-use URLs, hello, envelopes and acks, disconnect and dropped connections.
 import { ErrorCode, WebClient, type WebAPIPlatformError } from '@slack/web-api';
 import { WebSocket } from 'ws';
-import { startFakeSlack, type FakeSlack, type Json } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack, type Json } from '../../src/emulator/fake-slack.js';
 
 let fake: FakeSlack;
 const sockets: WebSocket[] = [];

@@ -1,7 +1,7 @@
 // The fake Slack Web API, exercised through the real @slack/web-api WebClient over HTTP.
 import { ErrorCode, WebClient, type WebAPIPlatformError, type WebAPIRateLimitedError } from '@slack/web-api';
-import { startFakeSlack, type FakeSlack, type Json } from '../support/fakeSlack.js';
-import { LIMITS, validateBlocks, validateView } from '../support/blockKitLimits.js';
+import { startFakeSlack, type FakeSlack, type Json } from '../../src/emulator/fake-slack.js';
+import { LIMITS, validateBlocks, validateView } from '../../src/emulator/block-kit-limits.js';
 
 let fake: FakeSlack;
 let client: WebClient;

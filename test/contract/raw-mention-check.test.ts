@@ -1,11 +1,11 @@
 /**
- * The fake Slack's raw-mention check (support/rawMentions.ts), which fails any test during which the app sends text
+ * The fake Slack's raw-mention check (src/emulator/raw-mentions.ts), which fails any test during which the app sends text
  * from outside as a live `<…>` sequence: it must see every displayed field of every method, report what the app
  * cannot have meant, and leave alone what the app writes on purpose.
  */
 import { WebClient } from '@slack/web-api';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
-import { displayedTexts, takeRawMentions, textProblems, type MentionScope } from '../support/rawMentions.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
+import { displayedTexts, takeRawMentions, textProblems, type MentionScope } from '../../src/emulator/raw-mentions.js';
 
 const scope: MentionScope = {
   isUser: (id) => id === 'U0ADMIN',

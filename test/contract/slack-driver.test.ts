@@ -2,8 +2,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, LogLevel } from '@slack/bolt';
-import { startFakeSlack, type FakeSlack, type Json } from '../support/fakeSlack.js';
-import { SlackDriver, stateValue } from '../support/slackDriver.js';
+import { startFakeSlack, type FakeSlack, type Json } from '../../src/emulator/fake-slack.js';
+import { SlackDriver, stateValue } from '../../src/emulator/slack-driver.js';
 
 const SECRET = 'test-secret';
 

@@ -3,7 +3,7 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
 import { budgetedFetch, SlackMethodBudget, type SlackCallPriority } from '../../src/slack/method-budget.js';
 import { LocalRateWindows } from '../../src/store/local-coordination.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 
 let fake: FakeSlack;
 

@@ -5,8 +5,8 @@
  */
 import { WebClient } from '@slack/web-api';
 import { createLogger } from '../../src/log.js';
-import type { Json } from '../support/fakeSlack.js';
-import { stateValue } from '../support/slackDriver.js';
+import type { Json } from '../../src/emulator/fake-slack.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const ADMIN = 'U0ADMIN';

@@ -2,8 +2,8 @@
  * The campaign form end to end: `/campaign create` and `/campaign edit` through signed requests to the real app,
  * modals and messages in the fake Slack, the service played by the simulator.
  */
-import type { Json } from '../support/fakeSlack.js';
-import { stateValue } from '../support/slackDriver.js';
+import type { Json } from '../../src/emulator/fake-slack.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const ADMIN = 'U0ADMIN';

@@ -3,8 +3,8 @@
  * published to the fake Slack (which validates every view against Block Kit's limits), the service played by the
  * simulator.
  */
-import type { FakeCall, Json } from '../support/fakeSlack.js';
-import { stateValue } from '../support/slackDriver.js';
+import type { FakeCall, Json } from '../../src/emulator/fake-slack.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import type { HomeTuning } from '../../src/slack/home/service.js';
 

@@ -4,12 +4,12 @@
  * and agent names, and an uploaded file's name. Each carries broadcasts and mentions (`<!channel>`, `<@U0HOSTILE>`,
  * …), a disguised link, a newline followed by `*bold*` (a forged line inside our labels), a right-to-left override
  * (U+202E) and a zero-width space (U+200B). What the app sends must show them as harmless text: no live `<…>`
- * sequence in any field of any payload (the fake Slack's check, see support/rawMentions.ts), no invisible
+ * sequence in any field of any payload (the fake Slack's check, see src/emulator/raw-mentions.ts), no invisible
  * characters, and names kept on one line with their formatting characters neutralised.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { FakeSlack } from '../support/fakeSlack.js';
-import { displayedTexts } from '../support/rawMentions.js';
+import type { FakeSlack } from '../../src/emulator/fake-slack.js';
+import { displayedTexts } from '../../src/emulator/raw-mentions.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 import { ADMIN, CHANNEL, openUploadModal, submitUpload, waitForSummary } from '../support/upload.js';

@@ -4,7 +4,7 @@
  * through response_url and views, the service played by the simulator.
  */
 import { translator } from '../../src/i18n/translator.js';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 type Json = Record<string, unknown>;

@@ -9,7 +9,7 @@ import { WebClient } from '@slack/web-api';
 import { LeaderWork } from '../../src/leader-work.js';
 import { createLogger } from '../../src/log.js';
 import { FencedWriteError, SlackPoster } from '../../src/slack/watch/poster.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import { SwitchedLeadership } from '../support/switchedLeadership.js';
 
 const CH = 'C0LANE';

@@ -3,8 +3,8 @@
  * in the Home tab, the Home tab's menu, view submissions), is told who can do it, the refusal is audited, and no
  * changing request reaches the service (checked in the simulator's request log).
  */
-import type { Json } from '../support/fakeSlack.js';
-import { stateValue } from '../support/slackDriver.js';
+import type { Json } from '../../src/emulator/fake-slack.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const ADMIN = 'U0ADMIN';

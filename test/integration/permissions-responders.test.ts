@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { createPermissions } from '../../src/slack/permissions.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 
 let fake: FakeSlack;
 let client: WebClient;

@@ -13,9 +13,9 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { batchIdempotencyKey } from '../../src/contacts/index.js';
 import { RATE_LIMIT_PER_SECOND } from '../../src/outreach/unspecified.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { startReplicas, type ReplicaSet } from '../support/replicas.js';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 
 const CHANNELS = ['C0OPS', 'C0SALES'] as const;
 const POLL_INTERVAL_SECONDS = 5;

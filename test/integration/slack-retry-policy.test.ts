@@ -14,7 +14,7 @@ import {
   slackRetryClientOptions,
   SOCKET_RECONNECT_RETRY_POLICY,
 } from '../../src/slack/retryPolicy.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const FAST = { minTimeout: 5, maxTimeout: 10 };

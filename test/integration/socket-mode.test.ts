@@ -4,8 +4,8 @@
  * Mode envelopes: a command, a button, a modal (validation errors in the ack, then a good submission), a reply in a
  * watched call thread; Slack's `disconnect` and a lost connection, after which the app reconnects and still works.
  */
-import type { Json } from '../support/fakeSlack.js';
-import { stateValue } from '../support/slackDriver.js';
+import type { Json } from '../../src/emulator/fake-slack.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watchHarness.js';
 

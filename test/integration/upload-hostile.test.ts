@@ -20,7 +20,7 @@ import {
   wideHeaderCsv,
   xlsxWith,
 } from '../support/hostileFiles.js';
-import type { ViewSubmissionResult } from '../support/slackDriver.js';
+import type { ViewSubmissionResult } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import {
   ADMIN,

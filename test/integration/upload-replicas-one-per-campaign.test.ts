@@ -7,7 +7,7 @@
 import { startApp, type RunningApp, type StartOptions } from '../../src/main.js';
 import { jobsOf } from '../../src/slack/upload/jobs.js';
 import { freshDatabase } from '../support/postgres.js';
-import { SlackDriver } from '../support/slackDriver.js';
+import { SlackDriver } from '../../src/emulator/slack-driver.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
 import {
   blocksText,

@@ -8,9 +8,9 @@
  * and, for a file with rejected rows, exactly one failed-rows file shared in the uploader's DM.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { seedPhoneCampaign, startReplicas, type ReplicaSet } from '../support/replicas.js';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 
 const CH = 'C0UPLOADS';
 const ADMIN = 'U0ADMIN';

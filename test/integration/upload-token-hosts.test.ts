@@ -14,7 +14,7 @@ import {
   SlackFileError,
   type SlackFileInfo,
 } from '../../src/slack/upload/download.js';
-import type { FakeFileObject } from '../support/fakeSlack.js';
+import type { FakeFileObject } from '../../src/emulator/fake-slack.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startTlsRecorder, type TlsRecorder } from '../support/tlsRecorder.js';
 import {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { openPostgresStore } from '../../src/store/pg-store.js';
 import type { Store } from '../../src/store/store.js';
 import { WatchState } from '../../src/watch/state.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { startReplicas, type ReplicaSet } from '../support/replicas.js';
 
 const CH = 'C0OPS';

@@ -19,7 +19,7 @@ import { createPermissions } from '../../src/slack/permissions.js';
 import { openEmbeddedStore } from '../../src/store/embedded-store.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import type { WatchService } from '../../src/watch/service.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import {
   callMessages,
   eventually,

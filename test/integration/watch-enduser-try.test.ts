@@ -3,7 +3,7 @@
  * and `/campaign try` in the person's DM (end user created once, replies relayed both ways).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';

@@ -8,9 +8,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { WATCH_ACTION_IDS, WATCH_CALL_CARD_INFO_VIEW_ID, WATCH_SETTINGS_VIEW_ID } from '../../src/render/ids.js';
 import { SETTINGS_ACTION, SETTINGS_BLOCKS } from '../../src/render/watch-settings.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { freshDatabase } from '../support/postgres.js';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const SALES = 'C0SALES';

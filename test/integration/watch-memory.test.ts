@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { WebClient } from '@slack/web-api';
 import type { Message } from '../../src/outreach/schemas.js';
 import { SlackPoster } from '../../src/slack/watch/poster.js';
-import { startFakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack } from '../../src/emulator/fake-slack.js';
 import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';

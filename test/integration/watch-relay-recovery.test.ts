@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { messageKey, postRef, tryRef } from '../../src/watch/conversation.js';
 import type { PendingSend } from '../../src/watch/state.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import {
   agentAnswered,
   CH,

@@ -14,8 +14,8 @@ import {
   startWatchHarness,
   type WatchHarness,
 } from '../support/watchHarness.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
-import type { AckResponse, SlackDriver } from '../support/slackDriver.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
+import type { AckResponse, SlackDriver } from '../../src/emulator/slack-driver.js';
 
 const CH = 'C0OPS';
 

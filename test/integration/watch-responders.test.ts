@@ -9,8 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AuditEntry } from '../../src/slack/audit.js';
 import type { WatchTuning } from '../../src/watch/service.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
-import type { AckResponse } from '../support/slackDriver.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
+import type { AckResponse } from '../../src/emulator/slack-driver.js';
 import {
   callMessages,
   eventHandled,

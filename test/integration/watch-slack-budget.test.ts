@@ -4,7 +4,7 @@
  * once, in its final state; one message is updated at most every `updateGapMs`; a final state is never lost.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { FakeCall } from '../support/fakeSlack.js';
+import type { FakeCall } from '../../src/emulator/fake-slack.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 /** Slack's minute is 3 s here, in the fake Slack and in the app's budgets alike. */

@@ -17,7 +17,7 @@ import { createPermissions } from '../../src/slack/permissions.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { WatchService } from '../../src/watch/service.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import { SwitchableStore } from '../support/switchableStore.js';
 import { callMessages, eventually, FAST_TUNING } from '../support/watchHarness.js';
 

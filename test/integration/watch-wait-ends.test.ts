@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/clock.js';
-import type { FakeMessage } from '../support/fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { watchedCallThread } from '../support/replyThread.js';
 import { eventually, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 

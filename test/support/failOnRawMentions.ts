@@ -1,6 +1,6 @@
 // Jest setup (setupFilesAfterEnv): a test during which the app sent a raw `<…>` sequence from outside text to the
-// fake Slack (a broadcast, a mention, a disguised link: see rawMentions.ts) fails, naming what was sent where.
-import { describeRawMentions, takeRawMentions } from './rawMentions.js';
+// fake Slack (a broadcast, a mention, a disguised link: see src/emulator/raw-mentions.ts) fails, naming what was sent where.
+import { describeRawMentions, takeRawMentions } from '../../src/emulator/raw-mentions.js';
 
 function failOnRawMentions(when: string): void {
   const found = takeRawMentions();

@@ -3,11 +3,11 @@
  * escaping rule. It does not use the builders' own LIMITS so that a wrong constant there is caught here: it uses the
  * fake Slack's, the one other copy of Slack's limits.
  */
-import { LIMITS } from './blockKitLimits.js';
+import { LIMITS } from '../../src/emulator/block-kit-limits.js';
 
 type Json = Record<string, unknown>;
 
-/** The fake Slack's copy of the limits (test/support/blockKitLimits.ts), not the builders' own `LIMITS`. */
+/** The fake Slack's copy of the limits (src/emulator/block-kit-limits.ts), not the builders' own `LIMITS`. */
 const MAX = {
   ...LIMITS,
   field: LIMITS.sectionField,

@@ -17,9 +17,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from '../../src/main.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
-import { startFakeSlack, type FakeMessage, type FakeSlack, type FakeSlackOptions } from './fakeSlack.js';
+import {
+  startFakeSlack,
+  type FakeMessage,
+  type FakeSlack,
+  type FakeSlackOptions,
+} from '../../src/emulator/fake-slack.js';
 import { freshDatabase } from './postgres.js';
-import { SlackDriver } from './slackDriver.js';
+import { SlackDriver } from '../../src/emulator/slack-driver.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = join(ROOT, 'test', 'support', 'replicaProcess.ts');

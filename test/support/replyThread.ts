@@ -5,7 +5,7 @@
  * of it (the thread's lines, the customer's lines, the sends the simulator got, the reactions on a message).
  */
 import type { AuditEntry } from '../../src/slack/audit.js';
-import type { FakeMessage } from './fakeSlack.js';
+import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from './watchHarness.js';
 
 export const CH = 'C0OPS';

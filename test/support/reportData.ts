@@ -4,7 +4,7 @@
  * WhatsApp campaign with contacts at every step of the message funnel. And what the app answered a report's command.
  */
 import type { SimControl } from '../../src/sim/control.js';
-import type { FakeSlack } from './fakeSlack.js';
+import type { FakeSlack } from '../../src/emulator/fake-slack.js';
 
 const OUTCOMES = [
   { status: 'ended', answered_by: 'human', contactStatus: 'converted' },

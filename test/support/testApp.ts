@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startApp, type RunningApp, type StartOptions } from '../../src/main.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
-import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from './fakeSlack.js';
-import { SlackDriver } from './slackDriver.js';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../src/emulator/fake-slack.js';
+import { SlackDriver } from '../../src/emulator/slack-driver.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 
@@ -67,7 +67,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     // The operators' listener on any free port of 127.0.0.1 (tests run many apps at once), unless a test says.
     ...(opts.env?.METRICS_PORT ? {} : { metricsPort: 0 }),
   };
-  // The people and groups the app is configured with are mentioned on purpose (see rawMentions.ts).
+  // The people and groups the app is configured with are mentioned on purpose (see src/emulator/raw-mentions.ts).
   fake.allowMentions(
     ...config.adminUserIds,
     ...config.responderUserIds,

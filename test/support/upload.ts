@@ -3,8 +3,8 @@
  * command, a file submitted through it, and waiting for the upload's summary message.
  */
 import { jobsOf, uploadJobId, type UploadJob } from '../../src/slack/upload/jobs.js';
-import type { FakeFileObject, FakeMessage } from './fakeSlack.js';
-import { stateValue, type ViewSubmissionResult } from './slackDriver.js';
+import type { FakeFileObject, FakeMessage } from '../../src/emulator/fake-slack.js';
+import { stateValue, type ViewSubmissionResult } from '../../src/emulator/slack-driver.js';
 import type { TestApp } from './testApp.js';
 
 export type Json = Record<string, unknown>;

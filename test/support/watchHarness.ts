@@ -16,8 +16,13 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { SlackMethodBudget } from '../../src/slack/method-budget.js';
 import { LocalRateWindows } from '../../src/store/local-coordination.js';
 import type { WatchService, WatchTuning } from '../../src/watch/service.js';
-import { startFakeSlack, type FakeSlack, type FakeSlackOptions, type FakeMessage } from './fakeSlack.js';
-import { SlackDriver } from './slackDriver.js';
+import {
+  startFakeSlack,
+  type FakeSlack,
+  type FakeSlackOptions,
+  type FakeMessage,
+} from '../../src/emulator/fake-slack.js';
+import { SlackDriver } from '../../src/emulator/slack-driver.js';
 
 const SIGNING_SECRET = 'watch-test-secret';
 export const BOT_USER = 'UBOT';
@@ -98,7 +103,7 @@ export async function startWatchHarness(
   const stateFile = join(dir, 'state.json');
   const sim = await startSimulator({ port: 0, rateLimitPerSecond: false });
   const fake = await startFakeSlack({ botUserId: BOT_USER, botId: BOT_ID, ...opts.fake });
-  // The people the app is configured with are mentioned on purpose (see rawMentions.ts).
+  // The people the app is configured with are mentioned on purpose (see src/emulator/raw-mentions.ts).
   fake.allowMentions(...(opts.admins ?? []), ...(opts.responders ?? []));
   const agent = sim.control.addAgent({ name: 'Ana Agent' });
   const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });

@@ -19,7 +19,7 @@ import { HOME_CAMPAIGNS_PER_PAGE, homeView } from '../../src/render/home.js';
 import { inSchedule } from '../../src/watch/attention.js';
 import { HOSTILE } from '../support/blocksFixtures.js';
 import { campaignDetail, listItem } from '../support/blocksFixtures.js';
-import { validateBlocks, validateView } from '../support/blockKitLimits.js';
+import { validateBlocks, validateView } from '../../src/emulator/block-kit-limits.js';
 import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
 
 /** Our own mentions and channel links, and the thread links we build, are the only `<…>` allowed. */

@@ -24,7 +24,7 @@ import {
   type FormDirectory,
   type FormValues,
 } from '../../src/render/campaign-form.js';
-import { validateBlocks, validateView, viewByteLength } from '../support/blockKitLimits.js';
+import { validateBlocks, validateView, viewByteLength } from '../../src/emulator/block-kit-limits.js';
 import { editFormView } from '../../src/slack/campaign-form/open.js';
 import { LOCALES } from '../../src/i18n/locale.js';
 import { translator, type Translator } from '../../src/i18n/translator.js';

@@ -23,7 +23,7 @@ import {
   validateCreate,
   validateEdit,
 } from '../../src/slack/campaign-form/state.js';
-import { stateValue } from '../support/slackDriver.js';
+import { stateValue } from '../../src/emulator/slack-driver.js';
 import { submissionKey } from '../../src/slack/campaign-form/once.js';
 import { editFormView, fixedSettingsOf, rebuiltFormView } from '../../src/slack/campaign-form/open.js';
 

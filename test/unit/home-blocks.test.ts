@@ -16,7 +16,7 @@ import {
   type HomeModel,
 } from '../../src/render/home.js';
 import { orderCampaigns } from '../../src/slack/home/service.js';
-import { validateView, viewByteLength } from '../support/blockKitLimits.js';
+import { validateView, viewByteLength } from '../../src/emulator/block-kit-limits.js';
 import { campaignDetail, HOSTILE, listItem } from '../support/blocksFixtures.js';
 
 type Json = Record<string, unknown>;

@@ -30,7 +30,7 @@ import { auditLine } from '../../src/slack/audit.js';
 import { editFormView } from '../../src/slack/campaign-form/open.js';
 import { mapServiceError, validateCreate, validateEdit } from '../../src/slack/campaign-form/state.js';
 import { fixedSettingsOf } from '../../src/slack/campaign-form/open.js';
-import { validateView } from '../support/blockKitLimits.js';
+import { validateView } from '../../src/emulator/block-kit-limits.js';
 import { campaignDetail, HOSTILE } from '../support/blocksFixtures.js';
 import { allTexts, assertWithinMessageLimits } from '../support/messageChecks.js';
 

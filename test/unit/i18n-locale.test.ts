@@ -10,7 +10,7 @@ import { createLogger } from '../../src/log.js';
 import { parseCommandText, problemText, SPANISH_ALIASES, SUBCOMMANDS } from '../../src/slack/grammar.js';
 import { Languages } from '../../src/slack/locale.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
-import { startFakeSlack, type FakeSlack } from '../support/fakeSlack.js';
+import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 
 describe('localeFromSlack', () => {
   it.each([

@@ -19,7 +19,7 @@ import {
   type ScheduleView,
 } from '../../src/render/report.js';
 import { reportFigures } from '../../src/reports/figures.js';
-import { validateBlocks } from '../support/blockKitLimits.js';
+import { validateBlocks } from '../../src/emulator/block-kit-limits.js';
 
 const NOW = Date.parse('2026-03-10T18:00:00Z');
 const HOUR = 3_600_000;

@@ -27,7 +27,7 @@ import {
   type UploadStats,
 } from '../../src/render/upload-progress.js';
 import { failureGroups } from '../../src/slack/upload/runner.js';
-import { validateBlocks, validateView } from '../support/blockKitLimits.js';
+import { validateBlocks, validateView } from '../../src/emulator/block-kit-limits.js';
 
 const en = translator('en');
 const es = translator('es');

@@ -43,7 +43,7 @@ import {
 } from '../../src/render/watch.js';
 import { context } from '../../src/render/mrkdwn.js';
 import { call, contact, HOSTILE } from '../support/blocksFixtures.js';
-import { validateView } from '../support/blockKitLimits.js';
+import { validateView } from '../../src/emulator/block-kit-limits.js';
 import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
 
 const ZONE = 'America/Mexico_City';

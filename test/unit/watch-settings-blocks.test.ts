@@ -13,7 +13,7 @@ import type { SlackMessage } from '../../src/render/types.js';
 import { watchingMessage, watchStartedMessage } from '../../src/render/watch.js';
 import { filterWords, settingsSavedMessage, watchSettingsModal } from '../../src/render/watch-settings.js';
 import { call, HOSTILE } from '../support/blocksFixtures.js';
-import { validateView } from '../support/blockKitLimits.js';
+import { validateView } from '../../src/emulator/block-kit-limits.js';
 import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
 
 const ours = /unescaped <…> sequence "(<#C[A-Z0-9]+>|<https:\/\/outreach\.example\/[^|]+\|[^>]+>)"/;

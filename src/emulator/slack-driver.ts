@@ -6,14 +6,8 @@
 // Payload shapes: docs/slack-platform-notes.md §5 and §6.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import {
-  harnessNow,
-  nextHarnessSeq,
-  type FakeFileObject,
-  type FakeMessage,
-  type FakeSlack,
-  type Json,
-} from './fakeSlack.js';
+import type { FakeEphemeral, FakeFileObject, FakeMessage, FakeSlack } from './fake-slack.js';
+import { harnessNow, nextHarnessSeq, type Json } from './harness.js';
 
 export interface SlackDriverOptions {
   /**
@@ -35,6 +29,8 @@ export interface SlackDriverOptions {
   channelId?: string;
   /** Per-request timeout. Default 10 s. */
   timeoutMs?: number;
+  /** Keep only the last this many exchanges in `log` (a long-running playground). Default: all. */
+  keepLog?: number;
 }
 
 /** Ways to spoil a request, to check the app's request verification. */
@@ -67,7 +63,7 @@ export interface AckResponse {
   /**
    * Harness sequence number taken when the response arrived. fake.calls() carry the number taken when each call
    * arrived, so `call.seq > ack.seq` means the app acked before making that call. A fake service can take its own
-   * numbers with nextHarnessSeq() from fakeSlack.ts.
+   * numbers with nextHarnessSeq() from harness.ts.
    */
   seq: number;
   /** What was sent (the parsed payload). */
@@ -109,6 +105,8 @@ export interface BlockActionOptions extends SendOptions {
   channelId?: string;
   /** Click in this message (stored in the fake). */
   messageTs?: string;
+  /** Click in this ephemeral message (its message_ts, shown to userId in channelId). */
+  ephemeralTs?: string;
   /** Click in this view (id of a view stored in the fake, or a whole view object). */
   view?: string | Json;
   /** state.values of the surface at the time of the click. */
@@ -281,6 +279,7 @@ export class SlackDriver {
   readonly log: { kind: string; payload: Json; response: AckResponse }[] = [];
   private readonly signingSecret: string;
   private readonly timeoutMs: number;
+  private readonly keepLog: number | undefined;
 
   constructor(opts: SlackDriverOptions) {
     this.transport = opts.transport ?? 'http';
@@ -293,6 +292,13 @@ export class SlackDriver {
     this.userId = opts.userId ?? 'U0ALICE';
     this.channelId = opts.channelId ?? 'C0OPS';
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.keepLog = opts.keepLog;
+  }
+
+  private logExchange(entry: { kind: string; payload: Json; response: AckResponse }): void {
+    this.log.push(entry);
+    if (this.keepLog !== undefined && this.log.length > this.keepLog * 2)
+      this.log.splice(0, this.log.length - this.keepLog);
   }
 
   private team(): Json {
@@ -358,7 +364,7 @@ export class SlackDriver {
       payload,
       url,
     };
-    this.log.push({ kind, payload, response });
+    this.logExchange({ kind, payload, response });
     return response;
   }
 
@@ -413,7 +419,7 @@ export class SlackDriver {
       seq: ack.seq,
       payload,
     };
-    this.log.push({ kind, payload, response });
+    this.logExchange({ kind, payload, response });
     return response;
   }
 
@@ -456,9 +462,16 @@ export class SlackDriver {
     const userId = opts.userId ?? this.userId;
     const triggerId = this.fake.issueTriggerId({ userId });
     let message: FakeMessage | undefined;
+    let ephemeral: FakeEphemeral | undefined;
     let view: Json | undefined;
     let blocks: unknown;
     let channelId: string | undefined = opts.channelId;
+    if (opts.ephemeralTs) {
+      ephemeral = this.fake.ephemerals().find((e) => e.message_ts === opts.ephemeralTs && e.user === userId);
+      if (!ephemeral) throw new Error(`slack driver: no ephemeral message ${opts.ephemeralTs} shown to ${userId}`);
+      channelId = ephemeral.channel;
+      blocks = ephemeral.blocks;
+    }
     if (opts.messageTs) {
       channelId ??= this.channelId;
       message = this.fake.message(channelId, opts.messageTs);
@@ -472,10 +485,8 @@ export class SlackDriver {
       if (opts.stateValues) view.state = { values: opts.stateValues };
     }
     const found = findElement(blocks, opts.actionId, opts.blockId);
-    if ((message || view) && !found) {
-      throw new Error(
-        `slack driver: no element with action_id ${opts.actionId} in the ${message ? 'message' : 'view'}`,
-      );
+    if ((message || ephemeral || view) && !found) {
+      throw new Error(`slack driver: no element with action_id ${opts.actionId} in the ${view ? 'view' : 'message'}`);
     }
     const el = found?.element ?? {};
     const type = opts.type ?? (typeof el.type === 'string' ? el.type : 'button');
@@ -534,6 +545,23 @@ export class SlackDriver {
       payload.message = msg;
       payload.state = { values: opts.stateValues ?? {} };
       payload.response_url = responseUrl;
+    } else if (ephemeral) {
+      // Slack sends no `message` for a click in an ephemeral one; its response_url can replace or delete it.
+      responseUrl = this.fake.issueResponseUrl({
+        channelId: ephemeral.channel,
+        userId,
+        ephemeralTs: ephemeral.message_ts,
+      });
+      payload.container = {
+        type: 'message',
+        message_ts: ephemeral.message_ts,
+        channel_id: ephemeral.channel,
+        is_ephemeral: true,
+        ...(ephemeral.thread_ts ? { thread_ts: ephemeral.thread_ts } : {}),
+      };
+      payload.channel = this.channel(ephemeral.channel);
+      payload.state = { values: opts.stateValues ?? {} };
+      payload.response_url = responseUrl;
     } else if (view) {
       payload.container = { type: 'view', view_id: view.id };
       payload.view = view;
@@ -549,6 +577,38 @@ export class SlackDriver {
     }
     const r = await this.interaction(payload, opts);
     return { ...r, triggerId, responseUrl };
+  }
+
+  /**
+   * A person types in an external select of a view: Slack's block_suggestion, answered in the ack with
+   * `{ options }` or `{ option_groups }`.
+   */
+  async suggestion(
+    opts: SendOptions & { viewId: string; actionId: string; blockId?: string; value: string; userId?: string },
+  ): Promise<AckResponse> {
+    const view = this.fake.view(opts.viewId);
+    if (!view) throw new Error(`slack driver: no view ${opts.viewId} in the fake`);
+    const found = findElement(view.blocks, opts.actionId, opts.blockId);
+    if (!found || !String(found.element.type).includes('external_select')) {
+      throw new Error(`slack driver: view ${opts.viewId} has no external select with action_id ${opts.actionId}`);
+    }
+    const userId = opts.userId ?? this.fake.viewOwner(opts.viewId) ?? this.userId;
+    const payload: Json = {
+      type: 'block_suggestion',
+      user: this.user(userId),
+      container: { type: 'view', view_id: view.id },
+      api_app_id: this.fake.appId,
+      token: 'verification-token-unused',
+      action_id: opts.actionId,
+      block_id: found.block.block_id,
+      value: opts.value,
+      team: this.team(),
+      enterprise: null,
+      is_enterprise_install: false,
+      view,
+    };
+    const { viewId: _v, actionId: _a, blockId: _b, value: _x, userId: _u, ...send } = opts;
+    return this.interaction(payload, send);
   }
 
   /** The user presses the submit button of a modal. */

@@ -1,4 +1,4 @@
-// The Socket Mode side of the fake Slack: `apps.connections.open` (answered by fakeSlack.ts with the app-level
+// The Socket Mode side of the fake Slack: `apps.connections.open` (answered by fake-slack.ts with the app-level
 // token) hands out a one-use `ws://127.0.0.1:PORT/link/?ticket=…` URL; a WebSocket on it gets Slack's `hello`, then
 // envelopes `{envelope_id, type, payload, accepts_response_payload}` that the app acknowledges with
 // `{envelope_id, payload?}`. `disconnect()` sends Slack's `{type: "disconnect"}` (the client closes and reconnects
@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { harnessNow, nextHarnessSeq, type Json } from './fakeSlack.js';
+import { harnessNow, nextHarnessSeq, type Json } from './harness.js';
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 

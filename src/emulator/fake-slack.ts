@@ -1,7 +1,7 @@
 // A fake Slack Web API for integration tests: plain node:http on 127.0.0.1, spoken to by the real @slack/web-api
 // WebClient through `slackApiUrl: fake.apiUrl`. It keeps the workspace's state (messages, threads, views, files),
 // rejects what real Slack rejects (auth, Block Kit limits, trigger ids, hashes, rate limits) and records every call.
-// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fakeSlackSocket.ts.
+// Socket Mode: apps.connections.open with the app-level token, and the WebSocket endpoint in fake-slack-socket.ts.
 // Facts it follows: docs/slack-platform-notes.md §1-§6 (rate limits: §4, opt-in with tierLimits).
 
 import { randomBytes } from 'node:crypto';
@@ -9,27 +9,15 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { LIMITS, validateBlocks, validateView, viewByteLength } from './blockKitLimits.js';
-import { payloadProblems, reportRawMentions, type MentionScope, type RawMention } from './rawMentions.js';
-import { FakeSocketMode } from './fakeSlackSocket.js';
+import { LIMITS, validateBlocks, validateView, viewByteLength } from './block-kit-limits.js';
+import { payloadProblems, reportRawMentions, type MentionScope, type RawMention } from './raw-mentions.js';
+import { FakeSocketMode } from './fake-slack-socket.js';
+import { harnessNow, harnessSeq, nextHarnessSeq, type Json } from './harness.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Shared clock / sequence of the harness, so a test can order the fake's calls against the driver's acks.
-
-let harnessSeq = 0;
-/** Next value of the sequence shared by every fake call and driver response of this process. */
-export function nextHarnessSeq(): number {
-  return ++harnessSeq;
-}
-/** Epoch milliseconds with sub-millisecond resolution (monotonic within the process). */
-export function harnessNow(): number {
-  return performance.timeOrigin + performance.now();
-}
+export type { Json } from './harness.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
-
-export type Json = Record<string, unknown>;
 
 export interface FakeChannelInit {
   id: string;
@@ -185,10 +173,41 @@ export interface FakeSlackOptions {
   /** Scopes reported in `x-oauth-scopes` on every Web API answer, as Slack does; default: none reported. */
   scopes?: string[];
   /**
-   * Report every raw `<…>` sequence from outside text in what the app sends (rawMentions.ts), failing the test
-   * through the jest setup file. Default true; false only for tests of the fake itself.
+   * Report every raw `<…>` sequence from outside text in what the app sends (raw-mentions.ts), failing the test
+   * through the jest setup file. Default true; false only for tests of the fake itself; 'notify': only as a refusal
+   * to onChange's watchers (the playground), never to the process-wide list.
    */
-  checkRawMentions?: boolean;
+  checkRawMentions?: boolean | 'notify';
+  /**
+   * A long-running emulator (the playground): only the last `keepCalls` recorded calls are kept, and trigger ids,
+   * response_urls and ephemerals past their use are forgotten. Default: everything is kept (tests look back).
+   */
+  keepCalls?: number;
+}
+
+/**
+ * What changed in the workspace, for a watcher of the emulator (the playground streams it to its page): a message
+ * posted, updated (text, blocks, reactions, replies, files) or deleted; an ephemeral message shown (or replaced) for
+ * one person; a view opened, pushed, updated or published, or closed; a channel changed (the bot joined); and every
+ * refusal: a call Slack answered with an error, or outside text sent as a live mention.
+ */
+export type EmulatorChange =
+  | { kind: 'message'; channel: string; ts: string }
+  | { kind: 'message_deleted'; channel: string; ts: string }
+  | { kind: 'ephemeral'; ephemeral: FakeEphemeral }
+  | { kind: 'view'; viewId: string }
+  | { kind: 'view_closed'; viewId: string }
+  | { kind: 'channel'; channel: string }
+  | { kind: 'refusal'; refusal: EmulatorRefusal };
+
+/** A refusal named by method and JSON path, as Slack's own `[json-pointer:/blocks/3/text/text]` names it. */
+interface EmulatorRefusal {
+  method: string;
+  error: string;
+  /** `blocks[3].text.text`, when Slack names a part. */
+  path?: string;
+  /** What is wrong there, in Slack's words. */
+  detail?: string;
 }
 
 /** An injected failure. A string is a platform error (HTTP 200, `{ok:false, error}`). */
@@ -335,6 +354,8 @@ export interface FakeResponseUrlUse {
   status: number;
   body: Json;
   error?: string;
+  /** What Slack found wrong in the body's blocks. */
+  problems?: string[];
 }
 
 interface StoredMessage extends FakeMessage {
@@ -382,6 +403,8 @@ interface ResponseUrl {
   channelId?: string;
   userId?: string;
   messageTs?: string;
+  /** The ephemeral message it belongs to (a click in one): replace_original replaces it. */
+  ephemeralTs?: string;
 }
 
 class ApiError extends Error {
@@ -460,6 +483,15 @@ const MIME_BY_EXT: Record<string, [string, string]> = {
 function mimeFor(name: string): [string, string] {
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
   return MIME_BY_EXT[ext] ?? ['application/octet-stream', ext || 'binary'];
+}
+
+/** `/blocks/3/text/text` (a JSON pointer) as `blocks[3].text.text`. */
+function jsonPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
 const LOGIN_PAGE = `<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>Slack</title></head>
@@ -566,6 +598,7 @@ export class FakeSlack {
   /** Ids the app may mention on purpose besides the workspace's users/channels/groups (config, request senders). */
   private mentionable = new Set<string>();
   private rawMentionLog: RawMention[] = [];
+  private readonly watchers = new Set<(change: EmulatorChange) => void>();
 
   private constructor(server: Server, port: number, opts: FakeSlackOptions) {
     this.opts = opts;
@@ -880,6 +913,7 @@ export class FakeSlack {
   /** A trigger_id as Slack hands one out with an interaction. `ageMs` backdates it (to test expiry). */
   issueTriggerId(opts: { userId?: string; ageMs?: number } = {}): string {
     const issuedAt = Date.now() - (opts.ageMs ?? 0);
+    if (this.opts.keepCalls !== undefined) this.forgetSpent();
     if (opts.userId) this.mentionable.add(opts.userId);
     const id = `${Math.floor(issuedAt / 1000)}.${Math.floor(Math.random() * 1e12)}.${randomBytes(16).toString('hex')}`;
     this.triggers.set(id, { issuedAt, userId: opts.userId ?? 'U_TRIGGER', used: false });
@@ -887,7 +921,9 @@ export class FakeSlack {
   }
 
   /** A response_url served by this fake. messageTs: the message it belongs to (for replace/delete_original). */
-  issueResponseUrl(opts: { channelId?: string; userId?: string; messageTs?: string; ageMs?: number } = {}): string {
+  issueResponseUrl(
+    opts: { channelId?: string; userId?: string; messageTs?: string; ephemeralTs?: string; ageMs?: number } = {},
+  ): string {
     const id = `${this.teamId}/${++this.counter}/${randomBytes(12).toString('hex')}`;
     for (const known of [opts.channelId, opts.userId]) if (known) this.mentionable.add(known);
     this.responseUrls.set(id, {
@@ -897,8 +933,37 @@ export class FakeSlack {
       channelId: opts.channelId,
       userId: opts.userId,
       messageTs: opts.messageTs,
+      ...(opts.ephemeralTs ? { ephemeralTs: opts.ephemeralTs } : {}),
     });
     return `${this.baseUrl}/response/${id}`;
+  }
+
+  /** A long-running emulator forgets trigger ids and response_urls past their lifetime (keepCalls). */
+  private forgetSpent(): void {
+    const now = Date.now();
+    const triggerTtl = this.opts.triggerTtlMs ?? 3000;
+    for (const [id, t] of this.triggers) if (now - t.issuedAt > triggerTtl) this.triggers.delete(id);
+    const urlTtl = this.opts.responseUrlTtlMs ?? 30 * 60_000;
+    for (const [id, u] of this.responseUrls) if (now - u.issuedAt > urlTtl) this.responseUrls.delete(id);
+    if (this.responseUses.length > 2000) this.responseUses = this.responseUses.slice(-1000);
+  }
+
+  /** The bot's DM with a person, opened if it was not (as conversations.open does). */
+  dm(userId: string): FakeChannel {
+    return clone(this.openDm(userId));
+  }
+
+  /** Slack's file object of a file (files.info's), or undefined when there is none. */
+  fileObjectOf(fileId: string): FakeFileObject | undefined {
+    const f = this.filesById.get(fileId);
+    return f?.visible ? this.fileObject(f) : undefined;
+  }
+
+  /** A file's bytes as stored, with its name and type (to show it without a token). */
+  fileContent(fileId: string): { name: string; mimetype: string; bytes: Buffer } | undefined {
+    const f = this.filesById.get(fileId);
+    if (!f?.visible || !f.bytes) return undefined;
+    return { name: f.name, mimetype: f.mimetype, bytes: Buffer.from(f.bytes) };
   }
 
   /** Registers a file (as if a user uploaded it through a file_input); returns Slack's file object for it. */
@@ -947,6 +1012,17 @@ export class FakeSlack {
     for (const id of ids) if (id) this.mentionable.add(id);
   }
 
+  /** Calls `watcher` with every change of the workspace from now on (see EmulatorChange); returns the unsubscribe. */
+  onChange(watcher: (change: EmulatorChange) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private notify(change: EmulatorChange): void {
+    this.emitter.emit('change');
+    for (const w of this.watchers) w(change);
+  }
+
   // -------------------------------------------------------------------------------------------------------------
   // Inspection
 
@@ -955,14 +1031,20 @@ export class FakeSlack {
     return clone(this.rawMentionLog);
   }
 
-  /** Checks a payload the app sends for raw mentions (see rawMentions.ts); records and reports what it finds. */
+  /** Checks a payload the app sends for raw mentions (see raw-mentions.ts); records and reports what it finds. */
   checkOutgoing(method: string, payload: unknown): RawMention[] {
     if (this.opts.checkRawMentions === false) return [];
     const found = payloadProblems(payload, this.mentionScope(), method);
-    if (found.length) {
-      this.rawMentionLog.push(...found);
-      reportRawMentions(found);
+    if (found.length === 0) return found;
+    for (const m of found) {
+      this.notify({
+        kind: 'refusal',
+        refusal: { method: m.method, error: 'raw_mention', path: m.path, detail: `${m.sequence}: ${m.why}` },
+      });
     }
+    if (this.opts.checkRawMentions === 'notify') return found;
+    this.rawMentionLog.push(...found);
+    reportRawMentions(found);
     return found;
   }
 
@@ -1075,7 +1157,7 @@ export class FakeSlack {
 
   /** Current value of the harness sequence (to wait only for calls after this point). */
   seq(): number {
-    return harnessSeq;
+    return harnessSeq();
   }
 
   /**
@@ -1197,6 +1279,7 @@ export class FakeSlack {
       if (v) v.open = false;
       const i = stack.indexOf(id);
       if (i >= 0) stack.splice(i, 1);
+      this.notify({ kind: 'view_closed', viewId: id });
     }
     if (stack.length === 0) this.modalStacks.delete(stored.userId);
     this.emitter.emit('change');
@@ -1232,6 +1315,8 @@ export class FakeSlack {
 
   private record(call: FakeCall): void {
     this.callLog.push(call);
+    const keep = this.opts.keepCalls;
+    if (keep !== undefined && this.callLog.length > keep * 2) this.callLog = this.callLog.slice(-keep);
     this.emitter.emit('change');
   }
 
@@ -1337,6 +1422,8 @@ export class FakeSlack {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       body = { ok: false, error: e.code, ...e.extra };
+      const meta = e.extra.response_metadata;
+      this.notifyRefusal(method, e.code, isObj(meta) && Array.isArray(meta.messages) ? meta.messages : []);
     }
     if (this.opts.latencyMs) await sleep(this.opts.latencyMs);
     const ok = body.ok === true;
@@ -1608,49 +1695,114 @@ export class FakeSlack {
     if (blocks !== undefined) {
       const errs = validateBlocks(blocks, 'message');
       if (errs.length)
-        return this.answerResponseUrl(res, { id, url, at, status: 400, body, error: 'invalid_blocks' }, seq);
+        return this.answerResponseUrl(
+          res,
+          { id, url, at, status: 400, body, error: 'invalid_blocks', problems: errs },
+          seq,
+        );
     }
     ru.uses++;
+    this.applyResponse(ru, body);
+    return this.answerResponseUrl(res, { id, url, at, status: 200, body }, seq);
+  }
+
+  /**
+   * What Slack does with a response_url body (or a command's ack body): delete or replace the original message
+   * (or the ephemeral clicked in), post in the channel, or show an ephemeral message to the person.
+   */
+  private applyResponse(ru: Omit<ResponseUrl, 'id' | 'issuedAt' | 'uses'>, body: Json): void {
     const text = str(body.text) ?? '';
+    const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
     const channel = ru.channelId;
-    if (truthy(body.delete_original) && channel && ru.messageTs) {
-      const m = this.findMessage(channel, ru.messageTs);
-      if (m) m.deleted = true;
-    } else if (truthy(body.replace_original) && channel && ru.messageTs) {
-      const m = this.findMessage(channel, ru.messageTs);
-      if (m) {
+    const original = channel && ru.messageTs ? this.findMessage(channel, ru.messageTs) : undefined;
+    const ephemeral = ru.ephemeralTs
+      ? this.ephemeralList.find((e) => e.message_ts === ru.ephemeralTs && e.user === ru.userId)
+      : undefined;
+    // A response_url of a message (or an ephemeral) acts on it; one gone already leaves nothing to act on.
+    const hasOriginal = Boolean((channel && ru.messageTs) || ru.ephemeralTs);
+    if (truthy(body.delete_original) && hasOriginal) {
+      if (original && channel) {
+        original.deleted = true;
+        this.notify({ kind: 'message_deleted', channel, ts: original.ts });
+      }
+      if (ephemeral) this.ephemeralList = this.ephemeralList.filter((e) => e !== ephemeral);
+    } else if (truthy(body.replace_original) && hasOriginal) {
+      if (original && channel) {
         // The original is replaced wholesale: no blocks in the body means a text-only message.
-        m.text = text;
-        if (Array.isArray(blocks)) m.blocks = this.withIds(blocks);
-        else delete m.blocks;
-        m.edited = { user: this.botUserId, ts: this.nextTs() };
-        m.updates++;
+        original.text = text;
+        if (blocks) original.blocks = this.withIds(blocks);
+        else delete original.blocks;
+        original.edited = { user: this.botUserId, ts: this.nextTs() };
+        original.updates++;
+        this.notify({ kind: 'message', channel, ts: original.ts });
+      }
+      if (ephemeral) {
+        ephemeral.text = text;
+        if (blocks) ephemeral.blocks = this.withIds(blocks);
+        else delete ephemeral.blocks;
+        this.notify({ kind: 'ephemeral', ephemeral: clone(ephemeral) });
       }
     } else if (body.response_type === 'in_channel' && channel) {
       this.storeMessage(channel, {
         ...this.botAuthor(),
         text,
-        blocks: Array.isArray(blocks) ? this.withIds(blocks) : undefined,
+        blocks: blocks ? this.withIds(blocks) : undefined,
         thread_ts: str(body.thread_ts),
       });
     } else {
-      this.ephemeralList.push({
+      this.addEphemeral({
         channel: channel ?? '',
         user: ru.userId ?? '',
         text,
-        blocks: Array.isArray(blocks) ? clone(blocks) : undefined,
+        // Slack fills in block and action ids of an ephemeral message as of any other.
+        blocks: blocks ? this.withIds(blocks) : undefined,
         thread_ts: str(body.thread_ts),
         message_ts: this.nextTs(),
         via: 'response_url',
       });
     }
-    return this.answerResponseUrl(res, { id, url, at, status: 200, body }, seq);
+  }
+
+  private addEphemeral(e: FakeEphemeral): void {
+    for (const k of Object.keys(e) as (keyof FakeEphemeral)[]) if (e[k] === undefined) delete e[k];
+    this.ephemeralList.push(e);
+    if (this.opts.keepCalls !== undefined && this.ephemeralList.length > 2000) {
+      this.ephemeralList = this.ephemeralList.slice(-1000);
+    }
+    this.notify({ kind: 'ephemeral', ephemeral: clone(e) });
+  }
+
+  /**
+   * Slack shows a slash command's ack body to the person who typed it (ephemeral), or in the channel with
+   * `response_type: "in_channel"`, as it does a response_url's.
+   */
+  showCommandAck(opts: { channelId: string; userId: string; body: unknown }): void {
+    if (!isObj(opts.body) || (opts.body.text === undefined && opts.body.blocks === undefined)) return;
+    const errs = opts.body.blocks === undefined ? [] : validateBlocks(opts.body.blocks, 'message');
+    if (errs.length) {
+      this.notifyRefusal('command ack', 'invalid_blocks', errs);
+      return;
+    }
+    // (The driver checked the body for raw mentions when the ack arrived.)
+    this.applyResponse({ channelId: opts.channelId, userId: opts.userId }, opts.body);
+  }
+
+  /** Tells the watchers of a refusal; Slack's problem messages name the part (`[json-pointer:/blocks/3]`). */
+  private notifyRefusal(method: string, error: string, problems: unknown[] = []): void {
+    const first = problems.find((p): p is string => typeof p === 'string');
+    const pointer = first ? /\[json-pointer:([^\]]*)\]/.exec(first) : null;
+    const refusal: EmulatorRefusal = { method, error };
+    if (pointer?.[1] !== undefined) refusal.path = jsonPath(pointer[1]);
+    if (first) refusal.detail = first.replace(/^\[ERROR\]\s*/, '').replace(/\s*\[json-pointer:[^\]]*\]/, '');
+    if (problems.length > 1) refusal.detail = `${refusal.detail ?? ''} (and ${problems.length - 1} more)`.trim();
+    this.notify({ kind: 'refusal', refusal });
   }
 
   private answerResponseUrl(res: ServerResponse, use: FakeResponseUrlUse, seq: number): void {
     this.responseUses.push(use);
     const ok = use.status === 200;
     if (ok) this.checkOutgoing('response_url', use.body);
+    else this.notifyRefusal('response_url', use.error ?? `HTTP ${use.status}`, use.problems);
     this.record({
       seq,
       at: use.at,
@@ -1799,9 +1951,10 @@ export class FakeSlack {
         parent.reply_users_count = parent.reply_users.length;
         parent.latest_reply = replies[replies.length - 1]?.ts;
         msg.parent_user_id = parent.user;
+        this.notify({ kind: 'message', channel, ts: parent.ts });
       }
     }
-    this.emitter.emit('change');
+    this.notify({ kind: 'message', channel, ts });
     return msg;
   }
 
@@ -1950,7 +2103,7 @@ export class FakeSlack {
     };
     if (v.type === 'home') delete view.submit;
     this.viewsById.set(id, { view, userId, open: true });
-    this.emitter.emit('change');
+    this.notify({ kind: 'view', viewId: id });
     return view;
   }
 
@@ -1970,7 +2123,7 @@ export class FakeSlack {
       notify_on_close: v.notify_on_close ?? false,
       hash: this.newHash(),
     };
-    this.emitter.emit('change');
+    this.notify({ kind: 'view', viewId: stored.view.id as string });
     return stored.view;
   }
 
@@ -2086,7 +2239,7 @@ export class FakeSlack {
         if (metadata !== undefined) m.metadata = metadata;
         m.edited = { user: this.botUserId, ts: this.nextTs() };
         m.updates++;
-        this.emitter.emit('change');
+        this.notify({ kind: 'message', channel: ch.id, ts: m.ts });
         return { channel: ch.id, ts: m.ts, text: m.text, message: this.apiMessage(m) };
       },
 
@@ -2097,7 +2250,7 @@ export class FakeSlack {
         this.resolveUser(user);
         const { blocks } = this.checkMessageContent(args);
         const message_ts = this.nextTs();
-        this.ephemeralList.push({
+        this.addEphemeral({
           channel: ch.id,
           user,
           text: str(args.text) ?? '',
@@ -2106,7 +2259,6 @@ export class FakeSlack {
           message_ts,
           via: 'chat.postEphemeral',
         });
-        this.emitter.emit('change');
         return { message_ts };
       },
 
@@ -2117,7 +2269,7 @@ export class FakeSlack {
         if (!m) throw new ApiError('message_not_found');
         if (m.user !== this.botUserId) throw new ApiError('cant_delete_message');
         m.deleted = true;
-        this.emitter.emit('change');
+        this.notify({ kind: 'message_deleted', channel: ch.id, ts: m.ts });
         return { channel: ch.id, ts: m.ts };
       },
 
@@ -2138,7 +2290,7 @@ export class FakeSlack {
         if (ch.isArchived) throw new ApiError('is_archived');
         const already = ch.isMember;
         ch.isMember = true;
-        this.emitter.emit('change');
+        this.notify({ kind: 'channel', channel: ch.id });
         return {
           channel: this.channelInfo(ch),
           ...(already
@@ -2238,7 +2390,7 @@ export class FakeSlack {
         }
         r.users.push(this.botUserId);
         r.count = r.users.length;
-        this.emitter.emit('change');
+        this.notify({ kind: 'message', channel: ch.id, ts: m.ts });
         return {};
       },
 
@@ -2254,7 +2406,7 @@ export class FakeSlack {
         r.count = r.users.length;
         m.reactions = (m.reactions ?? []).filter((x) => x.count > 0);
         if (m.reactions.length === 0) delete m.reactions;
-        this.emitter.emit('change');
+        this.notify({ kind: 'message', channel: ch.id, ts: m.ts });
         return {};
       },
 
@@ -2318,6 +2470,7 @@ export class FakeSlack {
         for (const id of this.modalStacks.get(trigger.userId) ?? []) {
           const v = this.viewsById.get(id);
           if (v) v.open = false;
+          this.notify({ kind: 'view_closed', viewId: id });
         }
         const created = this.createView(view, trigger.userId);
         this.modalStacks.set(trigger.userId, [created.id as string]);
@@ -2396,6 +2549,7 @@ export class FakeSlack {
           for (const m of list) {
             if (m.files?.some((x) => x.id === f.id)) {
               m.files = m.files.map((x) => (x.id === f.id ? ({ id: f.id, mode: 'tombstone' } as typeof x) : x));
+              this.notify({ kind: 'message', channel: m.channel, ts: m.ts });
             }
           }
         }

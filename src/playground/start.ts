@@ -1,0 +1,194 @@
+/**
+ * The playground: the Slack emulator with the demo workspace, the app itself unchanged (startApp in sandbox mode,
+ * so the built-in simulator with its demo data in motion stands in for the service), and the page's server on
+ * PLAYGROUND_HOST:PORT. The app's bot token and signing secret are random per start, and its state lives in a
+ * folder of its own under the OS temp dir, removed at close: nothing mixes with a real install's.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type PlaygroundSettings } from '../config.js';
+import { startFakeSlack, type FakeSlack } from '../emulator/fake-slack.js';
+import { SlackDriver } from '../emulator/slack-driver.js';
+import { createLogger, type Logger } from '../log.js';
+import { startApp, type RunningApp, type StartOptions } from '../main.js';
+import { isLoopback } from '../metricsServer.js';
+import type { Simulator } from '../sim/index.js';
+import { SUBCOMMANDS } from '../slack/grammar.js';
+import type { PageEvent, PageRefusal } from './api.js';
+import { EventStreams, watchEmulator } from './events.js';
+import { createPlaygroundServer } from './server.js';
+import { ServicePanel } from './service-panel.js';
+import type { CommandInfo } from './shapes.js';
+import { APP, CHANNELS, PEOPLE, PERMISSION_ENV, TEAM, emulatorUsers } from './workspace.js';
+
+/** The command as manifest.yml has it (test/integration/playground.test.ts checks they agree). */
+export const COMMAND: CommandInfo = {
+  name: '/campaign',
+  usageHint: SUBCOMMANDS.join(' | '),
+  description: 'Run outbound campaigns (list, create, upload contacts, watch calls in a channel)',
+};
+
+/** Refusals the page gets with its state (the newest); each one is streamed and logged as it happens. */
+const KEPT_REFUSALS = 50;
+
+export interface PlaygroundOptions {
+  settings: PlaygroundSettings;
+  logger?: Logger;
+  /** The app's start options (tests speed the sandbox and the watch up). */
+  start?: Partial<StartOptions>;
+  /** The built page's folder; default dist/web/ of this checkout. */
+  webRoot?: string;
+}
+
+export interface Playground {
+  /** `http://127.0.0.1:3000/`: where the page is. */
+  url: string;
+  port: number;
+  emulator: FakeSlack;
+  app: RunningApp;
+  simulator: Simulator;
+  close(): Promise<void>;
+}
+
+export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
+  const { settings } = opts;
+  const botToken = `xoxb-${randomBytes(24).toString('hex')}`;
+  const signingSecret = randomBytes(32).toString('hex');
+  const logger =
+    opts.logger ??
+    createLogger(settings.logLevel, {
+      secrets: [botToken, signingSecret],
+      ...(settings.logFormat ? { format: settings.logFormat } : {}),
+    });
+  const emulator = await startFakeSlack({
+    botToken,
+    teamId: TEAM.id,
+    teamDomain: TEAM.domain,
+    appId: APP.appId,
+    botId: APP.botId,
+    botUserId: APP.botUserId,
+    channels: [...CHANNELS],
+    users: emulatorUsers(),
+    checkRawMentions: 'notify',
+    keepCalls: 1000,
+    ...(settings.rateLimits ? { tierLimits: true } : {}),
+  });
+  for (const p of PEOPLE) emulator.dm(p.id);
+  const stateDir = mkdtempSync(join(tmpdir(), 'outreach-playground-'));
+  const app = await startApp(
+    {
+      ...loadConfig({
+        SLACK_BOT_TOKEN: botToken,
+        SLACK_SIGNING_SECRET: signingSecret,
+        SLACK_API_URL: emulator.apiUrl,
+        STATE_DIR: join(stateDir, 'state'),
+        STATE_FILE: join(stateDir, 'state.json'),
+        POLL_INTERVAL_SECONDS: String(settings.pollIntervalSeconds),
+        LOG_LEVEL: settings.logLevel,
+        ...PERMISSION_ENV,
+      }),
+      port: 0,
+      metricsPort: 0,
+    },
+    { logger, botId: APP.botId, botUserId: APP.botUserId, ...opts.start },
+  ).catch(async (err: unknown) => {
+    await emulator.close();
+    rmSync(stateDir, { recursive: true, force: true });
+    throw err;
+  });
+  const simulator = app.simulator as Simulator;
+  const driver = new SlackDriver({
+    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
+    signingSecret,
+    fake: emulator,
+    keepLog: 100,
+  });
+
+  const streams = new EventStreams();
+  const errors = new Map<string, Record<string, string>>();
+  const refusals: PageRefusal[] = [];
+  const refused = (r: PageRefusal) => {
+    refusals.push(r);
+    refusals.splice(0, Math.max(0, refusals.length - KEPT_REFUSALS));
+    const where = r.path ? ` at ${r.path}` : '';
+    logger.warn(
+      `Slack (the playground's emulator) refused ${r.method}: ${r.error}${where}${r.detail ? `: ${r.detail}` : ''}`,
+    );
+  };
+  const panel = new ServicePanel(simulator.control, (service) =>
+    streams.publish({ type: 'service', service }, 'everyone'),
+  );
+  const unwatch = watchEmulator(emulator, { streams, errors, refused });
+  const server = createPlaygroundServer({
+    emulator,
+    streams,
+    actions: {
+      emulator,
+      driver,
+      panel,
+      errors,
+      refused: (r) => {
+        refused(r);
+        streams.publish({ type: 'refusal', refusal: r }, 'everyone');
+      },
+      publish: (event: PageEvent, to: string[]) => streams.publish(event, to),
+    },
+    sources: () => ({ emulator, command: COMMAND, refusals, service: panel.state(), errors }),
+    webRoot: opts.webRoot ?? defaultWebRoot(),
+  });
+  const port = await listen(server, settings).catch(async (err: unknown) => {
+    await stopAll();
+    throw err;
+  });
+  if (!isLoopback(settings.host)) {
+    logger.warn(
+      `PLAYGROUND_HOST ${settings.host} is not a loopback address: anyone who can reach port ${port} uses the ` +
+        'playground, and its page has no login. Leave PLAYGROUND_HOST unset to keep it on this machine.',
+    );
+  }
+
+  async function stopAll(): Promise<void> {
+    unwatch();
+    panel.close();
+    streams.close();
+    await app.stop();
+    await emulator.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    port,
+    emulator,
+    app,
+    simulator,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await stopAll();
+    },
+  };
+}
+
+function listen(server: Server, settings: PlaygroundSettings): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : settings.port);
+    });
+  });
+}
+
+/** dist/web/ of the checkout this file is in (src/playground/ under tsx, dist/src/playground/ once built). */
+function defaultWebRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'dist', 'web');
+}
