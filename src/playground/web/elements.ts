@@ -63,7 +63,7 @@ function button(el: Json, at: Placement, ctx: BlockContext): HTMLElement {
     if (!confirm) return fire();
     void confirmDialog(confirm, ctx.names).then((yes) => (yes ? fire() : undefined));
   };
-  const label = plainText(el.accessibility_label);
+  const label = str(el.accessibility_label);
   return h('button', { class: classes, attrs: { 'aria-label': label || undefined }, on: { click: press } }, [
     textObject(el.text, ctx.names),
   ]);

@@ -143,7 +143,7 @@ class Page implements Workspace {
       );
     fill(
       this.topbar,
-      h('span', { class: 'brand' }, `${team.name} · playground`),
+      h('span', { class: 'brand' }, team.name, h('span', { class: 'badge' }, 'local Slack playground')),
       h('label', { class: 'be-anyone', attrs: { for: 'be-anyone' } }, 'Be '),
       switcher,
       toggle('service', 'Service side'),

@@ -1,0 +1,47 @@
+/**
+ * A browser test's playground: the real one (src/playground/start.ts, the emulator, the simulator and the app) on a
+ * free port, and the machine's Chromium on its page (browser.ts). `finish` keeps a screenshot of the end state.
+ */
+import { loadPlaygroundSettings } from '../../src/config.js';
+import { startPlayground, type Playground } from '../../src/playground/start.js';
+import { PEOPLE } from '../../src/playground/workspace.js';
+import { openBrowser, type BrowserSession } from './browser.js';
+
+export interface PageTest {
+  playground: Playground;
+  browser: BrowserSession;
+  /** Opens the page as one of the playground's people (by the start of their name), as its link `?as=` does. */
+  openAs(name: string): Promise<void>;
+  /** Keeps a screenshot of the end state (artifacts/browser/<name>.png), then stops the browser and the playground. */
+  finish(name: string): Promise<void>;
+}
+
+export function personId(name: string): string {
+  const person = PEOPLE.find((p) => p.name.startsWith(name));
+  if (!person) throw new Error(`no playground person named ${name}`);
+  return person.id;
+}
+
+export async function startPageTest(): Promise<PageTest> {
+  const playground = await startPlayground({ settings: loadPlaygroundSettings({ PORT: '0', LOG_LEVEL: 'error' }) });
+  let browser: BrowserSession;
+  try {
+    browser = await openBrowser(playground.url);
+  } catch (error) {
+    await playground.close();
+    throw error;
+  }
+  return {
+    playground,
+    browser,
+    async openAs(name) {
+      await browser.page.goto(`${playground.url}?as=${encodeURIComponent(personId(name))}`);
+      await browser.page.getByRole('navigation', { name: 'Channels and apps' }).waitFor();
+    },
+    async finish(name) {
+      await browser.screenshot(name).catch(() => undefined);
+      await browser.close();
+      await playground.close();
+    },
+  };
+}
