@@ -7,7 +7,7 @@ import { composer, ephemeralView, messageView, type Workspace } from './messages
 import { ModalLayer, ViewForms } from './modal.js';
 import { compareTs, Model, type Change } from './model.js';
 import { refusalsPanel } from './refusals.js';
-import { servicePanel } from './service.js';
+import { ServicePanel } from './service.js';
 import { sidebar } from './sidebar.js';
 import { list, type BlockContext, type Form } from './text.js';
 
@@ -37,6 +37,10 @@ class Page implements Workspace {
   private readonly side = h('aside', { class: 'side', attrs: { hidden: true } });
   private readonly toasts = h('div', { class: 'toasts', attrs: { role: 'status', 'aria-live': 'polite' } });
   private sidePanel: 'service' | 'refusals' | undefined;
+  private readonly service = new ServicePanel(
+    () => this.model.state.me,
+    (answer) => (answer.ok ? undefined : this.toast(`The simulator answered: ${answer.error ?? 'failed'}`, 'error')),
+  );
 
   async start(): Promise<void> {
     document.body.append(this.topbar, h('div', { class: 'layout' }, this.nav, this.main, this.threadPane, this.side));
@@ -159,10 +163,10 @@ class Page implements Workspace {
 
   private renderSide(): void {
     this.side.hidden = !this.sidePanel;
-    const report = (error: string | undefined) => error && this.toast(`The simulator answered: ${error}`, 'error');
-    if (this.sidePanel === 'service')
-      fill(this.side, servicePanel(this.model.state.service, this.model.state.me, report));
-    else if (this.sidePanel === 'refusals') fill(this.side, refusalsPanel(this.model.state.refusals));
+    if (this.sidePanel === 'service') {
+      this.service.update(this.model.state.service);
+      if (this.side.firstElementChild !== this.service.element) fill(this.side, this.service.element);
+    } else if (this.sidePanel === 'refusals') fill(this.side, refusalsPanel(this.model.state.refusals));
     else fill(this.side);
   }
 
