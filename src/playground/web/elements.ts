@@ -41,7 +41,8 @@ function changed(el: Json, at: Placement, ctx: BlockContext, value: ElementValue
 function current(el: Json, at: Placement, ctx: BlockContext, initial: ElementValue): Json {
   const kept = at.input ? ctx.form?.get(at.blockId, actionId(el)) : undefined;
   const value = kept ?? initial;
-  if (at.input && !kept) ctx.form?.set(at.blockId, actionId(el), value);
+  // Kept in this drawing's values too, so a later drawing (another views.update) still has it.
+  if (at.input) ctx.form?.set(at.blockId, actionId(el), value);
   return value as unknown as Json;
 }
 

@@ -102,6 +102,8 @@ export class ModalLayer {
         'form',
         {
           class: 'modal-form',
+          // The app checks the inputs, as Slack leaves it to the app: no browser checks in between.
+          attrs: { novalidate: true },
           on: { submit: (event) => (event.preventDefault(), void this.submit(page, values, status)) },
         },
         h(
