@@ -202,6 +202,15 @@ function usergroupId(name: string, purpose: string) {
   });
 }
 
+/** true or false (any case), false when unset; `fix` is the sentence saying what to set. */
+function trueOrFalse(name: string, fix: string) {
+  return text.transform((v, ctx) => {
+    if (v === undefined || /^false$/i.test(v)) return false;
+    if (/^true$/i.test(v)) return true;
+    return fail(ctx, `${name} must be true or false (got ${shown(v)}). ${fix}`);
+  });
+}
+
 /** An address to bind to (IP or host name), 127.0.0.1 when unset; `what` names what listens there. */
 function hostAddress(name: string, what: string) {
   return text.transform((v, ctx) => {
@@ -321,15 +330,10 @@ const envSchema = z.looseObject({
     'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
   ),
   RESPONDER_USERGROUP_ID: usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
-  ALLOW_EVERYONE_TO_CHANGE: text.transform((v, ctx) => {
-    if (v === undefined || /^false$/i.test(v)) return false;
-    if (/^true$/i.test(v)) return true;
-    return fail(
-      ctx,
-      `ALLOW_EVERYONE_TO_CHANGE must be true or false (got ${shown(v)}). ` +
-        'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
-    );
-  }),
+  ALLOW_EVERYONE_TO_CHANGE: trueOrFalse(
+    'ALLOW_EVERYONE_TO_CHANGE',
+    'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
+  ),
   AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
     if (v === undefined || slackId(v, 'CG')) return v;
     return fail(
@@ -453,8 +457,8 @@ function noBotTokenMessage(env: Env): string {
 }
 
 /**
- * What `npm start` runs: the app against a real Slack when a Slack token is set; the playground (a local Slack
- * emulator, the simulator and the app) when neither Slack token nor the service's credentials are, or when asked
+ * What `npm start` runs: the app against a real Slack when a Slack token (or signing secret) is set; the playground
+ * (a local Slack emulator, the simulator and the app) when none of them nor the service's credentials are, or when asked
  * for (`npm run playground`) without the service's credentials; otherwise loadConfig refuses, naming both ways out.
  */
 export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' | 'playground' {
@@ -467,7 +471,9 @@ export function startMode(env: Env, opts: { playground?: boolean } = {}): 'app' 
   }
   if (serviceCredentials(env)) return 'app';
   if (opts.playground) return 'playground';
-  return isSet(env.SLACK_BOT_TOKEN) || isSet(env.SLACK_APP_TOKEN) ? 'app' : 'playground';
+  // A signing secret alone is a Slack app being set up: it gets the app's refusal naming the missing token.
+  const slack = [env.SLACK_BOT_TOKEN, env.SLACK_APP_TOKEN, env.SLACK_SIGNING_SECRET].some(isSet);
+  return slack ? 'app' : 'playground';
 }
 
 /** The playground's own settings: where its page listens and whether Slack's rate limits apply. */
@@ -478,6 +484,8 @@ export interface PlaygroundSettings {
   host: string;
   /** PLAYGROUND_RATE_LIMITS=true: the emulator answers 429 as Slack does past each method's limit. */
   rateLimits: boolean;
+  /** PLAYGROUND_SOCKET_MODE=true: the app connects to the emulator in Socket Mode instead of getting signed HTTP. */
+  socketMode: boolean;
   logLevel: LogLevel;
   logFormat?: LogFormat;
   /** Watched campaigns are checked this often (POLL_INTERVAL_SECONDS, default 5 in the playground). */
@@ -487,15 +495,14 @@ export interface PlaygroundSettings {
 const playgroundSchema = z.looseObject({
   PORT: wholeNumber('PORT', { min: 0, max: 65535, fallback: 3000, purpose: "the playground page's port" }),
   PLAYGROUND_HOST: hostAddress('PLAYGROUND_HOST', "the playground's page"),
-  PLAYGROUND_RATE_LIMITS: text.transform((v, ctx) => {
-    if (v === undefined || /^false$/i.test(v)) return false;
-    if (/^true$/i.test(v)) return true;
-    return fail(
-      ctx,
-      `PLAYGROUND_RATE_LIMITS must be true or false (got ${shown(v)}). ` +
-        "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
-    );
-  }),
+  PLAYGROUND_RATE_LIMITS: trueOrFalse(
+    'PLAYGROUND_RATE_LIMITS',
+    "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+  ),
+  PLAYGROUND_SOCKET_MODE: trueOrFalse(
+    'PLAYGROUND_SOCKET_MODE',
+    'Set it to true to run the app in Socket Mode in the playground, or leave it unset for signed HTTP requests.',
+  ),
   POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
   LOG_LEVEL: envSchema.shape.LOG_LEVEL,
   LOG_FORMAT: envSchema.shape.LOG_FORMAT,
@@ -513,6 +520,7 @@ export function loadPlaygroundSettings(env: Env = process.env): PlaygroundSettin
     port: e.PORT,
     host: e.PLAYGROUND_HOST,
     rateLimits: e.PLAYGROUND_RATE_LIMITS,
+    socketMode: e.PLAYGROUND_SOCKET_MODE,
     logLevel: e.LOG_LEVEL,
     pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
     ...(e.LOG_FORMAT ? { logFormat: e.LOG_FORMAT } : {}),

@@ -485,6 +485,10 @@ function mimeFor(name: string): [string, string] {
   return MIME_BY_EXT[ext] ?? ['application/octet-stream', ext || 'binary'];
 }
 
+/** What a long-running emulator (keepCalls) keeps: each channel's newest messages, and the views not closed long ago. */
+const KEPT_MESSAGES = 5000;
+const KEPT_VIEWS = 2000;
+
 /** `/blocks/3/text/text` (a JSON pointer) as `blocks[3].text.text`. */
 function jsonPath(pointer: string): string {
   return pointer
@@ -1941,6 +1945,8 @@ export class FakeSlack {
     for (const k of Object.keys(msg) as (keyof StoredMessage)[]) if (msg[k] === undefined) delete msg[k];
     list.push(msg);
     list.sort((a, b) => tsToMicros(a.ts) - tsToMicros(b.ts));
+    // A long-running emulator keeps each channel's newest messages only.
+    if (this.opts.keepCalls !== undefined && list.length > KEPT_MESSAGES) list.splice(0, list.length - KEPT_MESSAGES);
     if (threadTs) {
       const parent = list.find((m) => m.ts === threadTs);
       if (parent) {
@@ -2103,8 +2109,17 @@ export class FakeSlack {
     };
     if (v.type === 'home') delete view.submit;
     this.viewsById.set(id, { view, userId, open: true });
+    if (this.opts.keepCalls !== undefined && this.viewsById.size > KEPT_VIEWS) this.forgetClosedViews();
     this.notify({ kind: 'view', viewId: id });
     return view;
+  }
+
+  /** The oldest closed modals go first (open ones and Home tabs stay). */
+  private forgetClosedViews(): void {
+    for (const [id, v] of this.viewsById) {
+      if (this.viewsById.size <= KEPT_VIEWS / 2) return;
+      if (!v.open && v.view.type !== 'home') this.viewsById.delete(id);
+    }
   }
 
   private replaceView(stored: StoredView, v: Json): Json {

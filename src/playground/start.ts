@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type PlaygroundSettings } from '../config.js';
+import { ConfigError, loadConfig, type PlaygroundSettings } from '../config.js';
 import { startFakeSlack, type FakeSlack } from '../emulator/fake-slack.js';
 import { SlackDriver } from '../emulator/slack-driver.js';
 import { createLogger, type Logger } from '../log.js';
@@ -57,15 +57,17 @@ export interface Playground {
 export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
   const { settings } = opts;
   const botToken = `xoxb-${randomBytes(24).toString('hex')}`;
+  const appToken = `xapp-1-${APP.appId}-${randomBytes(24).toString('hex')}`;
   const signingSecret = randomBytes(32).toString('hex');
   const logger =
     opts.logger ??
     createLogger(settings.logLevel, {
-      secrets: [botToken, signingSecret],
+      secrets: [botToken, appToken, signingSecret],
       ...(settings.logFormat ? { format: settings.logFormat } : {}),
     });
   const emulator = await startFakeSlack({
     botToken,
+    appToken,
     teamId: TEAM.id,
     teamDomain: TEAM.domain,
     appId: APP.appId,
@@ -84,6 +86,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
       ...loadConfig({
         SLACK_BOT_TOKEN: botToken,
         SLACK_SIGNING_SECRET: signingSecret,
+        ...(settings.socketMode ? { SLACK_APP_TOKEN: appToken } : {}),
         SLACK_API_URL: emulator.apiUrl,
         STATE_DIR: join(stateDir, 'state'),
         STATE_FILE: join(stateDir, 'state.json'),
@@ -101,12 +104,15 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
     throw err;
   });
   const simulator = app.simulator as Simulator;
-  const driver = new SlackDriver({
-    appUrl: `http://127.0.0.1:${app.port}/slack/events`,
-    signingSecret,
-    fake: emulator,
-    keepLog: 100,
-  });
+  // What Slack sends the app: signed HTTP requests to its receiver, or envelopes over its Socket Mode connection.
+  const driver = settings.socketMode
+    ? new SlackDriver({ transport: 'socket', fake: emulator, keepLog: 100 })
+    : new SlackDriver({
+        appUrl: `http://127.0.0.1:${app.port}/slack/events`,
+        signingSecret,
+        fake: emulator,
+        keepLog: 100,
+      });
 
   const streams = new EventStreams();
   const errors = new Map<string, Record<string, string>>();
@@ -178,7 +184,16 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 
 function listen(server: Server, settings: PlaygroundSettings): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') return reject(err);
+      const why = err.code === 'EADDRINUSE' ? 'is in use' : 'may not be opened by this user';
+      reject(
+        new ConfigError(
+          `PORT ${settings.port} on ${settings.host} ${why}. Set PORT to a free port (0: any), or stop what listens there.`,
+          ['PORT'],
+        ),
+      );
+    });
     server.listen(settings.port, settings.host, () => {
       const addr = server.address();
       resolve(typeof addr === 'object' && addr ? addr.port : settings.port);

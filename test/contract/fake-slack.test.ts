@@ -1,6 +1,6 @@
 // The fake Slack Web API, exercised through the real @slack/web-api WebClient over HTTP.
 import { ErrorCode, WebClient, type WebAPIPlatformError, type WebAPIRateLimitedError } from '@slack/web-api';
-import { startFakeSlack, type FakeSlack, type Json } from '../../src/emulator/fake-slack.js';
+import { startFakeSlack, type EmulatorChange, type FakeSlack, type Json } from '../../src/emulator/fake-slack.js';
 import { LIMITS, validateBlocks, validateView } from '../../src/emulator/block-kit-limits.js';
 
 let fake: FakeSlack;
@@ -743,6 +743,44 @@ describe('response_url', () => {
     });
     expect(r.status).toBe(404);
     expect(await r.text()).toBe('expired_url');
+  });
+});
+
+describe('onChange: what a watcher of the emulator is told', () => {
+  it('names each message posted, updated and deleted, each ephemeral and view, and each refusal with its JSON path', async () => {
+    const changes: EmulatorChange[] = [];
+    const stop = fake.onChange((c) => changes.push(c));
+    const posted = await client.chat.postMessage({ channel: 'C0PUB', text: 'one' });
+    const ts = posted.ts as string;
+    await client.chat.update({ channel: 'C0PUB', ts, text: 'one, edited' });
+    await client.chat.postEphemeral({ channel: 'C0PUB', user: 'U0ALICE', text: 'only you' });
+    await client.views.publish({ user_id: 'U0ALICE', view: { type: 'home', blocks: [] } });
+    await slackError(
+      client.chat.postMessage({
+        channel: 'C0PUB',
+        text: 'x',
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'y'.repeat(LIMITS.text + 1) } }],
+      }),
+    );
+    await client.chat.delete({ channel: 'C0PUB', ts });
+    stop();
+    await client.chat.postMessage({ channel: 'C0PUB', text: 'unseen' });
+    expect(changes).toEqual([
+      { kind: 'message', channel: 'C0PUB', ts },
+      { kind: 'message', channel: 'C0PUB', ts },
+      { kind: 'ephemeral', ephemeral: expect.objectContaining({ user: 'U0ALICE', text: 'only you' }) },
+      { kind: 'view', viewId: expect.stringMatching(/^V/) },
+      {
+        kind: 'refusal',
+        refusal: {
+          method: 'chat.postMessage',
+          error: 'invalid_blocks',
+          path: 'blocks[0].text.text',
+          detail: expect.stringContaining('3001'),
+        },
+      },
+      { kind: 'message_deleted', channel: 'C0PUB', ts },
+    ]);
   });
 });
 

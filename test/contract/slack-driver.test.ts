@@ -44,6 +44,13 @@ const nameModal = {
         initial_option: { text: { type: 'plain_text', text: 'Calls' }, value: 'phone_call' },
       },
     },
+    {
+      type: 'input',
+      block_id: 'owner',
+      optional: true,
+      label: { type: 'plain_text', text: 'Agent' },
+      element: { type: 'external_select', action_id: 'agent', min_query_length: 1 },
+    },
   ],
 };
 
@@ -73,6 +80,12 @@ beforeAll(async () => {
   app.action({ block_id: 'kind', action_id: 'value' }, async ({ ack, action }) => {
     await ack();
     seen.push({ kind: 'pick', data: { selected: (action as unknown as Json).selected_option } });
+  });
+
+  app.options('agent', async ({ ack, options }) => {
+    seen.push({ kind: 'options', data: { value: options.value, view: options.view?.id } });
+    const agents = ['Valeria', 'Diego', 'Lucía'].filter((a) => a.toLowerCase().startsWith(options.value.toLowerCase()));
+    await ack({ options: agents.map((a) => ({ text: { type: 'plain_text', text: a }, value: a })) });
   });
 
   app.view('create_campaign', async ({ ack, view }) => {
@@ -288,6 +301,47 @@ describe('events', () => {
     const replies = await fake.waitFor(() => seen.find((s) => s.kind === 'replies'));
     expect(replies.data.texts).toEqual(['Campaign 9 is running', 'pause it please']);
     expect(seen[0]?.data).toMatchObject({ text: 'pause it please', thread_ts: parent.ts, retryNum: undefined });
+  });
+
+  it("searches an external select of a modal: block_suggestion, answered with the app's options", async () => {
+    await driver.command('new', { userId: 'U0ALICE' });
+    const [view] = await fake.waitFor(() => (fake.openViews('U0ALICE').length ? fake.openViews('U0ALICE') : undefined));
+    const r = await driver.suggestion({ viewId: view?.id as string, actionId: 'agent', value: 'va' });
+    expect(r.status).toBe(200);
+    expect(r.payload).toMatchObject({ type: 'block_suggestion', action_id: 'agent', block_id: 'owner', value: 'va' });
+    expect(r.json).toEqual({ options: [{ text: { type: 'plain_text', text: 'Valeria' }, value: 'Valeria' }] });
+    expect(seen.at(-1)).toEqual({ kind: 'options', data: { value: 'va', view: view?.id } });
+    await expect(driver.suggestion({ viewId: view?.id as string, actionId: 'value', value: 'x' })).rejects.toThrow(
+      /no external select with action_id value/,
+    );
+  });
+
+  it('clicks a button in an ephemeral message; respond() replaces that ephemeral', async () => {
+    const blocks = [
+      {
+        type: 'actions',
+        block_id: 'decide',
+        elements: [{ type: 'button', action_id: 'approve', value: 'c:4', text: { type: 'plain_text', text: 'OK' } }],
+      },
+    ];
+    const { message_ts } = await app.client.chat.postEphemeral({
+      channel: 'C0OPS',
+      user: 'U0ALICE',
+      text: 'Approve?',
+      blocks,
+    });
+    const r = await driver.blockAction({ actionId: 'approve', ephemeralTs: message_ts as string, userId: 'U0ALICE' });
+    expect(r.status).toBe(200);
+    expect(r.payload).toMatchObject({
+      container: { type: 'message', message_ts, channel_id: 'C0OPS', is_ephemeral: true },
+      actions: [{ action_id: 'approve', block_id: 'decide', value: 'c:4' }],
+    });
+    expect(r.payload.message).toBeUndefined();
+    await fake.waitFor(() => fake.ephemerals('C0OPS').find((e) => e.message_ts === message_ts)?.text === 'Approved');
+    expect(fake.ephemerals('C0OPS')).toHaveLength(1);
+    await expect(
+      driver.blockAction({ actionId: 'approve', ephemeralTs: message_ts as string, userId: 'U0BOB' }),
+    ).rejects.toThrow(/no ephemeral message/);
   });
 
   it('refuses an unsigned event and answers the URL verification challenge', async () => {

@@ -1,4 +1,12 @@
-import { ConfigError, configSecrets, describeConfig, everyoneMayChangeProblem, loadConfig } from '../../src/config.js';
+import {
+  ConfigError,
+  configSecrets,
+  describeConfig,
+  everyoneMayChangeProblem,
+  loadConfig,
+  loadPlaygroundSettings,
+  startMode,
+} from '../../src/config.js';
 
 const BOT = 'xoxb-1111-2222-abcdefSECRETbot';
 const SIGNING = '8f14e45fceea167a5a36dedd4bea2543';
@@ -452,5 +460,41 @@ describe('describeConfig', () => {
       admins: 'every full member of the workspace',
       uploadLimits: '200000 rows per file, 5000 characters per cell, 2 at once',
     });
+  });
+});
+
+describe('startMode and the playground settings', () => {
+  it('starts the playground with nothing set, the app with a Slack token or signing secret', () => {
+    expect(startMode({})).toBe('playground');
+    expect(startMode({ SLACK_BOT_TOKEN: 'xoxb-1' })).toBe('app');
+    expect(startMode({ SLACK_APP_TOKEN: 'xapp-1' })).toBe('app');
+    expect(startMode({ SLACK_SIGNING_SECRET: 'secret' })).toBe('app');
+    expect(startMode({ SLACK_BOT_TOKEN: 'xoxb-1' }, { playground: true })).toBe('playground');
+  });
+
+  it("never starts the playground with the service's credentials", () => {
+    const live = { OUTREACH_BASE_URL: 'https://outreach.example.com/api/v1.0', OUTREACH_API_KEY: 'sk_live_x' };
+    expect(startMode(live)).toBe('app');
+    expect(() => startMode(live, { playground: true })).toThrow(/never reaches real customers.*Unset them/);
+    expect(() => loadConfig(live)).toThrow(/SLACK_BOT_TOKEN is not set.*unset OUTREACH_BASE_URL and OUTREACH_API_KEY/);
+  });
+
+  it('reads PORT (0: any free port), PLAYGROUND_HOST and PLAYGROUND_RATE_LIMITS, naming a bad one', () => {
+    expect(loadPlaygroundSettings({})).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      rateLimits: false,
+      socketMode: false,
+    });
+    expect(loadPlaygroundSettings({ PLAYGROUND_SOCKET_MODE: 'true' }).socketMode).toBe(true);
+    expect(
+      loadPlaygroundSettings({ PORT: '0', PLAYGROUND_HOST: '0.0.0.0', PLAYGROUND_RATE_LIMITS: 'true' }),
+    ).toMatchObject({ port: 0, host: '0.0.0.0', rateLimits: true });
+    expect(() => loadPlaygroundSettings({ PLAYGROUND_HOST: 'http://x' })).toThrow(
+      /^PLAYGROUND_HOST must be an IP address/,
+    );
+    expect(() => loadPlaygroundSettings({ PLAYGROUND_RATE_LIMITS: 'yes' })).toThrow(
+      /^PLAYGROUND_RATE_LIMITS must be true or false/,
+    );
   });
 });

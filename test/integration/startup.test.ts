@@ -2,7 +2,6 @@
  * `npm start`'s entry point as a child process: sandbox mode (no service credentials) against the fake Slack,
  * GET /healthz once listening, a clean stop on SIGTERM; and the one-line refusal of a bad environment.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,8 +9,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startApp } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
-
-const ENTRY = ['--import', 'tsx', 'src/index.ts'];
+import { runEntry } from '../support/entryProcess.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,17 +21,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ENTRY, {
-    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
-}
+const run = (env: Record<string, string>) => runEntry(env);
 
 let fake: FakeSlack;
 beforeAll(async () => {

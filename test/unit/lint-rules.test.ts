@@ -73,6 +73,24 @@ describe('lint rules', () => {
     expect(fired).toContain('no-restricted-imports');
   }, 120_000);
 
+  it('the Slack emulator importing the app fails, and so does the app importing the emulator', async () => {
+    const emulator = await rulesFired(
+      `src/emulator/${PROBE}`,
+      "import { createLogger } from '../log.js';\nexport const x = createLogger;\n",
+    );
+    expect(emulator).toEqual(['import-x/no-restricted-paths']);
+    const app = await rulesFired(
+      `src/slack/home/${PROBE}`,
+      "import { startFakeSlack } from '../../emulator/fake-slack.js';\nexport const x = startFakeSlack;\n",
+    );
+    expect(app).toEqual(['import-x/no-restricted-paths']);
+    const playground = await rulesFired(
+      `src/playground/${PROBE}`,
+      "import { startFakeSlack } from '../emulator/fake-slack.js';\nexport const x = startFakeSlack;\n",
+    );
+    expect(playground).toEqual([]);
+  }, 120_000);
+
   it('an import loop fails', async () => {
     // state.ts is imported by service.ts: state.ts importing service.ts back closes a loop.
     const code = `${readFileSync(join(root, 'src/watch/state.ts'), 'utf8')}\nimport { WatchService } from './service.js';\nexport const loop = WatchService;\n`;
