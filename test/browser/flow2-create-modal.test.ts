@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { fillNewCampaign, startPageTest, type PageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
 let test: PageTest;
@@ -27,16 +27,7 @@ describe('playground page: create a campaign in the modal', () => {
     await composer.fill('/campaign create');
     await composer.press('Enter');
 
-    const modal = page.getByRole('dialog', { name: es.t('campaignForm.title.create') });
-    await modal.getByRole('radio').first().check();
-    await modal
-      .getByRole('textbox', { name: es.t('campaignForm.name'), exact: true })
-      .fill('Prueba desde el navegador');
-    const agent = modal.getByRole('combobox', { name: es.t('campaignForm.agent'), exact: true });
-    const diego = await agent.locator('option', { hasText: 'Diego Salazar' }).getAttribute('value');
-    await agent.selectOption(diego ?? '');
-    const integration = modal.getByRole('combobox', { name: es.t('campaignForm.integration'), exact: true });
-    await integration.selectOption({ label: 'int-phone-diego (teléfono)' });
+    const modal = await fillNewCampaign(page, 'Prueba desde el navegador');
     // Monday ticked without its times: a wrong value the app refuses.
     await modal.getByRole('checkbox', { name: 'Lunes' }).check();
     await modal.getByRole('button', { name: es.t('campaignForm.submit.create') }).click();

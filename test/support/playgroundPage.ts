@@ -2,7 +2,9 @@
  * A browser test's playground: the real one (src/playground/start.ts, the emulator, the simulator and the app) on a
  * free port, and the machine's Chromium on its page (browser.ts). `finish` keeps a screenshot of the end state.
  */
+import type { Locator, Page } from 'playwright-core';
 import { loadPlaygroundSettings } from '../../src/config.js';
+import { translator } from '../../src/i18n/translator.js';
 import { startPlayground, type Playground } from '../../src/playground/start.js';
 import { PEOPLE } from '../../src/playground/workspace.js';
 import { openBrowser, type BrowserSession } from './browser.js';
@@ -44,4 +46,21 @@ export async function startPageTest(): Promise<PageTest> {
       await playground.close();
     },
   };
+}
+
+/**
+ * In the new-campaign modal (as the admin, in Spanish): a phone campaign of Diego's named `name`, without a schedule.
+ * Returns the modal, for what the test does next (tick a day, submit).
+ */
+export async function fillNewCampaign(page: Page, name: string): Promise<Locator> {
+  const es = translator('es');
+  const modal = page.getByRole('dialog', { name: es.t('campaignForm.title.create') });
+  await modal.getByRole('radio').first().check();
+  await modal.getByRole('textbox', { name: es.t('campaignForm.name'), exact: true }).fill(name);
+  const agent = modal.getByRole('combobox', { name: es.t('campaignForm.agent'), exact: true });
+  const diego = await agent.locator('option', { hasText: 'Diego Salazar' }).getAttribute('value');
+  await agent.selectOption(diego ?? '');
+  const integration = modal.getByRole('combobox', { name: es.t('campaignForm.integration'), exact: true });
+  await integration.selectOption({ label: 'int-phone-diego (teléfono)' });
+  return modal;
 }

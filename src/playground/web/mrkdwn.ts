@@ -104,6 +104,8 @@ function special(body: string, names: Names): Child {
     return h('span', { class: 'mention' }, label ?? kind ?? '');
   }
   const url = decodeEntities(target);
+  // Only `<scheme:…>` is a link in Slack's markup; anything else in angle brackets is shown as it was written.
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return decodeEntities(`<${body}>`);
   return link(url, label ?? url);
 }
 
