@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import process from 'node:process';
 
 /**
  * The browser tests (test/browser/) drive a Chromium installed on the machine (Debian's `chromium`); playwright-core
@@ -11,7 +12,7 @@ const chromium = [process.env.PLAYGROUND_CHROMIUM, '/usr/bin/chromium', '/usr/bi
 const browserRequired = process.env.PLAYGROUND_BROWSER_REQUIRED === '1';
 if (chromium) process.env.PLAYGROUND_CHROMIUM = chromium;
 else if (!browserRequired) {
-  console.warn('Browser tests skipped: no Chromium found (install one: apt-get install -y chromium).');
+  process.stderr.write('Browser tests skipped: no Chromium found (install one: apt-get install -y chromium).\n');
 }
 const suites = chromium || browserRequired ? 'unit,contract,integration,browser' : 'unit,contract,integration';
 

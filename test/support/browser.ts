@@ -19,10 +19,10 @@ const ARGS = [
 ];
 
 /** Where each browser test keeps a screenshot of its end state (git-ignored). */
-export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts', 'browser');
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts', 'browser');
 
 /** How long the page may take to show something: generous, since the machine is shared; never a sleep. */
-export const SHOWS_WITHIN = 60_000;
+const SHOWS_WITHIN = 60_000;
 
 export interface BrowserSession {
   page: Page;
@@ -36,7 +36,7 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const path = process.env.PLAYGROUND_CHROMIUM;
   if (!path) {
     throw new Error(
