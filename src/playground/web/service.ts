@@ -81,10 +81,15 @@ export class ServicePanel {
     const select = h(
       'select',
       { attrs: { 'aria-label': `Status of ${campaign.name}` } },
+      // The campaign's own status first when the panel cannot set it (pending, ready…): the select shows what is.
+      (statuses as readonly string[]).includes(shownStatus)
+        ? null
+        : h('option', { attrs: { value: '', selected: true } }, shownStatus),
       statuses.map((status) => h('option', { attrs: { value: status, selected: status === shownStatus } }, status)),
     );
     const apply = () => {
-      const status = statuses.find((candidate) => candidate === select.value) ?? 'paused';
+      const status = statuses.find((candidate) => candidate === select.value);
+      if (!status) return;
       void send('service/campaign-status', { as: this.as(), campaignId: campaign.id, status }).then(this.done);
     };
     return h(
