@@ -4,22 +4,16 @@
  * campaign is active, then paused, in the simulator. As the admin (Mariana, es-MX): the app answers her in Spanish,
  * so what the page should show is taken from the app's Spanish catalog.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('1-list-show-pause');
-}, 60_000);
+const current = usePageTest('1-list-show-pause');
 
 describe('playground page: list, show, activate with its confirm, pause', () => {
   it('changes the campaign in the simulator through the buttons of the page', async () => {
+    const test = current();
     const { page } = test.browser;
     const sim = test.playground.simulator.control;
     await test.openAs('Mariana');

@@ -4,22 +4,16 @@
  * error under its field, the other inputs kept (the app has no external select: its menus are static ones); once fixed, the submission creates the campaign in the simulator.
  * As the admin (Mariana, es-MX): the form's words come from the app's Spanish catalog.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { fillNewCampaign, startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { fillNewCampaign, usePageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('2-create-modal');
-}, 60_000);
+const current = usePageTest('2-create-modal');
 
 describe('playground page: create a campaign in the modal', () => {
   it('shows the error under its field, then creates the campaign', async () => {
+    const test = current();
     const { page } = test.browser;
     const sim = test.playground.simulator.control;
     await test.openAs('Mariana');

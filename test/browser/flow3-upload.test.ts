@@ -3,20 +3,13 @@
  * upload modal's file input (a file chosen from disk, hosted as a Slack file): the progress message is updated in
  * place until its summary, and the rows not added come back as a CSV file in the admin's DM with the app.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import { translator } from '../../src/i18n/translator.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('3-upload');
-}, 60_000);
+const current = usePageTest('3-upload');
 
 const CSV = 'Nombre,Celular\nAna Prueba,55 1234 5678\nBeto Prueba,55 1234 5679\nSin Número,123\n';
 
@@ -31,6 +24,7 @@ async function workbook(): Promise<Buffer> {
 
 describe('playground page: uploading contacts', () => {
   it('runs the real upload path for a CSV and an XLSX chosen from disk', async () => {
+    const test = current();
     const { page } = test.browser;
     await test.openAs('Mariana');
     const composer = page.getByRole('textbox', { name: 'Message #operations' });

@@ -5,21 +5,15 @@
  * they see, and nothing more is sent to the service. Not checked yet: the agent's answer in the thread (in the live
  * playground the conversation's later messages do not come back to the thread: see the branch's report).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { en } from '../../src/i18n/catalog/en.js';
-import { personId, startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { personId, usePageTest } from '../support/playgroundPage.js';
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('4-watch');
-}, 60_000);
+const current = usePageTest('4-watch');
 
 describe('playground page: watching a campaign', () => {
   it('shows the calls live, relays the responder and keeps the read-only member internal', async () => {
+    const test = current();
     const { page } = test.browser;
     const sim = test.playground.simulator.control;
     const sends = () => sim.requests().filter((r) => r.route === 'sendMessage');

@@ -3,21 +3,15 @@
  * the campaigns' counts and summaries are drawn, and its menus work: choosing a status shows only those campaigns.
  * Not checked: the waiting list (it is drawn only while a customer waits for a reply).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { en } from '../../src/i18n/catalog/en.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playgroundPage.js';
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('5-home');
-}, 60_000);
+const current = usePageTest('5-home');
 
 describe('playground page: the Home tab', () => {
   it('shows the summaries and a menu that works', async () => {
+    const test = current();
     const { page } = test.browser;
     await test.openAs('Sam');
     await page.getByRole('button', { name: /^Outreach, app$/ }).click();

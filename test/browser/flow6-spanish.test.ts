@@ -2,20 +2,14 @@
  * Flow 6 of the playground (issue 24), through the page only: as the es-MX person (Mariana), the help, a modal and an
  * error come in Spanish — the words a Spanish speaker reads, not the English ones.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { describe, expect, it } from '@jest/globals';
+import { usePageTest } from '../support/playgroundPage.js';
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('6-spanish');
-}, 60_000);
+const current = usePageTest('6-spanish');
 
 describe('playground page: Spanish', () => {
   it('answers the es-MX person in Spanish', async () => {
+    const test = current();
     const { page } = test.browser;
     await test.openAs('Mariana');
     await page.getByRole('combobox', { name: 'Be anyone' }).locator('option:checked', { hasText: 'es-MX' }).waitFor({

@@ -3,20 +3,14 @@
  * channel, and its chart — a PNG file shared with the message — is drawn on the page as an image from the
  * playground's own URL.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { describe, expect, it } from '@jest/globals';
+import { usePageTest } from '../support/playgroundPage.js';
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('7-report');
-}, 60_000);
+const current = usePageTest('7-report');
 
 describe('playground page: a report', () => {
   it('shows the chart in the channel', async () => {
+    const test = current();
     const { page } = test.browser;
     await test.openAs('Mariana');
     const composer = page.getByRole('textbox', { name: 'Message #operations' });

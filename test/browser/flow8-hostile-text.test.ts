@@ -4,21 +4,14 @@
  * (text from outside that the app then shows in its own messages). The page shows each piece literally: no element,
  * link or mention is made of it, and no script runs (the page's dialog and page-error listeners stay silent).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { Locator } from 'playwright-core';
 import { translator } from '../../src/i18n/translator.js';
-import { fillNewCampaign, personId, startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { fillNewCampaign, personId, usePageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('8-hostile-text');
-}, 60_000);
+const current = usePageTest('8-hostile-text');
 
 const SCRIPT = "<script>document.title='pwned';alert('script')</script>";
 const IMAGE = '<img src=x onerror=alert(document.domain)>';
@@ -35,6 +28,7 @@ async function expectLiteral(shown: Locator): Promise<void> {
 
 describe('playground page: hostile text', () => {
   it('shows every piece literally and runs nothing', async () => {
+    const test = current();
     const { page } = test.browser;
     await test.openAs('Sam');
     const composer = page.getByRole('textbox', { name: 'Message #operations' });

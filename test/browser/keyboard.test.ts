@@ -3,22 +3,16 @@
  * takes the focus and Escape closes it; a button pressed with Space asks its confirmation, Escape says no (nothing
  * changes), Enter on the confirm button says yes (the campaign is activated in the simulator).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playgroundPage.js';
 
 const es = translator('es');
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('keyboard');
-}, 60_000);
+const current = usePageTest('keyboard');
 
 describe('playground page by keyboard', () => {
   it('sends commands, closes the modal and answers a confirmation', async () => {
+    const test = current();
     const { page } = test.browser;
     const sim = test.playground.simulator.control;
     await test.openAs('Mariana');

@@ -3,21 +3,15 @@
  * simulator's (and the panel shows it); the billing limit is reached and lifted; the service taken down for a
  * minute is shown as down, and the app's answer to a command then says the service cannot be reached.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { en } from '../../src/i18n/catalog/en.js';
-import { startPageTest, type PageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playgroundPage.js';
 
-let test: PageTest;
-
-beforeAll(async () => {
-  test = await startPageTest();
-}, 120_000);
-afterAll(async () => {
-  await test?.finish('service-panel');
-}, 60_000);
+const current = usePageTest('service-panel');
 
 describe("playground page: the service's side", () => {
   it('changes the simulator from the panel', async () => {
+    const test = current();
     const { page } = test.browser;
     const sim = test.playground.simulator.control;
     await test.openAs('Sam');

@@ -2,6 +2,7 @@
  * A browser test's playground: the real one (src/playground/start.ts, the emulator, the simulator and the app) on a
  * free port, and the machine's Chromium on its page (browser.ts). `finish` keeps a screenshot of the end state.
  */
+import { afterAll, beforeAll } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { loadPlaygroundSettings } from '../../src/config.js';
 import { translator } from '../../src/i18n/translator.js';
@@ -24,7 +25,7 @@ export function personId(name: string): string {
   return person.id;
 }
 
-export async function startPageTest(): Promise<PageTest> {
+async function startPageTest(): Promise<PageTest> {
   const playground = await startPlayground({ settings: loadPlaygroundSettings({ PORT: '0', LOG_LEVEL: 'error' }) });
   let browser: BrowserSession;
   try {
@@ -63,4 +64,22 @@ export async function fillNewCampaign(page: Page, name: string): Promise<Locator
   const integration = modal.getByRole('combobox', { name: es.t('campaignForm.integration'), exact: true });
   await integration.selectOption({ label: 'int-phone-diego (teléfono)' });
   return modal;
+}
+
+/**
+ * A test file's playground and browser: started before its tests, its end state kept as `<screenshot>.png` and both
+ * stopped after them. Returns what the tests use.
+ */
+export function usePageTest(screenshot: string): () => PageTest {
+  let test: PageTest | undefined;
+  beforeAll(async () => {
+    test = await startPageTest();
+  }, 120_000);
+  afterAll(async () => {
+    await test?.finish(screenshot);
+  }, 60_000);
+  return () => {
+    if (!test) throw new Error('the playground or the browser did not start');
+    return test;
+  };
 }
