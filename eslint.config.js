@@ -62,6 +62,11 @@ const zones = [
   ),
   layer('./src/i18n', ['./i18n'], 'The message catalogs and translator import nothing else of the app'),
   layer(
+    './src/playground/web',
+    ['./playground/web', './playground/api.ts'],
+    'The page in the browser knows only the page protocol (src/playground/api.ts)',
+  ),
+  layer(
     './src/config.ts',
     ['./config.ts', './outreach', './contacts', './i18n/locale.ts'],
     'The settings know only the service (and the languages)',
@@ -132,6 +137,23 @@ const SLACK_CLIENTS = ['@slack/bolt', '@slack/web-api'].map((name) => ({
   message: 'Renderers know Block Kit (@slack/types), nothing of Bolt or the Web API.',
 }));
 
+/** What would parse a string as markup in the page: forbidden there, so nothing from outside can become markup. */
+const markup = (selector, what) => ({
+  selector,
+  message: `${what} parses markup: build elements with h() from src/playground/web/dom.ts, text as text nodes.`,
+});
+const PAGE_MARKUP = [
+  markup('MemberExpression[property.name=/^(innerHTML|outerHTML)$/]', 'innerHTML/outerHTML'),
+  markup('MemberExpression[computed=true][property.value=/^(innerHTML|outerHTML)$/]', 'innerHTML/outerHTML'),
+  markup('MemberExpression[property.name=/^(insertAdjacentHTML|createContextualFragment|setHTMLUnsafe)$/]', 'It'),
+  markup("MemberExpression[object.name='document'][property.name=/^(write|writeln)$/]", 'document.write'),
+  markup("NewExpression[callee.name='DOMParser']", 'DOMParser'),
+  markup(
+    "CallExpression[callee.property.name='setAttribute'][arguments.0.value=/^(on|style$|srcdoc$)/i]",
+    'An inline handler or style',
+  ),
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'vendor/', '.scratch/'] },
   js.configs.recommended,
@@ -184,4 +206,6 @@ export default tseslint.config(
     },
   },
   { files: ['src/slack/routes.ts'], rules: { 'no-restricted-imports': 'off' } },
+  // The page in the browser: text from outside reaches the DOM only as text, through src/playground/web/dom.ts.
+  { files: ['src/playground/web/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...PAGE_MARKUP] } },
 );

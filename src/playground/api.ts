@@ -3,7 +3,8 @@
  * (the Slack emulator, src/emulator/, wired by src/playground/) say to each other. Everything is under
  * `/playground/api/` on the playground's one port; the page itself is served at `/`.
  *
- * The page loads a person's view of the workspace once (`GET state?as=<userId>`), then applies what the server
+ * The page loads a person's view of the workspace once (`GET state?as=<userId>`; without `as`, as the page is at
+ * `/` with no `?as=`, the state of the first of the playground's people), then applies what the server
  * streams (`GET events?as=<userId>`, Server-Sent Events, one JSON `PageEvent` per `data:` line). Each person sees
  * only their own ephemeral messages, modals and Home tab. What a person does goes back as a POST with a JSON body
  * (`PageRequest` types below, each with `as`: who is acting); the server turns it into what Slack would send the
