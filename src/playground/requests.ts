@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ActionSource, ElementValue, PageAction, PageRequests } from './api.js';
-import { isPerson } from './workspace.js';
+import { isPerson, PEOPLE } from './workspace.js';
 
 const person = z.string().refine(isPerson, {
   message: "must be the id of one of the playground's people (see `users` in GET /playground/api/state)",
@@ -73,6 +73,8 @@ export function isRequestPath(path: string): path is RequestPath {
 }
 
 export const asQuery = z.object({ as: person });
+/** The page at `/` with no `?as=` is the first of the playground's people (the line `npm start` prints). */
+export const stateQuery = z.object({ as: person.default(PEOPLE[0]!.id) });
 export const fileQuery = z.object({ as: person, name: z.string().min(1).max(255) });
 
 /** One sentence naming each bad field: `channel: Required`, `as: must be the id of …`. */

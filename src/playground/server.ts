@@ -14,7 +14,7 @@ import type { Json } from '../emulator/harness.js';
 import { HANDLERS, PageRequestError, type ActionDeps } from './actions.js';
 import { API_PREFIX, FILES_PATH } from './api.js';
 import type { EventStreams } from './events.js';
-import { asQuery, describeProblems, fileQuery, isRequestPath, REQUESTS } from './requests.js';
+import { asQuery, describeProblems, stateQuery, fileQuery, isRequestPath, REQUESTS } from './requests.js';
 import { FILES_URL, pageFile, pageState, type StateSources } from './shapes.js';
 
 export const CONTENT_SECURITY_POLICY =
@@ -88,7 +88,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 async function api(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string, url: URL) {
   if (path === 'state' || path === 'events') {
     if (req.method !== 'GET') throw new PageRequestError(405, `${path}: use GET.`);
-    const { as } = parse(asQuery, Object.fromEntries(url.searchParams), 'query');
+    const { as } = parse(path === 'state' ? stateQuery : asQuery, Object.fromEntries(url.searchParams), 'query');
     if (path === 'state') return sendJson(res, 200, pageState(as, deps.sources()));
     if (!deps.streams.open(res, as, SECURITY_HEADERS)) throw new PageRequestError(503, 'Too many open pages.');
     return;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { loadPlaygroundSettings } from '../../src/config.js';
-import type { PageEphemeral, PageEvent, PageMessage } from '../../src/playground/api.js';
+import type { PageEphemeral, PageEvent, PageMessage, PageState } from '../../src/playground/api.js';
 import { COMMAND, startPlayground, type Playground } from '../../src/playground/start.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/playground/server.js';
 import { EventsOf, post, state, until } from '../support/playgroundClient.js';
@@ -398,11 +398,16 @@ describe('the boundary', () => {
     expect(answer.body.error).toMatch(message);
   });
 
-  it('answers 404 to an unknown request and 400 to a state without a person', async () => {
+  it('answers 404 to an unknown request, 400 to an unknown person; a state without a person is the first one', async () => {
     expect((await post(base, 'nothing-here', { as: ADMIN })).status).toBe(404);
     const res = await fetch(new URL('/playground/api/state', base));
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toContain('as');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as PageState).me).toBe(ADMIN);
+    const nobody = await fetch(new URL('/playground/api/state?as=U0NOBODY', base));
+    expect(nobody.status).toBe(400);
+    expect(((await nobody.json()) as { error: string }).error).toContain('as');
+    const noStream = await fetch(new URL('/playground/api/events', base));
+    expect(noStream.status).toBe(400);
   });
 
   it('serves the page with a Content-Security-Policy of no inline script, and refuses another origin', async () => {
