@@ -167,11 +167,23 @@ describe('a watched campaign', () => {
     expect((await state(base, 'W0PRIYA')).messages[OPS]).toBeUndefined();
   });
 
-  it("a responder's reply in the call's thread reaches the simulator", async () => {
+  it("a responder's reply in the call's thread reaches the simulator, and the agent's answer comes back", async () => {
     const sends = () => pg.simulator.control.requests().filter((r) => r.route === 'sendMessage');
     await reply(RESPONDER, 'Le escribo en un momento');
     const sent = await until(sends, (s) => s.length > 0);
     expect(sent[0]!.body).toMatchObject({ content: 'Le escribo en un momento' });
+    // The agent's answer (the service's reply to the POST) is posted in the thread and streamed to the page.
+    const events = await EventsOf.open(base, RESPONDER);
+    const agent = await events.next(
+      (e) =>
+        e.type === 'message' &&
+        e.message.thread_ts === parent.ts &&
+        e.message.ts !== parent.ts &&
+        e.message.user === pg.emulator.botUserId &&
+        e.message.text.includes('Agent'),
+    );
+    events.close();
+    expect((agent as Extract<PageEvent, { type: 'message' }>).message.channel).toBe(OPS);
   });
 
   it("the end user writing from the service's panel appears in the call's thread", async () => {
