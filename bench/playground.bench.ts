@@ -106,11 +106,20 @@ async function main() {
     `);
     await page.locator(`[data-channel="${quiet}"]`).click();
     await page.getByText(`message ${LONG_CHANNEL - 1} of a long channel`).waitFor();
-    const list = page.locator('[data-ts]').first();
-    await list.scrollIntoViewIfNeeded();
-    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, i < 10 ? -2000 : 2000);
-    await page.getByText('message 0 of a long channel').scrollIntoViewIfNeeded();
-    await page.getByText(`message ${LONG_CHANNEL - 1} of a long channel`).scrollIntoViewIfNeeded();
+    // Up to the channel's first message, as a person scrolls (older messages are drawn as the top is reached), and
+    // back down to the newest.
+    const messages = page.locator('.messages');
+    await messages.hover();
+    const first = page.getByText('message 0 of a long channel', { exact: true });
+    for (let i = 0; i < 200 && (await first.count()) === 0; i++) await page.mouse.wheel(0, -3000);
+    await first.scrollIntoViewIfNeeded();
+    for (
+      let i = 0;
+      i < 200 && !(await page.getByText(`message ${LONG_CHANNEL - 1} of a long channel`).isVisible());
+      i++
+    ) {
+      await page.mouse.wheel(0, 3000);
+    }
     const longest = (await page.evaluate('window.longest')) as number;
 
     console.log(`start: npm start's entry with nothing set to the page answering: ${fmt(start)} ms`);

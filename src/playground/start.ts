@@ -32,6 +32,9 @@ export const COMMAND: CommandInfo = {
   description: 'Run outbound campaigns (list, create, upload contacts, watch calls in a channel)',
 };
 
+/** The longest an ended call's conversation waits to be read again in the playground. */
+const PLAYGROUND_THREAD_MAX_GAP_MS = 10_000;
+
 /** Refusals the page gets with its state (the newest); each one is streamed and logged as it happens. */
 const KEPT_REFUSALS = 50;
 
@@ -97,7 +100,16 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
       port: 0,
       metricsPort: 0,
     },
-    { logger, botId: APP.botId, botUserId: APP.botUserId, ...opts.start },
+    {
+      logger,
+      botId: APP.botId,
+      botUserId: APP.botUserId,
+      ...opts.start,
+      // An ended call's conversation is read again at most this long after its last read (production: 5 minutes, to
+      // spare the service's budget at volume): the playground's few calls afford it, and an end user written as from
+      // the service's panel shows within seconds.
+      watch: { threadMaxGapMs: PLAYGROUND_THREAD_MAX_GAP_MS, ...opts.start?.watch },
+    },
   ).catch(async (err: unknown) => {
     await emulator.close();
     rmSync(stateDir, { recursive: true, force: true });

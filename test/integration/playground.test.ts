@@ -186,6 +186,11 @@ describe('a watched campaign', () => {
     expect((agent as Extract<PageEvent, { type: 'message' }>).message.channel).toBe(OPS);
   });
 
+  it("an ended call's conversation is read again within seconds, not the production's 5 minutes", () => {
+    // So an end user written as from the service's panel shows in its thread while the person looks.
+    expect(pg.app.services.watch.tuning.threadMaxGapMs).toBeLessThanOrEqual(10_000);
+  });
+
   it("the end user writing from the service's panel appears in the call's thread", async () => {
     const events = await EventsOf.open(base, RESPONDER);
     const threadId = (await state(base, RESPONDER)).service.calls.find((c) => c.callId === callId)?.threadId;

@@ -11,6 +11,12 @@ import { ServicePanel } from './service.js';
 import { sidebar } from './sidebar.js';
 import { list, type BlockContext, type Form } from './text.js';
 
+/**
+ * Messages drawn at once in a channel: the newest, as Slack pages a channel's history; scrolling to the top draws
+ * this many more. A long channel opens without drawing all of it (bench/playground.bench.ts: its longest task).
+ */
+const ROWS_AT_ONCE = 100;
+
 const ROLE: Record<string, string> = {
   admin: 'admin',
   responder: 'responder',
@@ -29,6 +35,9 @@ class Page implements Workspace {
   private unsubscribe: (() => void) | undefined;
   private modals!: ModalLayer;
   private readonly cache = new Map<string, { key: unknown; el: HTMLElement }>();
+  /** How many of a channel's newest rows are drawn, and how many older ones are not (yet). */
+  private readonly shownRows = new Map<string, number>();
+  private olderRows = 0;
 
   private readonly topbar = h('header', { class: 'topbar' });
   private readonly nav = h('div', { class: 'nav-slot' });
@@ -216,7 +225,11 @@ class Page implements Workspace {
       const content =
         isApp && this.tab === 'home'
           ? h('section', { class: 'home', attrs: { 'aria-label': 'Home' } })
-          : h('div', { class: 'messages', attrs: { role: 'log', 'aria-label': `Messages in ${channel.name}` } });
+          : h('div', {
+              class: 'messages',
+              attrs: { role: 'log', 'aria-label': `Messages in ${channel.name}` },
+              on: { scroll: () => this.olderOnTop(channel.id) },
+            });
       const writer =
         isApp && this.tab === 'home' ? null : composer(this, channel.id, `Message ${isApp ? '' : '#'}${channel.name}`);
       fill(
@@ -265,19 +278,32 @@ class Page implements Workspace {
     return blocks(list(view.view.blocks), this.context({ kind: 'view', viewId: view.id }, form, values));
   }
 
+  /** Scrolled to the top of what is drawn: the next older rows are drawn above, the view staying where it was. */
+  private olderOnTop(channelId: string): void {
+    const container = this.main.querySelector('.messages');
+    if (!container || container.scrollTop > 80 || this.olderRows === 0) return;
+    this.shownRows.set(channelId, (this.shownRows.get(channelId) ?? ROWS_AT_ONCE) + ROWS_AT_ONCE);
+    const before = container.scrollHeight;
+    this.renderMessages(channelId);
+    container.scrollTop += container.scrollHeight - before;
+  }
+
   private renderMessages(channelId: string): void {
     const container = this.main.querySelector('.messages');
     if (!container) return;
     const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
     const messages = (this.model.state.messages[channelId] ?? []).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
     const ephemerals = this.model.state.ephemerals.filter((e) => e.channel === channelId && !e.thread_ts);
+    // Sorted first, drawn after: only the rows shown are made into elements.
     const rows = [
-      ...messages.map((m) => ({ ts: m.ts, el: this.messageElement(m, false) })),
-      ...ephemerals.map((e) => ({ ts: e.ts, el: this.cached(`e:${e.id}`, e, () => ephemeralView(this, e)) })),
+      ...messages.map((m) => ({ ts: m.ts, draw: () => this.messageElement(m, false) })),
+      ...ephemerals.map((e) => ({ ts: e.ts, draw: () => this.cached(`e:${e.id}`, e, () => ephemeralView(this, e)) })),
     ].sort((a, b) => compareTs(a.ts, b.ts));
+    const shown = rows.slice(-(this.shownRows.get(channelId) ?? ROWS_AT_ONCE));
+    this.olderRows = rows.length - shown.length;
     reconcile(
       container,
-      rows.map((row) => row.el),
+      shown.map((row) => row.draw()),
     );
     if (atBottom) container.scrollTop = container.scrollHeight;
   }
