@@ -127,13 +127,13 @@ async function main() {
       `live: Web API call to the browser showing it, ${LIVE_MESSAGES} messages: p50 ${fmt(pct(latencies, 50), 1)} ms, ` +
         `p99 ${fmt(pct(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms`,
     );
-    console.log(
-      `long channel: ${LONG_CHANNEL} messages opened and scrolled: longest main-thread task ${fmt(longest)} ms`,
-    );
+    // The longtask API reports tasks of 50 ms or more only: 0 means none was that long.
+    const longestText = longest > 0 ? `${fmt(longest)} ms` : 'none of 50 ms or more';
+    console.log(`long channel: ${LONG_CHANNEL} messages opened and scrolled: longest main-thread task ${longestText}`);
     const targets: Array<[boolean, string]> = [
       [start <= 5000, `npm start to the page answering ≤ 5 s (${fmt(start)} ms)`],
       [pct(latencies, 99) <= 200, `Web API call to the browser, p99 ≤ 200 ms (${fmt(pct(latencies, 99), 1)} ms)`],
-      [longest <= 100, `${LONG_CHANNEL} messages opened and scrolled, longest task ≤ 100 ms (${fmt(longest)} ms)`],
+      [longest <= 100, `${LONG_CHANNEL} messages opened and scrolled, longest task ≤ 100 ms (${longestText})`],
     ];
     console.log('targets:');
     for (const [met, what] of targets) console.log(`  ${pass(met)}  ${what}`);
