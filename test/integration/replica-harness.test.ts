@@ -26,6 +26,9 @@ it('runs each replica in its own process on its own port, spreads requests over 
   expect(second.status).toBe(200);
   expect(new Set([first.url, second.url])).toEqual(new Set([`${a!.origin}/slack/events`, `${b!.origin}/slack/events`]));
 
+  // Its log reaches the file a moment after it answers (the logger writes asynchronously; a kill loses what is not
+  // written yet): awaited before the kill.
+  await set.until('replica 0 logged that it listens', () => set.log(0).includes('outreach-slack is listening'), 30_000);
   await set.kill(0);
   expect(set.alive(0)).toBe(false);
   expect(set.log(0)).toContain('outreach-slack is listening');
