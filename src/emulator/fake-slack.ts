@@ -464,6 +464,19 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** Whether a message's ts is within a history call's `oldest`/`latest` (`inclusive` or not), as Slack reads them. */
+function inWindow(args: Json): (ts: string) => boolean {
+  const oldest = str(args.oldest);
+  const latest = str(args.latest);
+  const inclusive = truthy(args.inclusive);
+  return (ts) => {
+    const t = tsToMicros(ts);
+    if (oldest && (inclusive ? t < tsToMicros(oldest) : t <= tsToMicros(oldest))) return false;
+    if (latest && (inclusive ? t > tsToMicros(latest) : t >= tsToMicros(latest))) return false;
+    return true;
+  };
+}
+
 function tsToMicros(ts: string): number {
   const [s, f = '0'] = ts.split('.');
   return Number(s) * 1e6 + Number(f.padEnd(6, '0').slice(0, 6));
@@ -2159,6 +2172,17 @@ export class FakeSlack {
     return { items: slice, next };
   }
 
+  /** A page of conversations.history or .replies, as Slack answers it (metadata only when asked for). */
+  private historyPage(messages: StoredMessage[], args: Json): Json {
+    const meta = truthy(args.include_all_metadata);
+    const { items, next } = this.page(messages, args);
+    return {
+      messages: items.map((x) => this.apiMessage(x, meta)),
+      has_more: next !== undefined,
+      response_metadata: next ? { next_cursor: next } : {},
+    };
+  }
+
   private channelInfo(ch: FakeChannel): Json {
     if (ch.isIm) {
       return {
@@ -2345,48 +2369,21 @@ export class FakeSlack {
         const m = ts ? this.findMessage(ch.id, ts) : undefined;
         if (!m) throw new ApiError('thread_not_found');
         const root = m.thread_ts ?? m.ts;
-        const oldest = str(args.oldest);
-        const latest = str(args.latest);
-        const inclusive = truthy(args.inclusive);
+        const within = inWindow(args);
         // Like Slack: the parent comes first, then the replies within oldest/latest.
-        const all = (this.messagesByChannel.get(ch.id) ?? []).filter((x) => {
-          if (x.deleted || (x.ts !== root && x.thread_ts !== root)) return false;
-          if (x.ts === root) return true;
-          const t = tsToMicros(x.ts);
-          if (oldest && (inclusive ? t < tsToMicros(oldest) : t <= tsToMicros(oldest))) return false;
-          if (latest && (inclusive ? t > tsToMicros(latest) : t >= tsToMicros(latest))) return false;
-          return true;
-        });
-        const meta = truthy(args.include_all_metadata);
-        const { items, next } = this.page(all, args);
-        return {
-          messages: items.map((x) => this.apiMessage(x, meta)),
-          has_more: next !== undefined,
-          response_metadata: next ? { next_cursor: next } : {},
-        };
+        const all = (this.messagesByChannel.get(ch.id) ?? []).filter(
+          (x) => !x.deleted && (x.ts === root || (x.thread_ts === root && within(x.ts))),
+        );
+        return this.historyPage(all, args);
       },
 
       'conversations.history': (args) => {
         const ch = this.resolveChannel(args.channel, { needMember: true, allowArchived: true });
-        const oldest = str(args.oldest);
-        const latest = str(args.latest);
-        const inclusive = truthy(args.inclusive);
+        const within = inWindow(args);
         const top = (this.messagesByChannel.get(ch.id) ?? [])
-          .filter((m) => !m.deleted && (!m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast))
-          .filter((m) => {
-            const t = tsToMicros(m.ts);
-            if (oldest && (inclusive ? t < tsToMicros(oldest) : t <= tsToMicros(oldest))) return false;
-            if (latest && (inclusive ? t > tsToMicros(latest) : t >= tsToMicros(latest))) return false;
-            return true;
-          })
+          .filter((m) => !m.deleted && (!m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast) && within(m.ts))
           .reverse();
-        const meta = truthy(args.include_all_metadata);
-        const { items, next } = this.page(top, args);
-        return {
-          messages: items.map((x) => this.apiMessage(x, meta)),
-          has_more: next !== undefined,
-          response_metadata: next ? { next_cursor: next } : {},
-        };
+        return this.historyPage(top, args);
       },
 
       'reactions.add': (args) => {
