@@ -136,7 +136,11 @@ describe('replies in call threads: who may speak to the customer', () => {
     expect(sent).toHaveLength(1);
     const endUserId = (sent[0]!.body as { end_user_id: string }).end_user_id;
     expect(sent[0]!.body).toMatchObject({ content: 'Te llamo mañana' });
-    const ok = audits.filter((a) => a.result === 'ok' && a.userId === RESPONDER);
+    // The reply is recorded (✅) before its audit line is written: awaited, not read at once.
+    const ok = await eventually(
+      () => audits.filter((a) => a.result === 'ok' && a.userId === RESPONDER),
+      (x) => x.length >= 1,
+    );
     expect(ok).toHaveLength(1);
     expect(ok[0]!.campaignId).toBe(campaignId);
     expect(ok[0]!.action).toBe(`reply to end user ${endUserId} (call ${callId}) in ${CH}`);
