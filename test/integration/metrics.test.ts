@@ -4,13 +4,13 @@
  * its own registry. Who reaches it: the operators' listener (METRICS_PORT, on 127.0.0.1 unless METRICS_HOST says
  * otherwise, with a warning), never PORT unless METRICS_TOKEN is set, and then only with that bearer token.
  */
-import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { createLogger } from '../../src/log.js';
 import { parseExposition, type Exposition } from '../support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
 import { FAST_TUNING } from '../support/watchHarness.js';
 import { ADMIN, CHANNEL, openUploadModal, seedCampaign, submitUpload, waitForSummary } from '../support/upload.js';
+import { freePort } from '../support/ports.js';
 
 async function scrape(port: number): Promise<{ text: string; m: Exposition; contentType: string | null }> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -26,15 +26,6 @@ async function command(t: TestApp, text: string): Promise<void> {
   await t.fake.waitFor(() => t.fake.responseUrlUses().find((u) => u.url === r.responseUrl), 10_000);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const FILE = [
   'Nombre,Teléfono',

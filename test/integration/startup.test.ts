@@ -3,23 +3,14 @@
  * GET /healthz once listening, a clean stop on SIGTERM; and the one-line refusal of a bad environment.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startApp } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import { runEntry } from '../support/entryProcess.js';
+import { freePort } from '../support/ports.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const run = (env: Record<string, string>) => runEntry(env);
 

@@ -4,22 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../support/ports.js';
 
 const BOT = 'xoxb-1111-2222-logformatSECRET';
 const SIGNING = 'signing-secret-logformat-SECRET';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Starts the entry point and returns its output once it logged the `starting` line; then kills it. */
 async function firstLines(env: Record<string, string>): Promise<string> {
