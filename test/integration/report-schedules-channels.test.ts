@@ -136,11 +136,11 @@ describe('a scheduled run checks the channel again', () => {
     const dmBefore = t.fake.messages(ADMIN).length;
 
     clock.set('2026-03-02T15:00:01Z');
-    await t.fake.waitFor(() => postsIn(SHARED).length === 1 && postsIn(TYPED).length === 1, 10_000);
+    await t.fake.waitFor(() => postsIn(SHARED).length === 1 && postsIn(TYPED).length === 1, 25_000);
     const dms = await t.fake.waitFor(() => {
       const m = t.fake.messages(ADMIN).slice(dmBefore);
       return m.length >= 2 ? JSON.stringify(m) : undefined;
-    }, 10_000);
+    }, 25_000);
     expect(postsIn(LEAVE)).toEqual([]);
     expect(postsIn(LATER)).toEqual([]);
     expect(dms).toContain(`I did not post the scheduled report of campaign #${id} in <#${LEAVE}>`);
@@ -163,6 +163,6 @@ describe('a scheduled run checks the channel again', () => {
     expect(await scheduled(LATER)).toMatchObject({ confirmedShared: { by: ADMIN } });
     t.fake.updateChannel(LEAVE, { isMember: true });
     clock.set('2026-03-03T15:00:01Z');
-    await t.fake.waitFor(() => postsIn(LATER).length === 1 && postsIn(LEAVE).length === 1, 10_000);
-  }, 30_000);
+    await t.fake.waitFor(() => postsIn(LATER).length === 1 && postsIn(LEAVE).length === 1, 25_000);
+  }, 90_000);
 });
