@@ -26,7 +26,6 @@ async function command(t: TestApp, text: string): Promise<void> {
   await t.fake.waitFor(() => t.fake.responseUrlUses().find((u) => u.url === r.responseUrl), 10_000);
 }
 
-
 const FILE = [
   'Nombre,Teléfono',
   'Ana,55 1234 5678',

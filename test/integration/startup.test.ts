@@ -11,7 +11,6 @@ import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js
 import { runEntry } from '../support/entryProcess.js';
 import { freePort } from '../support/ports.js';
 
-
 const run = (env: Record<string, string>) => runEntry(env);
 
 let fake: FakeSlack;

@@ -34,5 +34,7 @@ export async function freePort(): Promise<number> {
     // The app listens on every address (Bolt's receiver binds ::); the check binds both families' wildcards.
     if ((await bindable(port, '::')) && (await bindable(port, '0.0.0.0'))) return port;
   }
-  throw new Error(`no free port in worker ${worker}'s band ${FIRST + worker * BAND}–${FIRST + (worker + 1) * BAND - 1}`);
+  throw new Error(
+    `no free port in worker ${worker}'s band ${FIRST + worker * BAND}–${FIRST + (worker + 1) * BAND - 1}`,
+  );
 }

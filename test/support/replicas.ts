@@ -125,7 +125,6 @@ export function callMessagesIn(fake: FakeSlack, channel: string, callId: string)
     .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
 }
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<ReplicaSet> {

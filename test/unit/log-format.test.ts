@@ -11,7 +11,6 @@ import { freePort } from '../support/ports.js';
 const BOT = 'xoxb-1111-2222-logformatSECRET';
 const SIGNING = 'signing-secret-logformat-SECRET';
 
-
 /** Starts the entry point and returns its output once it logged the `starting` line; then kills it. */
 async function firstLines(env: Record<string, string>): Promise<string> {
   const port = await freePort();
