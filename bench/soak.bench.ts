@@ -99,6 +99,36 @@ function budgetLines(minutes: number, posts: MethodCount, updates: MethodCount, 
   ];
 }
 
+/**
+ * Where the late ones lost their time: until the poller saw the call's end (the service's side: listings and the
+ * read budget), or from then until Slack had it (delivery), by how it was written.
+ */
+function lateLines(latencies: number[], parts: Array<{ seenMs: number; via: string }>): string[] {
+  const seen = parts.map((p) => p.seenMs * SCALE);
+  const after = latencies.map((ms, i) => ms - seen[i]!);
+  const byVia = new Map<string, { all: number; late: number }>();
+  let lateSeen = 0;
+  let lateAfter = 0;
+  for (const [i, ms] of latencies.entries()) {
+    const via = parts[i]!.via;
+    const v = byVia.get(via) ?? { all: 0, late: 0 };
+    v.all++;
+    if (ms > FINAL_WITHIN_MS) {
+      v.late++;
+      if (seen[i]! > after[i]!) lateSeen++;
+      else lateAfter++;
+    }
+    byVia.set(via, v);
+  }
+  const ways = [...byVia].map(([via, v]) => `${via} ${fmt(v.all)} (${fmt(v.late)} late)`).join(', ');
+  return [
+    `  of which until the poller saw the end: median ${fmt(pct(seen, 50) / 1000, 1)} s, p99 ${fmt(pct(seen, 99) / 1000, 1)} ` +
+      `s; from then to Slack: median ${fmt(pct(after, 50) / 1000, 1)} s, p99 ${fmt(pct(after, 99) / 1000, 1)} s`,
+    `  written as: ${ways}; the late ones lost most of their time before the poller saw the end: ${fmt(lateSeen)}, ` +
+      `in delivery: ${fmt(lateAfter)}`,
+  ];
+}
+
 async function main() {
   const pgServer = KIND === 'postgres' ? await startBenchPostgres() : undefined;
   const load = await startWatchLoad({
@@ -225,6 +255,7 @@ async function main() {
         `${fmt(pct(latencies, 99) / 1000, 1)} s, max ${fmt(Math.max(0, ...latencies) / 1000, 1)} s; ` +
         `${fmt(latencies.length)} shown, ${fmt(late)} later than 5 min, ${fmt(missing)} never`,
     );
+    for (const line of lateLines(latencies, shown.parts)) console.log(line);
     console.log(
       `Slack writes: ${fmt(delivery.callPosts)} call posts, ${fmt(delivery.callUpdates)} call updates, ` +
         `${fmt(delivery.digestPosts)} digest posts, ${fmt(delivery.digestUpdates)} digest updates, ` +

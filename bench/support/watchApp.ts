@@ -84,6 +84,8 @@ interface DeliveryFigures {
    * only those shown at or after it (the app remembers the last 20,000: a long run asks every cycle).
    */
   finalShownAt: Array<[string, number]>;
+  /** For the calls of `finalShownAt`: when the poller saw the final state, and how it was written (post, update, digest). */
+  finalSeen: Array<[string, { seenAt: number; via: string }]>;
 }
 
 type Request =
@@ -272,7 +274,12 @@ async function runChild(): Promise<void> {
           conversationPosts: s.conversationPosts,
           failures: s.failures,
           finalShownAt: [...s.finalShownAt].filter(([, at]) => req.since === undefined || at >= req.since),
+          finalSeen: [],
         };
+        figures.finalSeen = figures.finalShownAt.flatMap(([id]) => {
+          const seen = s.finalSeen.get(id);
+          return seen ? [[id, seen] as [string, { seenAt: number; via: string }]] : [];
+        });
         return figures;
       }
       case 'memory': {

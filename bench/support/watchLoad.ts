@@ -69,6 +69,8 @@ class ShownCalls {
   readonly waiting = new Map<string, number>();
   /** Call end → final state in Slack, measured ms, in the order they were seen. */
   readonly latencies: number[] = [];
+  /** For each latency (same order): the part until the poller saw the final state, and how it was written. */
+  readonly parts: Array<{ seenMs: number; via: string }> = [];
   private since = 0;
 
   constructor(
@@ -83,13 +85,16 @@ class ShownCalls {
 
   /** Takes in what the app showed since the last look. */
   async update(): Promise<void> {
-    const { finalShownAt } = await this.app.delivery(Math.max(0, this.since - this.marginMs));
+    const { finalShownAt, finalSeen } = await this.app.delivery(Math.max(0, this.since - this.marginMs));
+    const seen = new Map(finalSeen);
     for (const [id, at] of finalShownAt) {
       this.since = Math.max(this.since, at);
       const endedAt = this.waiting.get(id);
       if (endedAt === undefined) continue;
       this.waiting.delete(id);
       this.latencies.push(at - endedAt);
+      const s = seen.get(id);
+      this.parts.push({ seenMs: s ? Math.max(0, s.seenAt - endedAt) : 0, via: s?.via ?? '?' });
     }
   }
 }

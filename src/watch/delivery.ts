@@ -187,6 +187,8 @@ export interface DeliveryStats {
   failures: number;
   /** Our clock (ms) when each call's final state reached Slack, for the benchmark. */
   finalShownAt: Map<string, number>;
+  /** For the same calls: when the poller saw the final state, and how it reached Slack (the benchmark's breakdown). */
+  finalSeen: Map<string, { seenAt: number; via: 'post' | 'update' | 'digest' }>;
 }
 
 type Outcome = 'done' | 'again';
@@ -201,6 +203,7 @@ export class Delivery {
     recoveredPosts: 0,
     failures: 0,
     finalShownAt: new BoundedMap(MAX_PER_CALL),
+    finalSeen: new BoundedMap(MAX_PER_CALL),
   };
   /**
    * Latest GET /message result per service thread (not persisted: fetched again after a restart), until the poller
@@ -828,6 +831,7 @@ export class Delivery {
     const metadata = callMetadata(post.campaignId, callId, post.threadId);
     // What this channel shows of the call (a compact line is the same for many fingerprints: written only if changed).
     const shown = hashText(JSON.stringify(msg));
+    const via = post.ts ? 'update' : 'post';
     if (!post.ts) {
       if (!this.storeDurable()) return 'done';
       if (!final && !this.openRoom()) {
@@ -882,7 +886,7 @@ export class Delivery {
     }
     if (final) {
       this.closeOpen(key);
-      this.noteShown(call);
+      this.noteShown(call, via);
     }
     const latest = await this.state.call(post.campaignId, callId);
     return latest && latest.fp !== fp ? 'again' : 'done';
@@ -923,7 +927,7 @@ export class Delivery {
     for (const l of d.lines) {
       const c = await this.state.call(l.campaignId, l.callId);
       if (c && first) this.hooks.callPosted?.(c, now);
-      if (c?.final && l.status === c.status) this.noteShown(c, now);
+      if (c?.final && l.status === c.status) this.noteShown(c, 'digest', now);
     }
     return !latest || latest.fp === d.fp ? 'done' : 'again';
   }
@@ -987,10 +991,11 @@ export class Delivery {
   }
 
   /** Remembers when a call's final state reached Slack (the most recent MAX_PER_CALL, for the benchmarks). */
-  private noteShown(call: CallRecord, at = Date.now()): void {
+  private noteShown(call: CallRecord, via: 'post' | 'update' | 'digest', at = Date.now()): void {
     const m = this.stats.finalShownAt;
     if (!m.has(call.callId)) {
       m.set(call.callId, at);
+      this.stats.finalSeen.set(call.callId, { seenAt: call.finalAt ?? at, via });
       this.hooks.finalShown?.(call, at);
     }
   }
