@@ -16,8 +16,9 @@ const ACTION_LABELS: Record<LifecycleAction, MessageKey> = {
 };
 
 /**
- * One button per action (action_id `campaign_action:<action>`, value {"id","action"}). Activate and archive ask for
- * confirmation first: activating starts contacting people, archiving hides the campaign from lists.
+ * One button per action (action_id `campaign_action:<action>`, value {"id","action"}). Activate, pause and archive ask
+ * for confirmation first: activating starts contacting people, pausing stops it mid-schedule, archiving hides the
+ * campaign from lists. Resuming goes back to what was confirmed before.
  */
 export function lifecycleButtons(
   campaign: { id: number; name?: string | null },
@@ -35,27 +36,45 @@ export function lifecycleButtons(
   );
 }
 
+interface ConfirmKeys {
+  title: MessageKey;
+  text: MessageKey;
+  confirm: MessageKey;
+  danger?: true;
+}
+
+/** The dialog of each action that asks first; archiving's is red. */
+const CONFIRMED: Partial<Record<LifecycleAction, ConfirmKeys>> = {
+  activate: {
+    title: 'lifecycle.confirm.activate.title',
+    text: 'lifecycle.confirm.activate.text',
+    confirm: 'lifecycle.confirm.activate.confirm',
+  },
+  pause: {
+    title: 'lifecycle.confirm.pause.title',
+    text: 'lifecycle.confirm.pause.text',
+    confirm: 'lifecycle.confirm.pause.confirm',
+  },
+  archive: {
+    title: 'lifecycle.confirm.archive.title',
+    text: 'lifecycle.confirm.archive.text',
+    confirm: 'lifecycle.confirm.archive.confirm',
+    danger: true,
+  },
+};
+
 function confirmFor(action: LifecycleAction, c: { id: number; name?: string | null }, t: Translator) {
+  const keys = CONFIRMED[action];
+  if (!keys) return undefined;
   // The dialog text holds 300 characters: shorten the name so the sentence stays whole.
   const name = cleanLabel(c.name ?? '', 80);
   const id = String(c.id);
   const which = name ? tmd(t, 'lifecycle.which.named', { name, id }) : t.t('lifecycle.which.unnamed', { id });
-  if (action === 'activate') {
-    return confirmDialog({
-      title: t.t('lifecycle.confirm.activate.title'),
-      text: tmd(t, 'lifecycle.confirm.activate.text', { which: raw(which) }),
-      confirm: t.t('lifecycle.confirm.activate.confirm'),
-      deny: t.t('common.cancel'),
-    });
-  }
-  if (action === 'archive') {
-    return confirmDialog({
-      title: t.t('lifecycle.confirm.archive.title'),
-      text: tmd(t, 'lifecycle.confirm.archive.text', { which: raw(which) }),
-      confirm: t.t('lifecycle.confirm.archive.confirm'),
-      deny: t.t('common.cancel'),
-      danger: true,
-    });
-  }
-  return undefined;
+  return confirmDialog({
+    title: t.t(keys.title),
+    text: tmd(t, keys.text, { which: raw(which) }),
+    confirm: t.t(keys.confirm),
+    deny: t.t('common.cancel'),
+    ...(keys.danger ? { danger: true } : {}),
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * Flow 1 of the playground (issue 24), through the page only: a fresh start with nothing set; the page loads;
- * `/campaign help`; `/campaign list` shows the demo campaigns; Show; Activate with its confirm dialog, then Pause; the
- * campaign is active, then paused, in the simulator. As the admin (Mariana, es-MX): the app answers her in Spanish,
- * so what the page should show is taken from the app's Spanish catalog.
+ * `/campaign help`; `/campaign list` shows the demo campaigns; Show; Activate with its confirm dialog, then Pause with
+ * its own (denied once: nothing changes); the campaign is active, then paused, in the simulator. As the admin
+ * (Mariana, es-MX): the app answers her in Spanish, so what the page should show is taken from the app's Spanish
+ * catalog.
  */
 import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
@@ -49,6 +50,15 @@ describe('playground page: list, show, activate with its confirm, pause', () => 
 
     const shown = page.locator('.ephemeral', { hasText: 'Encuesta de satisfacción Q1' }).last();
     await shown.getByRole('button', { name: es.t('lifecycle.button.pause') }).click();
+    // Pausing asks first too: denied, nothing changes; confirmed, the campaign pauses.
+    const pause = page.getByRole('dialog', { name: es.t('lifecycle.confirm.pause.title') });
+    await pause.getByText('Encuesta de satisfacción Q1').waitFor();
+    await pause.getByRole('button', { name: es.t('common.cancel'), exact: true }).click();
+    await pause.waitFor({ state: 'detached' });
+    expect(sim.getCampaignState(3)?.record.status).toBe('active');
+    await shown.getByRole('button', { name: es.t('lifecycle.button.pause') }).click();
+    await pause.getByRole('button', { name: es.t('lifecycle.confirm.pause.confirm'), exact: true }).click();
+    await pause.waitFor({ state: 'detached' });
     await page.locator('.msg', { hasText: /paused Encuesta de satisfacción Q1 \(#3\)/ }).waitFor();
     expect(sim.getCampaignState(3)?.record.status).toBe('inactive');
     expect(test.browser.pageErrors).toEqual([]);

@@ -92,6 +92,10 @@ export const en = {
   'lifecycle.confirm.activate.title': 'Activate campaign?',
   'lifecycle.confirm.activate.text': '{which} will start contacting its contacts within its schedule.',
   'lifecycle.confirm.activate.confirm': 'Activate',
+  'lifecycle.confirm.pause.title': 'Pause campaign?',
+  'lifecycle.confirm.pause.text':
+    '{which} will stop placing calls and sending messages until someone resumes it. Calls under way finish.',
+  'lifecycle.confirm.pause.confirm': 'Pause',
   'lifecycle.confirm.archive.title': 'Archive campaign?',
   'lifecycle.confirm.archive.text': '{which} will be hidden from lists. Its status does not change.',
   'lifecycle.confirm.archive.confirm': 'Archive',

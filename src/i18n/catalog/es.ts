@@ -91,6 +91,10 @@ export const es: Record<MessageKey, string> = {
   'lifecycle.confirm.activate.title': '¿Activar la campaña?',
   'lifecycle.confirm.activate.text': '{which} empezará a contactar a sus contactos dentro de su horario.',
   'lifecycle.confirm.activate.confirm': 'Activar',
+  'lifecycle.confirm.pause.title': '¿Pausar la campaña?',
+  'lifecycle.confirm.pause.text':
+    '{which} dejará de llamar y de enviar mensajes hasta que alguien la reanude. Las llamadas en curso terminan.',
+  'lifecycle.confirm.pause.confirm': 'Pausar',
   'lifecycle.confirm.archive.title': '¿Archivar la campaña?',
   'lifecycle.confirm.archive.text': '{which} dejará de aparecer en las listas. Su estado no cambia.',
   'lifecycle.confirm.archive.confirm': 'Archivar',
