@@ -108,6 +108,9 @@ const DIGEST_SHARE = 0.5;
  */
 const MAX_DIGEST_GAP_INTERVALS = 6;
 
+/** Weight of the newest item in a channel's moving average of how long its items take (heldByGap). */
+const WRITE_MS_WEIGHT = 0.2;
+
 export interface DeliveryOptions {
   /** New calls waiting in one channel beyond which it switches to a digest. */
   burstThreshold: number;
@@ -238,6 +241,8 @@ export class Delivery {
   private readonly held = new BoundedMap<string, { channelId: string; callId: string }>(MAX_PER_CALL);
   /** When the latest chat.update calls were made (within `updateWindowMs`, oldest first; at most `maxOpenCalls`). */
   private readonly updatesMade: number[] = [];
+  /** Per channel: how long its items took to handle lately, ms (heldByGap). */
+  private readonly writeMs = new BoundedMap<string, number>(MAX_PER_CALL);
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -335,6 +340,7 @@ export class Delivery {
     this.openCalls.clear();
     this.lastWrite.clear();
     this.digestPostedAt.clear();
+    this.writeMs.clear();
     this.notifyIdle();
   }
 
@@ -372,6 +378,7 @@ export class Delivery {
       'delivery.lastWrite': this.lastWrite.size,
       'delivery.deferred': this.deferred.size,
       'delivery.digestPostedAt': this.digestPostedAt.size,
+      'delivery.writeMs': this.writeMs.size,
       'delivery.openCalls': this.openCalls.size,
       'delivery.held': this.held.size,
       'delivery.placing': this.placing.size,
@@ -437,16 +444,25 @@ export class Delivery {
   }
 
   /**
-   * Whether one of the channel's call messages, digests or WhatsApp messages waits for the update gap to end within
-   * the gap (a digest waiting for its pace, longer, lets the channel's thread lines go meanwhile).
+   * Whether one of the channel's call messages, digests or WhatsApp messages is due before a thread line taken now
+   * would be written (a digest waiting for its pace, longer, lets the channel's thread lines go meanwhile). How long a
+   * write takes is what the channel's writes took lately (`writeMs`): while Slack's post allowance is spent, seconds
+   * (a line taken now would make the call's write wait another turn behind every other channel's); otherwise about the
+   * channel's pacing, and a busy channel's lines go between its calls' updates instead of after all of them.
    */
   private heldByGap(channelId: string): boolean {
     const prefix = `${channelId} `;
-    const soon = Date.now() + this.opts.updateGapMs;
+    const soon = Date.now() + Math.min(this.opts.updateGapMs, this.writeMs.get(channelId) ?? this.opts.updateGapMs);
     for (const [key, d] of this.deferred) {
       if (key.startsWith(prefix) && !isThreadItem(key.slice(prefix.length)) && d.at <= soon) return true;
     }
     return false;
+  }
+
+  /** Takes in how long one of the channel's items took (a moving average, so one slow write does not decide). */
+  private tookMs(channelId: string, ms: number): void {
+    const before = this.writeMs.get(channelId);
+    this.writeMs.set(channelId, before === undefined ? ms : before + (ms - before) * WRITE_MS_WEIGHT);
   }
 
   private wakeGapWaiters(channelId?: string): void {
@@ -540,7 +556,9 @@ export class Delivery {
           this.letGo(channelId, item);
           continue;
         }
+        const began = Date.now();
         const outcome = await this.handle(channelId, item);
+        this.tookMs(channelId, Date.now() - began);
         if (outcome === 'again') q.add(item);
       } catch (err) {
         if (err instanceof PermanentSlackError) {
