@@ -444,13 +444,14 @@ describe('views and trigger ids', () => {
   });
 
   it('lets a trigger id expire in real time (short TTL)', async () => {
-    const quick = await startFakeSlack({ triggerTtlMs: 40 });
+    // Long enough for the first open to arrive in time on a busy machine; the second waits it out.
+    const quick = await startFakeSlack({ triggerTtlMs: 1500 });
     try {
       const c = new WebClient(quick.botToken, { slackApiUrl: quick.apiUrl, retryConfig: { retries: 0 } });
       const t1 = quick.issueTriggerId();
       const t2 = quick.issueTriggerId();
       expect((await c.views.open({ trigger_id: t1, view: modal() as never })).ok).toBe(true);
-      await new Promise((r) => setTimeout(r, 60));
+      await new Promise((r) => setTimeout(r, 1600));
       expect((await slackError(c.views.open({ trigger_id: t2, view: modal() as never }))).code).toBe(
         'expired_trigger_id',
       );
@@ -605,19 +606,21 @@ describe('rate limits and injected failures', () => {
   });
 
   it('turns the per-channel chat.postMessage pace on with the tiers, scaled like them', async () => {
-    const scaled = await startFakeSlack({ tierLimits: { timeScale: 10 }, checkRawMentions: false });
+    // Time ×2 (2 messages a second, a burst of 3): slow enough that a busy machine's delay between the calls stays far
+    // below it.
+    const scaled = await startFakeSlack({ tierLimits: { timeScale: 2 }, checkRawMentions: false });
     try {
       const c = new WebClient(scaled.botToken, {
         slackApiUrl: scaled.apiUrl,
         retryConfig: { retries: 0 },
         rejectRateLimitedCalls: true,
       });
-      // Burst 3 at 10 messages/s (time ×10): the 4th at once is refused, one 150 ms later goes through.
+      // Burst 3 at 2 messages/s (time ×2): the 4th at once is refused, one 750 ms later goes through.
       for (let i = 0; i < 3; i++) await c.chat.postMessage({ channel: 'C9', text: `${i}` });
       await expect(c.chat.postMessage({ channel: 'C9', text: 'x' })).rejects.toMatchObject({
         code: ErrorCode.RateLimitedError,
       });
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 750));
       expect((await c.chat.postMessage({ channel: 'C9', text: 'later' })).ok).toBe(true);
       expect(scaled.counts()['chat.postMessage']).toEqual({ calls: 5, ratelimited: 1 });
     } finally {

@@ -26,6 +26,8 @@ function pool(): pg.Pool {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** The database server and this process read one machine's clock; a few ms cover rounding between them. */
+const CLOCK_SLACK_MS = 5;
 
 /** Most starts within any span shorter than `windowMs` (a start exactly a window later is in the next window). */
 function mostInAnyWindow(times: number[], windowMs: number): number {
@@ -140,16 +142,27 @@ describe('PgRateWindows on two pools (two replicas)', () => {
     const a = new PgRateWindows(pool());
     const b = new PgRateWindows(pool());
     const w: RateWindow = { bucket: 'paused', limit: 3, windowMs: 100 };
-    await a.pause(w.bucket, Date.now() + 400);
+    // Seconds long, so the check that it still holds a moment later is not outrun by a slow machine.
+    const pausedUntil = Date.now() + 4000;
+    await a.pause(w.bucket, pausedUntil);
     const r = await b.tryAcquire(w, { holdMs: 150 });
+    const askedBy = Date.now();
     expect(r.ok).toBe(false);
-    expect(r.ok ? 0 : r.waitMs).toBeGreaterThan(300);
-    expect(r.ok ? 0 : r.waitMs).toBeLessThanOrEqual(400);
+    // The wait is what is left of the pause when it was asked (between the statements, however slow the machine).
+    expect(r.ok ? 0 : r.waitMs).toBeGreaterThanOrEqual(pausedUntil - askedBy - CLOCK_SLACK_MS);
+    expect(r.ok ? 0 : r.waitMs).toBeLessThanOrEqual(4000 + CLOCK_SLACK_MS);
     await a.pause(w.bucket, Date.now() + 50); // a shorter pause never shortens it
     await sleep(200);
     expect((await b.tryAcquire(w, { holdMs: 150 })).ok).toBe(false);
-    await sleep(r.ok ? 0 : r.waitMs - 200 + 10);
-    expect((await b.tryAcquire(w, { holdMs: 150 })).ok).toBe(true);
+    await sleep(Math.max(0, pausedUntil - Date.now()));
+    // The server times the pause from when its statement ran (a length from then): on a busy machine, a little after
+    // `pausedUntil`. Asked again until it has ended; it must end.
+    let freed = false;
+    for (let i = 0; i < 100 && !freed; i++) {
+      freed = (await b.tryAcquire(w, { holdMs: 150 })).ok;
+      if (!freed) await sleep(20);
+    }
+    expect(freed).toBe(true);
   });
 
   it('a holder that never releases frees its slot after holdMs; its late release leaves the next holder alone', async () => {
@@ -157,15 +170,19 @@ describe('PgRateWindows on two pools (two replicas)', () => {
     const b = new PgRateWindows(pool());
     const w: RateWindow = { bucket: 'dead-holder', limit: 2, windowMs: 100 };
     const held: SlotTicket[] = [];
+    const heldFrom = Date.now();
     for (let i = 0; i < 2; i++) {
       const r = await a.tryAcquire(w, { holdMs: 400 });
       if (r.ok) held.push(r.ticket);
     }
     expect(held).toHaveLength(2);
     const refused = await b.tryAcquire(w, { holdMs: 400 });
+    const askedBy = Date.now();
     expect(refused.ok).toBe(false);
     const waitMs = refused.ok ? 0 : refused.waitMs;
-    expect(waitMs).toBeGreaterThan(300);
+    // Until the first hold ends, as far as the time between the statements lets the test know it.
+    expect(waitMs).toBeGreaterThanOrEqual(heldFrom + 400 - askedBy - CLOCK_SLACK_MS);
+    expect(waitMs).toBeLessThanOrEqual(400 + CLOCK_SLACK_MS);
     await sleep(waitMs + 5);
     const next = await b.tryAcquire(w, { holdMs: 5000 });
     expect(next.ok).toBe(true);

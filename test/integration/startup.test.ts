@@ -35,7 +35,8 @@ it('starts in sandbox mode, answers /healthz, and stops cleanly on SIGTERM', asy
   });
   try {
     let status = 0;
-    for (let i = 0; i < 200 && status !== 200; i++) {
+    // Up to a minute: the child compiles the app first (tsx), slow on a busy machine.
+    for (let i = 0; i < 600 && status !== 200; i++) {
       status = await fetch(`http://127.0.0.1:${port}/healthz`)
         .then((r) => r.status)
         .catch(() => 0);
@@ -51,7 +52,7 @@ it('starts in sandbox mode, answers /healthz, and stops cleanly on SIGTERM', asy
   } finally {
     p.child.kill('SIGKILL');
   }
-}, 60000);
+}, 90_000);
 
 it('refuses a malformed variable with one line naming it', async () => {
   const p = run({ SLACK_BOT_TOKEN: fake.botToken, SLACK_SIGNING_SECRET: 'x'.repeat(32), PORT: 'abc' });

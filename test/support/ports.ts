@@ -16,7 +16,9 @@ const BAND = 400;
 const BANDS = 40; // 16,000 + 40 × 400 = 32,000: below the ephemeral range
 
 const worker = Number(process.env.JEST_WORKER_ID ?? 0) % BANDS;
-let next = 0;
+// From a random place in the band: another jest run on the machine at the same time (its workers have the same ids)
+// then rarely asks for the same port at the same moment.
+let next = Math.floor(Math.random() * BAND);
 
 function bindable(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {

@@ -31,7 +31,7 @@ async function firstLines(env: Record<string, string>): Promise<string> {
   let out = '';
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no starting line in: ${out}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no starting line in: ${out}`)), 50_000);
       const onData = (d: Buffer) => {
         out += d.toString();
         if (/starting/.test(out) && out.endsWith('\n')) {
@@ -55,7 +55,7 @@ it('writes pretty lines with LOG_FORMAT=pretty, secrets hidden', async () => {
   expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: starting \{"config":\{.*"logFormat":"pretty".*\}\}$/);
   expect(() => JSON.parse(line) as unknown).toThrow();
   expect(out).not.toContain('SECRET');
-}, 30_000);
+}, 60_000);
 
 it('writes JSON lines into a pipe by default, secrets hidden', async () => {
   const out = await firstLines({});
@@ -66,4 +66,4 @@ it('writes JSON lines into a pipe by default, secrets hidden', async () => {
     config: { logFormat: 'auto (pretty in a terminal, json otherwise)' },
   });
   expect(out).not.toContain('SECRET');
-}, 30_000);
+}, 60_000);
