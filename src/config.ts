@@ -4,6 +4,10 @@
  * Every problem is reported as one line that names the variable, says what is wrong and what to set instead, so a
  * misconfigured deployment fails at once with a message an operator can act on. Secret values (tokens, signing
  * secret, API key) are never repeated in those messages, nor in `describeConfig`'s summary.
+ *
+ * Each variable is written once, in `envShape`: its parser (which gives its default) and its doc. The `Config` type,
+ * the order problems are reported in, the start-up summary, the secrets handed to the logger and the README's table
+ * of variables (held to it by test/unit/readme-variables-table.test.ts) all come from there.
  */
 import { isIP } from 'node:net';
 import { isSupportedCountry, type CountryCode } from './contacts/libphonenumber.js';
@@ -24,71 +28,6 @@ const METRICS_TOKEN_MIN_CHARS = 24;
 
 /** Slack's `file_input` limit per file (10 MB); the default cap on uploaded spreadsheets. */
 const SLACK_FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024;
-
-type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
-
-export interface Config {
-  /** Bot User OAuth Token, `xoxb-…`. */
-  slackBotToken: string;
-  /** Verifies Slack's HTTP requests; required in HTTP mode, absent/unused in Socket Mode. */
-  slackSigningSecret?: string;
-  /** App-level token `xapp-…`; when set the app connects with Socket Mode instead of listening for HTTP. */
-  slackAppToken?: string;
-  /** Slack Web API base URL, always ending with `/` (a fake Slack in tests/sandbox). */
-  slackApiUrl: string;
-  port: number;
-  /**
-   * The operators' listener (GET /metrics, GET /healthz/details), never the port Slack reaches; 0: any free port.
-   */
-  metricsPort: number;
-  /** The address it listens on: loopback unless METRICS_HOST says otherwise (a warning is logged at start then). */
-  metricsHost: string;
-  /** Bearer token that also opens the operators' endpoints on `port`; unset: they are not served there at all. */
-  metricsToken?: string;
-  /** `sandbox` runs against the built-in simulator; `live` against the real service. */
-  outreach: OutreachConfig;
-  /** The state as it was kept before STATE_DIR (one JSON file): converted into `stateDir` on first start. */
-  stateFile: string;
-  /** Where the embedded store keeps its files (no `databaseUrl`). */
-  stateDir: string;
-  /** postgres://… : state in PostgreSQL, shared by every replica; unset: embedded in `stateDir`. */
-  databaseUrl?: string;
-  /** Records of calls final for longer than this, and finished upload jobs, are dropped. */
-  retentionDays: number;
-  pollIntervalSeconds: number;
-  /**
-   * Slack user ids allowed to manage campaigns; empty (with no `adminUsergroupId`) means everyone, which the live
-   * service allows only with `allowEveryoneToChange` (see `everyoneMayChangeProblem`).
-   */
-  adminUserIds: string[];
-  adminUsergroupId?: string;
-  /**
-   * ALLOW_EVERYONE_TO_CHANGE=true: with the live service and no admins, every full member of the workspace may change,
-   * on purpose (never guests or people of another organization: src/slack/permissions.ts).
-   */
-  allowEveryoneToChange: boolean;
-  /** Who may reply to customers in watched threads; empty (with no `responderUsergroupId`) means the admins. */
-  responderUserIds: string[];
-  responderUsergroupId?: string;
-  auditChannelId?: string;
-  defaultPhoneRegion: CountryCode;
-  /** The language of what the app posts in channels that chose none (`/campaign lang` in a channel). */
-  defaultLocale: Locale;
-  uploadMaxBytes: number;
-  /** Data rows one upload reads at most; the rows after are not read, and the uploader is told where to go on. */
-  uploadMaxRows: number;
-  /** Characters one cell may hold (a row four times that in all); a row over it is rejected, naming the column. */
-  uploadMaxCellChars: number;
-  /** Uploads that read and send at once (one per campaign); the others wait and say so. */
-  uploadConcurrency: number;
-  /** Commands and clicks that use the service one person may make per minute, sustained (a token bucket). */
-  personActionsPerMinute: number;
-  /** How many of them one person may make at once (the bucket's size). */
-  personActionsBurst: number;
-  logLevel: LogLevel;
-  /** Unset: pretty when stdout is a terminal, JSON otherwise. */
-  logFormat?: LogFormat;
-}
 
 /** A configuration problem; `message` is a single line naming the variable and the fix. */
 export class ConfigError extends Error {
@@ -123,11 +62,14 @@ const text = z.preprocess((v) => {
   return t === '' ? undefined : t;
 }, z.string().optional());
 
+/** Each whole-number parser's bounds, for the README's table (its messages say them too). */
+const wholeNumberRanges = new WeakMap<z.ZodType, { min: number; max: number }>();
+
 function wholeNumber(
   name: string,
   { min, max, fallback, purpose }: { min: number; max: number; fallback: number; purpose: string },
 ) {
-  return text.transform((v, ctx) => {
+  const schema = text.transform((v, ctx) => {
     if (v === undefined) return fallback;
     const n = /^\d+$/.test(v) ? Number(v) : NaN;
     if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
@@ -137,6 +79,8 @@ function wholeNumber(
         `Set ${name} to ${purpose}, or leave it unset for ${fallback}.`,
     );
   });
+  wholeNumberRanges.set(schema, { min, max });
+  return schema;
 }
 
 /** Token-like secret: checked by prefix only; the value itself never appears in a message. */
@@ -229,199 +173,357 @@ function hostAddress(name: string, what: string) {
   });
 }
 
-const envSchema = z.looseObject({
-  SLACK_BOT_TOKEN: token(
-    'SLACK_BOT_TOKEN',
-    'xoxb-',
-    "the app's Bot User OAuth Token",
-    "the Slack app's OAuth & Permissions page",
+/**
+ * What the README's table of variables and the start-up summary say of a variable, written beside its parser; the
+ * default is what the parser gives for unset.
+ */
+interface SettingDoc {
+  /** The README's "Meaning": one short line (what needs more is in docs/operations.md). */
+  description: string;
+  /** A secret: the summary says only whether it is set, and `configSecrets` hands it to the logger to redact. */
+  secret?: true;
+  /** What leaving it unset means, when "unset" says too little: the README's default and the summary's value. */
+  unset?: string;
+}
+const settingDocs = z.registry<SettingDoc>();
+
+/** `schema` is the variable's parser, `doc` what the README and the summary say of it. */
+function setting<T extends z.ZodType>(doc: SettingDoc, schema: T): T {
+  settingDocs.add(schema, doc);
+  return schema;
+}
+
+/** Every variable the app reads: its parser and its doc, in the order problems are reported. */
+const envShape = {
+  SLACK_BOT_TOKEN: setting(
+    {
+      description: 'Bot User OAuth Token, `xoxb-…` (no Slack variable set: the playground)',
+      secret: true,
+      unset: 'required for your Slack',
+    },
+    token('SLACK_BOT_TOKEN', 'xoxb-', "the app's Bot User OAuth Token", "the Slack app's OAuth & Permissions page"),
   ),
-  SLACK_SIGNING_SECRET: text,
-  SLACK_APP_TOKEN: token(
-    'SLACK_APP_TOKEN',
-    'xapp-',
-    'an app-level token (for Socket Mode)',
-    "the Slack app's Basic Information page (App-Level Tokens, scope connections:write), or leave it unset for HTTP mode",
+  // Required in HTTP mode, unused in Socket Mode (crossChecks).
+  SLACK_SIGNING_SECRET: setting(
+    { description: 'Verifies that requests come from Slack', secret: true, unset: 'required in HTTP mode' },
+    text.clone(),
   ),
-  SLACK_API_URL: text.transform((v, ctx) => {
-    if (v === undefined) return 'https://slack.com/api/';
-    const u = httpUrl(v);
-    if (!u) {
+  SLACK_APP_TOKEN: setting(
+    { description: 'App-level token `xapp-…`: the app connects in Socket Mode instead of HTTP', secret: true },
+    token(
+      'SLACK_APP_TOKEN',
+      'xapp-',
+      'an app-level token (for Socket Mode)',
+      "the Slack app's Basic Information page (App-Level Tokens, scope connections:write), or leave it unset for HTTP mode",
+    ),
+  ),
+  // Always ending with `/`.
+  SLACK_API_URL: setting(
+    { description: 'Base of the Slack Web API (the tests point it at a fake)' },
+    text.transform((v, ctx) => {
+      if (v === undefined) return 'https://slack.com/api/';
+      const u = httpUrl(v);
+      if (!u) {
+        return fail(
+          ctx,
+          `SLACK_API_URL must be an http(s) URL (got ${shownUrl(v)}). ` +
+            'Leave it unset for https://slack.com/api/, or set it to the base URL of a Slack API stand-in.',
+        );
+      }
+      return u.href.endsWith('/') ? u.href : `${u.href}/`;
+    }),
+  ),
+  PORT: setting(
+    { description: '`POST /slack/events` and `GET /healthz` (in the playground: its page)' },
+    wholeNumber('PORT', { min: 1, max: 65535, fallback: 3000, purpose: 'the port to listen on' }),
+  ),
+  // Never the port Slack reaches (crossChecks).
+  METRICS_PORT: setting(
+    { description: "Port of the operators' listener, `/metrics` and `/healthz/details`; 0: a free one" },
+    wholeNumber('METRICS_PORT', {
+      min: 0,
+      max: 65535,
+      fallback: DEFAULT_METRICS_PORT,
+      purpose: "the port of the operators' listener (GET /metrics, GET /healthz/details; 0: any free port)",
+    }),
+  ),
+  // Loopback unless set (a warning is logged at start then).
+  METRICS_HOST: setting(
+    { description: "The address the operators' listener binds to (not loopback: a warning)" },
+    hostAddress('METRICS_HOST', "the operators' listener"),
+  ),
+  METRICS_TOKEN: setting(
+    { description: "24+ characters: the operators' endpoints also on `PORT`, to this bearer", secret: true },
+    text.transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      if (v.length >= METRICS_TOKEN_MIN_CHARS && /^[\x21-\x7e]+$/.test(v)) return v;
+      // A secret: never repeated, not even in part.
       return fail(
         ctx,
-        `SLACK_API_URL must be an http(s) URL (got ${shownUrl(v)}). ` +
-          'Leave it unset for https://slack.com/api/, or set it to the base URL of a Slack API stand-in.',
+        `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_CHARS} printable characters without spaces (value not shown). ` +
+          'Set it to a long random string (e.g. the output of `openssl rand -hex 32`), or leave it unset to keep ' +
+          '/metrics off PORT.',
       );
-    }
-    return u.href.endsWith('/') ? u.href : `${u.href}/`;
-  }),
-  PORT: wholeNumber('PORT', { min: 1, max: 65535, fallback: 3000, purpose: 'the port to listen on' }),
-  METRICS_PORT: wholeNumber('METRICS_PORT', {
-    min: 0,
-    max: 65535,
-    fallback: DEFAULT_METRICS_PORT,
-    purpose: "the port of the operators' listener (GET /metrics, GET /healthz/details; 0: any free port)",
-  }),
-  METRICS_HOST: hostAddress('METRICS_HOST', "the operators' listener"),
-  METRICS_TOKEN: text.transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    if (v.length >= METRICS_TOKEN_MIN_CHARS && /^[\x21-\x7e]+$/.test(v)) return v;
-    // A secret: never repeated, not even in part.
-    return fail(
-      ctx,
-      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_CHARS} printable characters without spaces (value not shown). ` +
-        'Set it to a long random string (e.g. the output of `openssl rand -hex 32`), or leave it unset to keep ' +
-        '/metrics off PORT.',
-    );
-  }),
-  OUTREACH_BASE_URL: text.transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    const u = httpUrl(v);
-    const path = u?.pathname.replace(/\/$/, '');
-    if (!u || !path?.endsWith(API_VERSION_PATH) || u.search || u.hash) {
+    }),
+  ),
+  // Read together with OUTREACH_API_KEY as Config.outreach.
+  OUTREACH_BASE_URL: setting(
+    { description: "The service's base URL, ending with `/api/v1.0`; unset with the key: sandbox" },
+    text.transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const u = httpUrl(v);
+      const path = u?.pathname.replace(/\/$/, '');
+      if (!u || !path?.endsWith(API_VERSION_PATH) || u.search || u.hash) {
+        return fail(
+          ctx,
+          `OUTREACH_BASE_URL must be an http(s) URL ending with ${API_VERSION_PATH} (got ${shownUrl(v)}). ` +
+            `Set it to the service's base URL, e.g. https://outreach.example.com${API_VERSION_PATH}, ` +
+            'or unset it together with OUTREACH_API_KEY to run in sandbox mode.',
+        );
+      }
+      // Normalised without a trailing slash: the client appends "/campaigns" etc.
+      return `${u.origin}${path}`;
+    }),
+  ),
+  OUTREACH_API_KEY: setting(
+    { description: "The service's API key (sent as `Authorization: api-key …`)", secret: true },
+    text.clone(),
+  ),
+  STATE_FILE: setting(
+    { description: 'The state file of older versions, converted into `STATE_DIR` at first start' },
+    text.transform((v) => v ?? './data/state.json'),
+  ),
+  STATE_DIR: setting(
+    { description: 'Where the state is kept without `DATABASE_URL`; one app process per folder' },
+    text.transform((v) => v ?? './data'),
+  ),
+  DATABASE_URL: setting(
+    // The whole URL is a secret: it may hold a password.
+    { description: '`postgres://…`: the state in PostgreSQL, shared by any number of replicas', secret: true },
+    text.transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      let u: URL | undefined;
+      try {
+        u = new URL(v);
+      } catch {
+        u = undefined;
+      }
+      if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || !u.hostname) {
+        // The URL may hold a password: it is never repeated back.
+        return fail(
+          ctx,
+          'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@db.example.com:5432/outreach ' +
+            '(the value given is not one; it is not shown because it may hold a password). ' +
+            'Unset it to keep state embedded in STATE_DIR.',
+        );
+      }
+      return v;
+    }),
+  ),
+  RETENTION_DAYS: setting(
+    { description: 'Days the records of ended calls and of finished uploads are kept' },
+    wholeNumber('RETENTION_DAYS', {
+      min: 1,
+      max: 3650,
+      fallback: 7,
+      purpose: 'how many days records of ended calls and finished uploads are kept',
+    }),
+  ),
+  POLL_INTERVAL_SECONDS: setting(
+    { description: 'How often watched campaigns are polled, in seconds' },
+    wholeNumber('POLL_INTERVAL_SECONDS', {
+      min: 5,
+      max: 3600,
+      fallback: 30,
+      purpose: 'how often, in seconds, watched campaigns are checked for new calls',
+    }),
+  ),
+  // Empty with no ADMIN_USERGROUP_ID: everyone, which the live service allows only with ALLOW_EVERYONE_TO_CHANGE.
+  ADMIN_USER_IDS: setting(
+    { description: 'Member ids, comma-separated, of the people who may change campaigns' },
+    memberIds('ADMIN_USER_IDS', 'or leave it empty and set ADMIN_USERGROUP_ID instead'),
+  ),
+  ADMIN_USERGROUP_ID: setting(
+    { description: 'A Slack user group (`S…`) whose members may also change campaigns' },
+    usergroupId('ADMIN_USERGROUP_ID', 'may manage campaigns'),
+  ),
+  // Never guests or people of another organization: src/slack/permissions.ts.
+  ALLOW_EVERYONE_TO_CHANGE: setting(
+    { description: '`true`: with the live service and no admins, every full member may change' },
+    trueOrFalse(
+      'ALLOW_EVERYONE_TO_CHANGE',
+      'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
+    ),
+  ),
+  RESPONDER_USER_IDS: setting(
+    { description: 'Member ids of the people who may reply to customers; empty: the admins' },
+    memberIds(
+      'RESPONDER_USER_IDS',
+      'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
+    ),
+  ),
+  RESPONDER_USERGROUP_ID: setting(
+    { description: 'A Slack user group (`S…`) whose members may also reply to customers' },
+    usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
+  ),
+  AUDIT_CHANNEL_ID: setting(
+    { description: 'A channel where every change is also posted (it is always logged)' },
+    text.transform((v, ctx) => {
+      if (v === undefined || slackId(v, 'CG')) return v;
       return fail(
         ctx,
-        `OUTREACH_BASE_URL must be an http(s) URL ending with ${API_VERSION_PATH} (got ${shownUrl(v)}). ` +
-          `Set it to the service's base URL, e.g. https://outreach.example.com${API_VERSION_PATH}, ` +
-          'or unset it together with OUTREACH_API_KEY to run in sandbox mode.',
+        `AUDIT_CHANNEL_ID must be a Slack channel id starting with C or G (got ${shown(v)}). ` +
+          'Set it to the id of the channel that records campaign changes (channel details → bottom), or leave it unset.',
       );
-    }
-    // Normalised without a trailing slash: the client appends "/campaigns" etc.
-    return `${u.origin}${path}`;
-  }),
-  OUTREACH_API_KEY: text,
-  STATE_FILE: text.transform((v) => v ?? './data/state.json'),
-  STATE_DIR: text.transform((v) => v ?? './data'),
-  DATABASE_URL: text.transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    let u: URL | undefined;
-    try {
-      u = new URL(v);
-    } catch {
-      u = undefined;
-    }
-    if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || !u.hostname) {
-      // The URL may hold a password: it is never repeated back.
+    }),
+  ),
+  DEFAULT_PHONE_REGION: setting(
+    { description: 'Country (ISO 3166 code) of numbers written without a country code' },
+    text.transform((v, ctx): CountryCode => {
+      if (v === undefined) return 'MX';
+      const upper = v.toUpperCase();
+      if (isSupportedCountry(upper)) return upper;
       return fail(
         ctx,
-        'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@db.example.com:5432/outreach ' +
-          '(the value given is not one; it is not shown because it may hold a password). ' +
-          'Unset it to keep state embedded in STATE_DIR.',
+        `DEFAULT_PHONE_REGION must be a two-letter ISO 3166 country code with a phone numbering plan (got ${shown(v)}). ` +
+          'Set it to the country assumed for numbers without a +country prefix, e.g. MX or US, or leave it unset for MX.',
       );
-    }
-    return v;
-  }),
-  RETENTION_DAYS: wholeNumber('RETENTION_DAYS', {
-    min: 1,
-    max: 3650,
-    fallback: 7,
-    purpose: 'how many days records of ended calls and finished uploads are kept',
-  }),
-  POLL_INTERVAL_SECONDS: wholeNumber('POLL_INTERVAL_SECONDS', {
-    min: 5,
-    max: 3600,
-    fallback: 30,
-    purpose: 'how often, in seconds, watched campaigns are checked for new calls',
-  }),
-  ADMIN_USER_IDS: memberIds('ADMIN_USER_IDS', 'or leave it empty and set ADMIN_USERGROUP_ID instead'),
-  ADMIN_USERGROUP_ID: usergroupId('ADMIN_USERGROUP_ID', 'may manage campaigns'),
-  RESPONDER_USER_IDS: memberIds(
-    'RESPONDER_USER_IDS',
-    'or leave it empty to let the admins (ADMIN_USER_IDS, ADMIN_USERGROUP_ID) reply to customers',
+    }),
   ),
-  RESPONDER_USERGROUP_ID: usergroupId('RESPONDER_USERGROUP_ID', 'may reply to customers in watched threads'),
-  ALLOW_EVERYONE_TO_CHANGE: trueOrFalse(
-    'ALLOW_EVERYONE_TO_CHANGE',
-    'Set it to true only if every full member of the workspace may change campaigns with the live service, or leave it unset.',
+  DEFAULT_LOCALE: setting(
+    { description: '`en` or `es`: the language posted in channels that chose none' },
+    text.transform((v, ctx): Locale => {
+      if (v === undefined) return 'en';
+      const lower = v.trim().toLowerCase();
+      if (isLocale(lower)) return lower;
+      return fail(
+        ctx,
+        `DEFAULT_LOCALE must be en or es (got ${shown(v)}). ` +
+          'Set it to the language of what the app posts in channels (es: Spanish, en: English), or leave it unset for en.',
+      );
+    }),
   ),
-  AUDIT_CHANNEL_ID: text.transform((v, ctx) => {
-    if (v === undefined || slackId(v, 'CG')) return v;
-    return fail(
-      ctx,
-      `AUDIT_CHANNEL_ID must be a Slack channel id starting with C or G (got ${shown(v)}). ` +
-        'Set it to the id of the channel that records campaign changes (channel details → bottom), or leave it unset.',
-    );
-  }),
-  DEFAULT_PHONE_REGION: text.transform((v, ctx): CountryCode => {
-    if (v === undefined) return 'MX';
-    const upper = v.toUpperCase();
-    if (isSupportedCountry(upper)) return upper;
-    return fail(
-      ctx,
-      `DEFAULT_PHONE_REGION must be a two-letter ISO 3166 country code with a phone numbering plan (got ${shown(v)}). ` +
-        'Set it to the country assumed for numbers without a +country prefix, e.g. MX or US, or leave it unset for MX.',
-    );
-  }),
-  DEFAULT_LOCALE: text.transform((v, ctx): Locale => {
-    if (v === undefined) return 'en';
-    const lower = v.trim().toLowerCase();
-    if (isLocale(lower)) return lower;
-    return fail(
-      ctx,
-      `DEFAULT_LOCALE must be en or es (got ${shown(v)}). ` +
-        'Set it to the language of what the app posts in channels (es: Spanish, en: English), or leave it unset for en.',
-    );
-  }),
-  UPLOAD_MAX_BYTES: wholeNumber('UPLOAD_MAX_BYTES', {
-    min: 1,
-    max: 1024 * 1024 * 1024,
-    fallback: SLACK_FILE_INPUT_MAX_BYTES,
-    purpose: 'the largest contact file accepted, in bytes',
-  }),
-  UPLOAD_MAX_ROWS: wholeNumber('UPLOAD_MAX_ROWS', {
-    min: 1,
-    // The service lists a campaign's contacts 100 per page, pages 0 to 25,000.
-    max: 2_500_000,
-    fallback: 200_000,
-    purpose: 'the most data rows one upload reads',
-  }),
-  UPLOAD_MAX_CELL_CHARS: wholeNumber('UPLOAD_MAX_CELL_CHARS', {
-    min: 100,
-    // A CSV record of more than 1 MiB is refused as a quote left open.
-    max: 1_000_000,
-    fallback: 5_000,
-    purpose: 'the most characters one cell of a contact file may hold',
-  }),
-  UPLOAD_CONCURRENCY: wholeNumber('UPLOAD_CONCURRENCY', {
-    min: 1,
-    max: 10,
-    fallback: 2,
-    purpose: 'how many uploads may read and send at once',
-  }),
-  PERSON_ACTIONS_PER_MINUTE: wholeNumber('PERSON_ACTIONS_PER_MINUTE', {
-    min: 1,
-    max: 6000,
-    fallback: 60,
-    purpose: 'how many commands and clicks that use the service one person may make per minute',
-  }),
-  PERSON_ACTIONS_BURST: wholeNumber('PERSON_ACTIONS_BURST', {
-    min: 1,
-    max: 1000,
-    fallback: 10,
-    purpose: 'how many commands and clicks one person may make at once before being asked to wait',
-  }),
-  LOG_LEVEL: text.transform((v, ctx): LogLevel => {
-    if (v === undefined) return 'info';
-    const lower = v.toLowerCase();
-    const level = LOG_LEVELS.find((l) => l === lower);
-    if (level) return level;
-    return fail(
-      ctx,
-      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${shown(v)}). Set it accordingly, or leave it unset for info.`,
-    );
-  }),
-  LOG_FORMAT: text.transform((v, ctx): LogFormat | undefined => {
-    if (v === undefined) return undefined;
-    const lower = v.toLowerCase();
-    const format = LOG_FORMATS.find((f) => f === lower);
-    if (format) return format;
-    return fail(
-      ctx,
-      `LOG_FORMAT must be pretty or json (got ${shown(v)}). Set it to pretty for readable coloured lines, json for ` +
-        'one JSON object per line, or leave it unset for pretty in a terminal and json otherwise.',
-    );
-  }),
-});
+  UPLOAD_MAX_BYTES: setting(
+    { description: "Largest contact file, in bytes (Slack's own limit is 10 MB)" },
+    wholeNumber('UPLOAD_MAX_BYTES', {
+      min: 1,
+      max: 1024 * 1024 * 1024,
+      fallback: SLACK_FILE_INPUT_MAX_BYTES,
+      purpose: 'the largest contact file accepted, in bytes',
+    }),
+  ),
+  // The rows after are not read, and the uploader is told where to go on.
+  UPLOAD_MAX_ROWS: setting(
+    { description: 'Data rows one upload reads; it says from which row to upload the rest' },
+    wholeNumber('UPLOAD_MAX_ROWS', {
+      min: 1,
+      // The service lists a campaign's contacts 100 per page, pages 0 to 25,000.
+      max: 2_500_000,
+      fallback: 200_000,
+      purpose: 'the most data rows one upload reads',
+    }),
+  ),
+  // A row over it is rejected, naming the column.
+  UPLOAD_MAX_CELL_CHARS: setting(
+    { description: 'Characters one cell may hold (a row: four times that)' },
+    wholeNumber('UPLOAD_MAX_CELL_CHARS', {
+      min: 100,
+      // A CSV record of more than 1 MiB is refused as a quote left open.
+      max: 1_000_000,
+      fallback: 5_000,
+      purpose: 'the most characters one cell of a contact file may hold',
+    }),
+  ),
+  // One per campaign; the others wait and say so.
+  UPLOAD_CONCURRENCY: setting(
+    { description: 'Uploads that read and send at once, never two into one campaign' },
+    wholeNumber('UPLOAD_CONCURRENCY', {
+      min: 1,
+      max: 10,
+      fallback: 2,
+      purpose: 'how many uploads may read and send at once',
+    }),
+  ),
+  // Sustained: a token bucket refilled at this rate.
+  PERSON_ACTIONS_PER_MINUTE: setting(
+    { description: 'Commands and clicks using the service, per person per minute' },
+    wholeNumber('PERSON_ACTIONS_PER_MINUTE', {
+      min: 1,
+      max: 6000,
+      fallback: 60,
+      purpose: 'how many commands and clicks that use the service one person may make per minute',
+    }),
+  ),
+  // The bucket's size.
+  PERSON_ACTIONS_BURST: setting(
+    { description: 'How many of those one person may make at once' },
+    wholeNumber('PERSON_ACTIONS_BURST', {
+      min: 1,
+      max: 1000,
+      fallback: 10,
+      purpose: 'how many commands and clicks one person may make at once before being asked to wait',
+    }),
+  ),
+  LOG_LEVEL: setting(
+    { description: `${LOG_LEVELS.map((l) => `\`${l}\``).join(', ')}; secrets are redacted` },
+    text.transform((v, ctx): LogLevel => {
+      if (v === undefined) return 'info';
+      const lower = v.toLowerCase();
+      const level = LOG_LEVELS.find((l) => l === lower);
+      if (level) return level;
+      return fail(
+        ctx,
+        `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${shown(v)}). Set it accordingly, or leave it unset for info.`,
+      );
+    }),
+  ),
+  LOG_FORMAT: setting(
+    {
+      description: `${LOG_FORMATS.map((f) => `\`${f}\``).join(' or ')}; secrets are redacted in both`,
+      unset: 'auto (pretty in a terminal, json otherwise)',
+    },
+    text.transform((v, ctx): LogFormat | undefined => {
+      if (v === undefined) return undefined;
+      const lower = v.toLowerCase();
+      const format = LOG_FORMATS.find((f) => f === lower);
+      if (format) return format;
+      return fail(
+        ctx,
+        `LOG_FORMAT must be pretty or json (got ${shown(v)}). Set it to pretty for readable coloured lines, json for ` +
+          'one JSON object per line, or leave it unset for pretty in a terminal and json otherwise.',
+      );
+    }),
+  ),
+};
+const envSchema = z.looseObject(envShape);
+type Variable = keyof typeof envShape;
+/** Every variable read, in the order problems are reported. */
+const VARIABLES = Object.keys(envShape) as Variable[];
+
+/** What each variable gives: `Read['PORT']` is a number. */
+type Read = { [Name in Variable]: z.output<(typeof envShape)[Name]> };
+/** A variable's name in Config: SLACK_BOT_TOKEN is slackBotToken. */
+type Key<Name extends string> = Name extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<Key<Tail>>}`
+  : Lowercase<Name>;
+const key = (name: string) => name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
+/** Read together as `outreach`: `sandbox` runs against the built-in simulator, `live` against the real service. */
+const SERVICE: readonly Variable[] = ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY'];
+/** Required by loadConfig (crossChecks says how); its parser lets it be unset, for the playground's sake. */
+type Apart = 'OUTREACH_BASE_URL' | 'OUTREACH_API_KEY' | 'SLACK_BOT_TOKEN';
+type Plain = Exclude<Variable, Apart>;
+/** The variables that always have a value (a default); the others are absent from Config when unset. */
+type Valued = { [Name in Plain]: undefined extends Read[Name] ? never : Name }[Plain];
+
+/** The settings: one key per variable (`Key`), the service's two as `outreach`; what each means is in `envShape`. */
+export type Config = {
+  slackBotToken: string;
+  outreach: OutreachConfig;
+} & { [Name in Valued as Key<Name>]: Read[Name] } & {
+  [Name in Exclude<Plain, Valued> as Key<Name>]?: Exclude<Read[Name], undefined>;
+};
 
 const isSet = (v: string | undefined) => v !== undefined && v.trim() !== '';
 /** A comma-separated list with at least one entry. */
@@ -492,20 +594,33 @@ export interface PlaygroundSettings {
   pollIntervalSeconds: number;
 }
 
+/** The playground's own variables (PORT, POLL_INTERVAL_SECONDS and the log's are the app's, read its way). */
+const playgroundShape = {
+  PLAYGROUND_HOST: setting(
+    { description: "The playground page's address; it has no login (not loopback: a warning)" },
+    hostAddress('PLAYGROUND_HOST', "the playground's page"),
+  ),
+  PLAYGROUND_RATE_LIMITS: setting(
+    { description: "`true`: the playground's Slack answers 429 past Slack's per-method limits" },
+    trueOrFalse(
+      'PLAYGROUND_RATE_LIMITS',
+      "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
+    ),
+  ),
+  PLAYGROUND_SOCKET_MODE: setting(
+    { description: "`true`: the playground's app uses Socket Mode instead of signed HTTP" },
+    trueOrFalse(
+      'PLAYGROUND_SOCKET_MODE',
+      'Set it to true to run the app in Socket Mode in the playground, or leave it unset for signed HTTP requests.',
+    ),
+  ),
+};
 const playgroundSchema = z.looseObject({
+  ...playgroundShape,
   PORT: wholeNumber('PORT', { min: 0, max: 65535, fallback: 3000, purpose: "the playground page's port" }),
-  PLAYGROUND_HOST: hostAddress('PLAYGROUND_HOST', "the playground's page"),
-  PLAYGROUND_RATE_LIMITS: trueOrFalse(
-    'PLAYGROUND_RATE_LIMITS',
-    "Set it to true for Slack's per-method rate limits in the playground, or leave it unset.",
-  ),
-  PLAYGROUND_SOCKET_MODE: trueOrFalse(
-    'PLAYGROUND_SOCKET_MODE',
-    'Set it to true to run the app in Socket Mode in the playground, or leave it unset for signed HTTP requests.',
-  ),
-  POLL_INTERVAL_SECONDS: envSchema.shape.POLL_INTERVAL_SECONDS,
-  LOG_LEVEL: envSchema.shape.LOG_LEVEL,
-  LOG_FORMAT: envSchema.shape.LOG_FORMAT,
+  POLL_INTERVAL_SECONDS: envShape.POLL_INTERVAL_SECONDS,
+  LOG_LEVEL: envShape.LOG_LEVEL,
+  LOG_FORMAT: envShape.LOG_FORMAT,
 });
 
 /** Reads the playground's settings; a ConfigError names the first variable at fault. */
@@ -577,42 +692,7 @@ function crossChecks(env: Env): Problem[] {
   return problems;
 }
 
-/** Every variable read, in the order problems are reported. */
-const VARIABLES = [
-  'SLACK_BOT_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'SLACK_APP_TOKEN',
-  'SLACK_API_URL',
-  'PORT',
-  'METRICS_PORT',
-  'METRICS_HOST',
-  'METRICS_TOKEN',
-  'OUTREACH_BASE_URL',
-  'OUTREACH_API_KEY',
-  'STATE_FILE',
-  'STATE_DIR',
-  'DATABASE_URL',
-  'RETENTION_DAYS',
-  'POLL_INTERVAL_SECONDS',
-  'ADMIN_USER_IDS',
-  'ADMIN_USERGROUP_ID',
-  'ALLOW_EVERYONE_TO_CHANGE',
-  'RESPONDER_USER_IDS',
-  'RESPONDER_USERGROUP_ID',
-  'AUDIT_CHANNEL_ID',
-  'DEFAULT_PHONE_REGION',
-  'DEFAULT_LOCALE',
-  'UPLOAD_MAX_BYTES',
-  'UPLOAD_MAX_ROWS',
-  'UPLOAD_MAX_CELL_CHARS',
-  'UPLOAD_CONCURRENCY',
-  'PERSON_ACTIONS_PER_MINUTE',
-  'PERSON_ACTIONS_BURST',
-  'LOG_LEVEL',
-  'LOG_FORMAT',
-] as const;
-
-const order = (variable: string) => (VARIABLES as readonly string[]).indexOf(variable);
+const order = (variable: string) => VARIABLES.indexOf(variable as Variable);
 
 interface Problem {
   variable: string;
@@ -642,131 +722,130 @@ export function loadConfig(env: Env = process.env): Config {
   const e = r.data;
   // Guaranteed by crossChecks; checked again for the type system.
   if (e.SLACK_BOT_TOKEN === undefined) throw new ConfigError('SLACK_BOT_TOKEN is not set.', ['SLACK_BOT_TOKEN']);
-  const outreach: OutreachConfig =
-    e.OUTREACH_BASE_URL !== undefined && e.OUTREACH_API_KEY !== undefined
-      ? { mode: 'live', baseUrl: e.OUTREACH_BASE_URL, apiKey: e.OUTREACH_API_KEY }
-      : { mode: 'sandbox' };
-  const config: Config = {
-    slackBotToken: e.SLACK_BOT_TOKEN,
-    slackApiUrl: e.SLACK_API_URL,
-    port: e.PORT,
-    metricsPort: e.METRICS_PORT,
-    metricsHost: e.METRICS_HOST,
-    outreach,
-    stateFile: e.STATE_FILE,
-    stateDir: e.STATE_DIR,
-    retentionDays: e.RETENTION_DAYS,
-    pollIntervalSeconds: e.POLL_INTERVAL_SECONDS,
-    adminUserIds: e.ADMIN_USER_IDS,
-    allowEveryoneToChange: e.ALLOW_EVERYONE_TO_CHANGE,
-    responderUserIds: e.RESPONDER_USER_IDS,
-    defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
-    defaultLocale: e.DEFAULT_LOCALE,
-    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-    uploadMaxRows: e.UPLOAD_MAX_ROWS,
-    uploadMaxCellChars: e.UPLOAD_MAX_CELL_CHARS,
-    uploadConcurrency: e.UPLOAD_CONCURRENCY,
-    personActionsPerMinute: e.PERSON_ACTIONS_PER_MINUTE,
-    personActionsBurst: e.PERSON_ACTIONS_BURST,
-    logLevel: e.LOG_LEVEL,
+  const config: Record<string, unknown> = {
+    outreach:
+      e.OUTREACH_BASE_URL !== undefined && e.OUTREACH_API_KEY !== undefined
+        ? { mode: 'live', baseUrl: e.OUTREACH_BASE_URL, apiKey: e.OUTREACH_API_KEY }
+        : { mode: 'sandbox' },
   };
-  if (e.METRICS_TOKEN !== undefined) config.metricsToken = e.METRICS_TOKEN;
-  if (e.DATABASE_URL !== undefined) config.databaseUrl = e.DATABASE_URL;
-  if (e.LOG_FORMAT !== undefined) config.logFormat = e.LOG_FORMAT;
-  if (e.SLACK_SIGNING_SECRET !== undefined) config.slackSigningSecret = e.SLACK_SIGNING_SECRET;
-  if (e.SLACK_APP_TOKEN !== undefined) config.slackAppToken = e.SLACK_APP_TOKEN;
-  if (e.ADMIN_USERGROUP_ID !== undefined) config.adminUsergroupId = e.ADMIN_USERGROUP_ID;
-  if (e.RESPONDER_USERGROUP_ID !== undefined) config.responderUsergroupId = e.RESPONDER_USERGROUP_ID;
-  if (e.AUDIT_CHANNEL_ID !== undefined) config.auditChannelId = e.AUDIT_CHANNEL_ID;
-  return config;
+  for (const name of VARIABLES) {
+    if (!SERVICE.includes(name) && e[name] !== undefined) config[key(name)] = e[name];
+  }
+  // What `Config` says by construction: one key per variable (`Key` is `key`), unset ones absent.
+  return config as Config;
 }
+
+/** The value a Config holds for a variable (the service's two are inside `outreach`). */
+function valueOf(config: Config, name: Variable): unknown {
+  if (!SERVICE.includes(name)) return (config as Record<string, unknown>)[key(name)];
+  if (config.outreach.mode === 'sandbox') return undefined;
+  return name === 'OUTREACH_API_KEY' ? config.outreach.apiKey : config.outreach.baseUrl;
+}
+
+function docOf(schema: z.ZodType, name: string): SettingDoc {
+  const doc = settingDocs.get(schema);
+  if (!doc) throw new Error(`${name} has no SettingDoc`);
+  return doc;
+}
+
+/** A variable as the README's table shows it, from its parser and its doc. */
+export interface SettingDescription extends SettingDoc {
+  name: string;
+  /** What the parser gives when it is unset. */
+  default: unknown;
+  /** The whole numbers it accepts, when it is one. */
+  range?: { min: number; max: number };
+  /** Read by the playground only. */
+  playground: boolean;
+}
+
+function described(shape: Record<string, z.ZodType>, playground: boolean): SettingDescription[] {
+  return Object.entries(shape).map(([name, schema]) => {
+    const range = wholeNumberRanges.get(schema);
+    return { name, ...docOf(schema, name), default: schema.parse(undefined), ...(range ? { range } : {}), playground };
+  });
+}
+
+/** Every variable, the app's then the playground's own, in the order of their parsers. */
+export const SETTINGS: readonly SettingDescription[] = [
+  ...described(envShape, false),
+  ...described(playgroundShape, true),
+];
+const appSettings = SETTINGS.filter((s) => !s.playground);
 
 /** The secret values of a config, for `redactSecrets` / `createLogger({ secrets })`. */
 export function configSecrets(config: Config): string[] {
-  return [
-    config.slackBotToken,
-    config.slackSigningSecret,
-    config.slackAppToken,
-    config.metricsToken,
-    config.outreach.mode === 'live' ? config.outreach.apiKey : undefined,
-    // The database password, wherever it shows up (a driver's error message may quote the URL).
-    config.databaseUrl ? decodeURIComponent(new URL(config.databaseUrl).password) || undefined : undefined,
-    config.databaseUrl,
-  ].filter((s): s is string => s !== undefined);
+  const secrets = appSettings.filter((s) => s.secret).map((s) => valueOf(config, s.name as Variable));
+  // The database password, wherever it shows up (a driver's error message may quote the URL).
+  if (config.databaseUrl) secrets.push(decodeURIComponent(new URL(config.databaseUrl).password));
+  return secrets.filter((s): s is string => typeof s === 'string' && s !== '');
 }
 
-export interface ConfigSummary {
-  slackMode: 'http' | 'socket';
-  slackBotToken: string;
-  slackSigningSecret: string;
-  slackAppToken: string;
-  slackApiUrl: string;
-  port: number;
-  /** Where the operators' endpoints are served: their listener, and PORT when METRICS_TOKEN is set. */
-  metrics: string;
-  metricsToken: string;
-  outreach: { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
-  stateFile: string;
-  state: string;
-  retentionDays: number;
-  pollIntervalSeconds: number;
-  admins: string;
-  responders: string;
-  auditChannelId: string;
-  defaultPhoneRegion: string;
-  defaultLocale: string;
-  uploadMaxBytes: number;
-  uploadLimits: string;
-  fairUse: string;
-  logLevel: LogLevel;
-  logFormat: LogFormat | 'auto (pretty in a terminal, json otherwise)';
-}
+/** The start-up summary: a value per variable, or a reading of several together; no secret in it. */
+export type ConfigSummary = Record<string, unknown>;
 
 const SET = 'set (hidden)';
+const UNSET = 'not set';
 
 /** host:port/database of a PostgreSQL URL, without user or password. */
 function postgresWhere(url: string): string {
   const u = new URL(url);
   return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
 }
-const UNSET = 'not set';
+
+const people = (ids: string[], group: string | undefined) => [...ids, ...(group ? [`group ${group}`] : [])].join(', ');
+const admins = (c: Config) => people(c.adminUserIds, c.adminUsergroupId) || 'every full member of the workspace';
+
+/** Lines of the summary that say what several variables mean together; each stands for the variables it covers. */
+const READINGS: ReadonlyArray<{ name: string; covers: Variable[]; read: (c: Config) => unknown }> = [
+  {
+    name: 'metrics',
+    covers: ['METRICS_HOST', 'METRICS_PORT'],
+    read: (c) =>
+      `${c.metricsHost}:${c.metricsPort}${c.metricsToken ? ', and on PORT with METRICS_TOKEN' : ', not on PORT'}`,
+  },
+  {
+    name: 'outreach',
+    covers: ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY'],
+    read: (c) => (c.outreach.mode === 'live' ? { ...c.outreach, apiKey: SET } : c.outreach),
+  },
+  {
+    name: 'state',
+    covers: ['STATE_DIR', 'DATABASE_URL'],
+    read: (c) => (c.databaseUrl ? `PostgreSQL at ${postgresWhere(c.databaseUrl)}` : `embedded in ${c.stateDir}`),
+  },
+  { name: 'admins', covers: ['ADMIN_USER_IDS', 'ADMIN_USERGROUP_ID'], read: admins },
+  {
+    name: 'responders',
+    covers: ['RESPONDER_USER_IDS', 'RESPONDER_USERGROUP_ID'],
+    read: (c) => people(c.responderUserIds, c.responderUsergroupId) || `the admins (${admins(c)})`,
+  },
+  {
+    name: 'uploadLimits',
+    covers: ['UPLOAD_MAX_ROWS', 'UPLOAD_MAX_CELL_CHARS', 'UPLOAD_CONCURRENCY'],
+    read: (c) =>
+      `${c.uploadMaxRows} rows per file, ${c.uploadMaxCellChars} characters per cell, ${c.uploadConcurrency} at once`,
+  },
+  {
+    name: 'fairUse',
+    covers: ['PERSON_ACTIONS_PER_MINUTE', 'PERSON_ACTIONS_BURST'],
+    read: (c) => `${c.personActionsPerMinute} commands/clicks per person per minute, ${c.personActionsBurst} at once`,
+  },
+];
 
 /** A summary safe to log at start-up: what is configured, with every secret replaced by "set (hidden)". */
 export function describeConfig(config: Config): ConfigSummary {
-  const people = (ids: string[], group: string | undefined) =>
-    [...ids, ...(group ? [`group ${group}`] : [])].join(', ');
-  const admins = people(config.adminUserIds, config.adminUsergroupId) || 'every full member of the workspace';
-  const responders = people(config.responderUserIds, config.responderUsergroupId) || `the admins (${admins})`;
-  return {
-    slackMode: config.slackAppToken ? 'socket' : 'http',
-    slackBotToken: SET,
-    slackSigningSecret: config.slackSigningSecret ? SET : UNSET,
-    slackAppToken: config.slackAppToken ? SET : UNSET,
-    slackApiUrl: config.slackApiUrl,
-    port: config.port,
-    metrics:
-      `${config.metricsHost}:${config.metricsPort}` +
-      (config.metricsToken ? ', and on PORT with METRICS_TOKEN' : ', not on PORT'),
-    metricsToken: config.metricsToken ? SET : UNSET,
-    outreach:
-      config.outreach.mode === 'live'
-        ? { mode: 'live', baseUrl: config.outreach.baseUrl, apiKey: SET }
-        : { mode: 'sandbox' },
-    stateFile: config.stateFile,
-    state: config.databaseUrl ? `PostgreSQL at ${postgresWhere(config.databaseUrl)}` : `embedded in ${config.stateDir}`,
-    retentionDays: config.retentionDays,
-    pollIntervalSeconds: config.pollIntervalSeconds,
-    admins,
-    responders,
-    auditChannelId: config.auditChannelId ?? UNSET,
-    defaultPhoneRegion: config.defaultPhoneRegion,
-    defaultLocale: config.defaultLocale,
-    uploadMaxBytes: config.uploadMaxBytes,
-    uploadLimits:
-      `${config.uploadMaxRows} rows per file, ${config.uploadMaxCellChars} characters per cell, ` +
-      `${config.uploadConcurrency} at once`,
-    fairUse: `${config.personActionsPerMinute} commands/clicks per person per minute, ${config.personActionsBurst} at once`,
-    logLevel: config.logLevel,
-    logFormat: config.logFormat ?? 'auto (pretty in a terminal, json otherwise)',
-  };
+  const summary: ConfigSummary = { slackMode: config.slackAppToken ? 'socket' : 'http' };
+  for (const setting of appSettings) {
+    const name = setting.name as Variable;
+    const reading = READINGS.find((r) => r.covers.includes(name));
+    if (reading) {
+      summary[reading.name] ??= reading.read(config);
+      continue;
+    }
+    const value = valueOf(config, name);
+    if (setting.secret) summary[key(name)] = value === undefined ? UNSET : SET;
+    else summary[key(name)] = value ?? setting.unset ?? UNSET;
+  }
+  return summary;
 }
