@@ -20,10 +20,10 @@ import { openStore } from './store/open.js';
 import { createAudit } from './slack/audit.js';
 import { Languages } from './slack/locale.js';
 import { createPermissions } from './slack/permissions.js';
-import { createSlackApp, type SlackAppOptions } from './slack/app.js';
+import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { SlackMethodBudget } from './slack/method-budget.js';
 import type { RateWindows } from './store/coordination.js';
-import { openCoordination } from './store/open-coordination.js';
+import { openCoordination, type Coordination } from './store/open-coordination.js';
 import { PgTokenBuckets } from './store/pg-token-buckets.js';
 import { LeaderWork } from './leader-work.js';
 import type { AppDeps } from './slack/deps.js';
@@ -35,7 +35,7 @@ import { DEFAULT_FORM_TIMING, type SubmitTiming } from './slack/campaign-form/su
 import { DEFAULT_HOME_TUNING, HomeService, type HomeTuning } from './slack/home/service.js';
 import { createWatch } from './slack/watch/create.js';
 import { systemClock, type Clock } from './clock.js';
-import type { WatchTuning } from './watch/service.js';
+import type { WatchService, WatchTuning } from './watch/service.js';
 import { AgentDirectory } from './slack/campaign-form/directory.js';
 import { FormSubmissions } from './slack/campaign-form/once.js';
 import { DEFAULT_REPORT_TUNING, ReportService, type ReportTuning } from './slack/reports/service.js';
@@ -106,6 +106,16 @@ interface Settings {
   health: HealthTuning;
 }
 
+type AppStore = Awaited<ReturnType<typeof openStore>>;
+
+/** What the steps of startApp share: the listeners' deps, and the store, metrics and coordination behind them. */
+interface Core {
+  deps: AppDeps;
+  store: AppStore;
+  metrics: AppMetrics;
+  coordination: Coordination;
+}
+
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const refusal = everyoneMayChangeProblem(config);
   if (refusal) throw refusal;
@@ -115,14 +125,92 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       secrets: configSecrets(config),
       ...(config.logFormat ? { format: config.logFormat } : {}),
     });
-  const healthTuning: HealthTuning = { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning };
+  const settings: Settings = {
+    upload: { ...DEFAULT_UPLOAD_TUNING, ...opts.upload },
+    home: { ...DEFAULT_HOME_TUNING, ...opts.home },
+    campaignForm: { ...DEFAULT_FORM_TIMING, ...opts.campaignForm },
+    health: { ...DEFAULT_HEALTH_TUNING, ...opts.healthTuning },
+  };
+  const { store, coordination } = await openState(config, settings.health, logger);
+  // One registry per running app (tests run several in one process).
+  const metrics = createMetrics();
+  const { outreach, simulator } = await connectService(config, opts, { store, coordination, metrics, logger });
+  const deps = appDeps(config, { outreach, store, logger, metrics });
+  const core: Core = { deps, store, metrics, coordination };
+  const status = { listening: false };
+  // The checks read the Slack app and the leader lease, built below, only when asked (after the start).
+  const { health, slackAuth } = healthChecks(core, settings.health, {
+    listening: () => status.listening,
+    authTest: () => slack.app.client.auth.test(),
+    leading: () => leaderWork.active,
+  });
+  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(
+    async (err: unknown) => {
+      await store.close().catch(() => undefined);
+      await outreach.close();
+      await simulator?.close();
+      throw err;
+    },
+  );
+  const { slack, slackBudget } = slackApp(core, opts, { health, slackAuth, status });
+  const { services, leaderWork, watch, reports, home } = buildServices(core, opts, settings, { slack, slackBudget });
+  auditRefreshes(deps, watch, home);
+  routes(slack.app, services);
+  let port: number;
+  try {
+    ({ port } = await slack.start());
+  } catch (err) {
+    await metricsServer.close();
+    throw err;
+  }
+  status.listening = true;
+  slackAuth.start();
+  await leaderWork.start();
+  // Uploads the app stopped in the middle of go on from their first unanswered batch.
+  await services.uploads.start();
+  logger.info({ port }, 'outreach-slack is listening');
+  const stop = stopInOrder(status, [
+    () => slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed')),
+    () => slackAuth.stop(),
+    () => leaderWork.stop(),
+    () => reports.close(),
+    () => watch.close(),
+    () => services.uploads.stop(),
+    // The lease is given up once nothing here polls or posts: another replica takes over at once.
+    () => coordination.close().catch((err: unknown) => logger.warn({ err: String(err) }, 'giving up the lease failed')),
+    // A Home tab refresh started just before the stop may still be waiting on the service.
+    () => home.idle(),
+    () => store.close(),
+    () => outreach.close(),
+    () => simulator?.close(),
+    () => metricsServer.close(),
+  ]);
+  const { port: metricsPort, host: metricsHost } = metricsServer;
+  return { port, metricsPort, metricsHost, deps, services, settings, metrics, health, simulator, stop };
+}
+
+/** `stop()` of the running app: once, the listener first marked as stopping, then each step after the one before. */
+function stopInOrder(
+  status: { listening: boolean },
+  steps: Array<() => Promise<unknown> | undefined>,
+): () => Promise<void> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    status.listening = false;
+    for (const step of steps) await step();
+  };
+}
+
+/** The store, and who polls and delivers (one replica at a time) with the budgets every replica shares. */
+async function openState(config: Config, health: HealthTuning, logger: Logger) {
   const store = await openStore(
     // The store's own retry while it cannot write: once per probe interval too (never a busy loop).
-    { ...config, retryMs: Math.max(10, healthTuning.storeProbeMs) },
+    { ...config, retryMs: Math.max(10, health.storeProbeMs) },
     logger.child({ component: 'store' }),
   );
-  // Who polls and delivers (one replica at a time), and the budgets every replica shares: in the database with
-  // DATABASE_URL, in this process with the embedded store (its one process always leads).
+  // In the database with DATABASE_URL, in this process with the embedded store (its one process always leads).
   const coordination =
     store.kind === 'postgres' && config.databaseUrl
       ? openCoordination({
@@ -132,21 +220,23 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
           logger: logger.child({ component: 'leader' }),
         })
       : openCoordination({ kind: 'embedded' });
+  return { store, coordination };
+}
 
+/** The service's client with its limiter: the live service, or in sandbox mode the simulator started here. */
+async function connectService(
+  config: Config,
+  opts: StartOptions,
+  { store, coordination, metrics, logger }: Omit<Core, 'deps'> & { logger: Logger },
+): Promise<{ outreach: OutreachClient; simulator: Simulator | undefined }> {
   let simulator: Simulator | undefined;
-  let baseUrl: string;
-  let apiKey: string;
-  if (config.outreach.mode === 'sandbox') {
+  let service = config.outreach;
+  if (service.mode === 'sandbox') {
     simulator = await startSimulator({ sandbox: opts.sandboxTickMs ? { tickMs: opts.sandboxTickMs } : true, port: 0 });
-    baseUrl = simulator.baseUrl;
-    apiKey = simulator.apiKey;
+    service = { mode: 'live', baseUrl: simulator.baseUrl, apiKey: simulator.apiKey };
     logger.info({ url: simulator.baseUrl }, 'sandbox: using the built-in simulator of the outreach service');
-  } else {
-    baseUrl = config.outreach.baseUrl;
-    apiKey = config.outreach.apiKey;
   }
-  // One registry per running app (tests run several in one process).
-  const metrics = createMetrics();
+  const { baseUrl, apiKey } = service;
   const outreach = new OutreachClient({
     baseUrl,
     apiKey,
@@ -156,9 +246,16 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     onExchange: (x) => metrics.serviceExchange(x),
   });
   metrics.watchLimiter(outreach.limiter);
+  return { outreach, simulator };
+}
 
+/** What every listener and service is handed: settings, service, store, who may do what, the audit, languages. */
+function appDeps(
+  config: Config,
+  { outreach, store, logger, metrics }: Pick<AppDeps, 'outreach' | 'store' | 'logger' | 'metrics'>,
+): AppDeps {
   const languages = new Languages({ store, defaultLocale: config.defaultLocale, logger });
-  const deps: AppDeps = {
+  return {
     config,
     outreach,
     store,
@@ -173,33 +270,46 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     languages,
     metrics,
   };
+}
 
-  const settings: Settings = {
-    upload: { ...DEFAULT_UPLOAD_TUNING, ...opts.upload },
-    home: { ...DEFAULT_HOME_TUNING, ...opts.home },
-    campaignForm: { ...DEFAULT_FORM_TIMING, ...opts.campaignForm },
-    health: healthTuning,
-  };
-
-  let listening = false;
+/** The checks of /healthz (listening, the store, Slack's word on the tokens), also shown as metrics. */
+function healthChecks(
+  { deps, store, metrics }: Core,
+  tuning: HealthTuning,
+  live: {
+    listening: () => boolean;
+    authTest: ConstructorParameters<typeof SlackAuthMonitor>[0]['authTest'];
+    leading: () => boolean;
+  },
+): { health: Health; slackAuth: SlackAuthMonitor } {
   const slackAuth = new SlackAuthMonitor({
-    authTest: () => slack.app.client.auth.test(),
-    intervalMs: healthTuning.slackAuthCheckMs,
-    logger: logger.child({ component: 'health' }),
+    authTest: live.authTest,
+    intervalMs: tuning.slackAuthCheckMs,
+    logger: deps.logger.child({ component: 'health' }),
   });
   const health = new Health(
     {
-      listening: () => (listening ? { ok: true } : { ok: false, detail: 'the app is starting or stopping' }),
-      store: storeCheck(store, { probeEveryMs: healthTuning.storeProbeMs }),
+      listening: () => (live.listening() ? { ok: true } : { ok: false, detail: 'the app is starting or stopping' }),
+      store: storeCheck(store, { probeEveryMs: tuning.storeProbeMs }),
       slack_auth: () => slackAuth.check(),
     },
     undefined,
-    () => leaderWork.active,
+    live.leading,
   );
   metrics.watchHealth(async () => {
     const r = await health.report();
     return Object.fromEntries(Object.entries(r.checks).map(([name, c]) => [name, c.ok]));
   });
+  return { health, slackAuth };
+}
+
+/** The Bolt app on PORT, its Web API calls observed (metrics, token failures) and held to Slack's budgets. */
+function slackApp(
+  { deps, metrics, coordination }: Core,
+  opts: StartOptions,
+  { health, slackAuth, status }: { health: Health; slackAuth: SlackAuthMonitor; status: { listening: boolean } },
+): { slack: SlackApp; slackBudget: SlackMethodBudget } {
+  const { config } = deps;
   const slackFetch = observedFetch({
     slackApiUrl: config.slackApiUrl,
     botToken: config.slackBotToken,
@@ -207,31 +317,33 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     onCall: (x) => metrics.slackApiCall(x),
     onTokenResult: (token, method, error) => slackAuth.noteCall(token, method, error),
   });
-
-  const metricsServer = await startOperatorsListener(config, { metrics, health }, logger).catch(
-    async (err: unknown) => {
-      await store.close().catch(() => undefined);
-      await outreach.close();
-      await simulator?.close();
-      throw err;
-    },
-  );
   // Slack's limits per method for the workspace, one budget for every replica; people's calls before the watch's.
   const slackBudget =
     opts.slackBudget ??
     new SlackMethodBudget({
       windows: opts.rateWindows ?? coordination.windows,
       ...(opts.slackTimeScale ? { timeScale: opts.slackTimeScale } : {}),
-      logger: logger.child({ component: 'slack-budget' }),
+      logger: deps.logger.child({ component: 'slack-budget' }),
     });
   const slack = createSlackApp(deps, {
     ...opts,
-    isReady: () => listening,
+    isReady: () => status.listening,
     health,
     slackFetch,
     slackBudget,
     routes: publicPortRoutes(config.metricsToken, { metrics, health }),
   });
+  return { slack, slackBudget };
+}
+
+/** Every service, built once, and the leader's work (polling, delivery, scheduled reports) behind the lease. */
+function buildServices(
+  { deps, store, metrics, coordination }: Core,
+  opts: StartOptions,
+  settings: Settings,
+  { slack, slackBudget }: { slack: SlackApp; slackBudget: SlackMethodBudget },
+) {
+  const { config, logger } = deps;
   const client = slack.app.client;
   const clock = opts.clock ?? systemClock;
   // Each person's share of commands and clicks (the fair-use middleware), which a report also spends as it reads.
@@ -262,13 +374,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     (l) => metrics.setLeader(l),
   );
   const watch = createWatch(deps, client, opts.watch, slack.backgroundClient, clock, slackBudget, leaderWork);
-  const reports = new ReportService(
-    deps,
-    slack.backgroundClient,
-    clock,
-    { ...DEFAULT_REPORT_TUNING, ...opts.reports },
-    personBudget,
-  );
+  const reportTuning = { ...DEFAULT_REPORT_TUNING, ...opts.reports };
+  const reports = new ReportService(deps, slack.backgroundClient, clock, reportTuning, personBudget);
   const home = new HomeService(
     deps,
     settings.home,
@@ -290,8 +397,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     reports,
     personBudget,
   };
-  // Every change passes through the audit trail: the person's Home tab is published again, other people's cached
-  // lists are read again at their next use.
+  return { services, leaderWork, watch, reports, home };
+}
+
+/**
+ * Every change passes through the audit trail: the watches note what was done from Slack, the person's Home tab is
+ * published again, other people's cached lists are read again at their next use.
+ */
+function auditRefreshes(deps: AppDeps, watch: WatchService, home: HomeService): void {
+  const { logger } = deps;
   deps.audit.subscribe((entry, entryClient) => {
     if (entry.result === 'refused') return;
     // Watches tell their owners what the service did to a campaign, not what a person did from Slack.
@@ -307,54 +421,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         logger.warn({ err: String(err), user: entry.userId }, 'could not refresh the Home tab after a change');
       });
   });
-  routes(slack.app, services);
-  let port: number;
-  try {
-    ({ port } = await slack.start());
-  } catch (err) {
-    await metricsServer.close();
-    throw err;
-  }
-  listening = true;
-  slackAuth.start();
-  await leaderWork.start();
-  // Uploads the app stopped in the middle of go on from their first unanswered batch.
-  await services.uploads.start();
-  logger.info({ port }, 'outreach-slack is listening');
-
-  let stopped = false;
-  return {
-    port,
-    metricsPort: metricsServer.port,
-    metricsHost: metricsServer.host,
-    deps,
-    services,
-    settings,
-    metrics,
-    health,
-    simulator,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      listening = false;
-      await slack.stop().catch((err: unknown) => logger.warn({ err: String(err) }, 'stopping the Slack app failed'));
-      await slackAuth.stop();
-      await leaderWork.stop();
-      await reports.close();
-      await watch.close();
-      await services.uploads.stop();
-      // The lease is given up once nothing here polls or posts: another replica takes over at once.
-      await coordination
-        .close()
-        .catch((err: unknown) => logger.warn({ err: String(err) }, 'giving up the lease failed'));
-      // A Home tab refresh started just before the stop may still be waiting on the service.
-      await home.idle();
-      await store.close();
-      await outreach.close();
-      await simulator?.close();
-      await metricsServer.close();
-    },
-  };
 }
 
 /** The operators' own listener; a warning when it is reachable from other hosts. */

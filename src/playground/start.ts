@@ -59,15 +59,77 @@ export interface Playground {
 
 export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
   const { settings } = opts;
-  const botToken = `xoxb-${randomBytes(24).toString('hex')}`;
-  const appToken = `xapp-1-${APP.appId}-${randomBytes(24).toString('hex')}`;
-  const signingSecret = randomBytes(32).toString('hex');
+  const secrets: Secrets = {
+    botToken: `xoxb-${randomBytes(24).toString('hex')}`,
+    appToken: `xapp-1-${APP.appId}-${randomBytes(24).toString('hex')}`,
+    signingSecret: randomBytes(32).toString('hex'),
+  };
   const logger =
     opts.logger ??
     createLogger(settings.logLevel, {
-      secrets: [botToken, appToken, signingSecret],
+      secrets: Object.values(secrets),
       ...(settings.logFormat ? { format: settings.logFormat } : {}),
     });
+  const emulator = await startEmulator(settings, secrets);
+  const stateDir = mkdtempSync(join(tmpdir(), 'outreach-playground-'));
+  const app = await startSandboxApp(opts, { emulator, secrets, stateDir, logger }).catch(async (err: unknown) => {
+    await emulator.close();
+    rmSync(stateDir, { recursive: true, force: true });
+    throw err;
+  });
+  const simulator = app.simulator as Simulator;
+  // What Slack sends the app: signed HTTP requests to its receiver, or envelopes over its Socket Mode connection.
+  const driver = settings.socketMode
+    ? new SlackDriver({ transport: 'socket', fake: emulator, keepLog: 100 })
+    : new SlackDriver({
+        appUrl: `http://127.0.0.1:${app.port}/slack/events`,
+        signingSecret: secrets.signingSecret,
+        fake: emulator,
+        keepLog: 100,
+      });
+  const page = pageServer({ emulator, driver, simulator, logger, webRoot: opts.webRoot ?? defaultWebRoot() });
+  async function stopAll(): Promise<void> {
+    page.close();
+    await app.stop();
+    await emulator.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  const port = await listen(page.server, settings).catch(async (err: unknown) => {
+    await stopAll();
+    throw err;
+  });
+  if (!isLoopback(settings.host)) {
+    logger.warn(
+      `PLAYGROUND_HOST ${settings.host} is not a loopback address: anyone who can reach port ${port} uses the ` +
+        'playground, and its page has no login. Leave PLAYGROUND_HOST unset to keep it on this machine.',
+    );
+  }
+  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    port,
+    emulator,
+    app,
+    simulator,
+    async close() {
+      await new Promise<void>((resolve) => {
+        page.server.close(() => resolve());
+        page.server.closeAllConnections();
+      });
+      await stopAll();
+    },
+  };
+}
+
+/** Random per start: the app's bot token, app-level token and signing secret. */
+interface Secrets {
+  botToken: string;
+  appToken: string;
+  signingSecret: string;
+}
+
+/** The Slack emulator with the demo workspace: its channels, its people and a DM with the app for each. */
+async function startEmulator(settings: PlaygroundSettings, { botToken, appToken }: Secrets): Promise<FakeSlack> {
   const emulator = await startFakeSlack({
     botToken,
     appToken,
@@ -83,23 +145,28 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
     ...(settings.rateLimits ? { tierLimits: true } : {}),
   });
   for (const p of PEOPLE) emulator.dm(p.id);
-  const stateDir = mkdtempSync(join(tmpdir(), 'outreach-playground-'));
-  const app = await startApp(
-    {
-      ...loadConfig({
-        SLACK_BOT_TOKEN: botToken,
-        SLACK_SIGNING_SECRET: signingSecret,
-        ...(settings.socketMode ? { SLACK_APP_TOKEN: appToken } : {}),
-        SLACK_API_URL: emulator.apiUrl,
-        STATE_DIR: join(stateDir, 'state'),
-        STATE_FILE: join(stateDir, 'state.json'),
-        POLL_INTERVAL_SECONDS: String(settings.pollIntervalSeconds),
-        LOG_LEVEL: settings.logLevel,
-        ...PERMISSION_ENV,
-      }),
-      port: 0,
-      metricsPort: 0,
-    },
+  return emulator;
+}
+
+/** The app itself, unchanged, in sandbox mode against the emulator, with its state in `stateDir`. */
+async function startSandboxApp(
+  opts: PlaygroundOptions,
+  { emulator, secrets, stateDir, logger }: { emulator: FakeSlack; secrets: Secrets; stateDir: string; logger: Logger },
+): Promise<RunningApp> {
+  const { settings } = opts;
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: secrets.botToken,
+    SLACK_SIGNING_SECRET: secrets.signingSecret,
+    ...(settings.socketMode ? { SLACK_APP_TOKEN: secrets.appToken } : {}),
+    SLACK_API_URL: emulator.apiUrl,
+    STATE_DIR: join(stateDir, 'state'),
+    STATE_FILE: join(stateDir, 'state.json'),
+    POLL_INTERVAL_SECONDS: String(settings.pollIntervalSeconds),
+    LOG_LEVEL: settings.logLevel,
+    ...PERMISSION_ENV,
+  });
+  return startApp(
+    { ...config, port: 0, metricsPort: 0 },
     {
       logger,
       botId: APP.botId,
@@ -110,22 +177,26 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
       // the service's panel shows within seconds.
       watch: { threadMaxGapMs: PLAYGROUND_THREAD_MAX_GAP_MS, ...opts.start?.watch },
     },
-  ).catch(async (err: unknown) => {
-    await emulator.close();
-    rmSync(stateDir, { recursive: true, force: true });
-    throw err;
-  });
-  const simulator = app.simulator as Simulator;
-  // What Slack sends the app: signed HTTP requests to its receiver, or envelopes over its Socket Mode connection.
-  const driver = settings.socketMode
-    ? new SlackDriver({ transport: 'socket', fake: emulator, keepLog: 100 })
-    : new SlackDriver({
-        appUrl: `http://127.0.0.1:${app.port}/slack/events`,
-        signingSecret,
-        fake: emulator,
-        keepLog: 100,
-      });
+  );
+}
 
+/**
+ * The page's server (not listening yet): the page's events streamed from the emulator and the simulator's panel, a
+ * person's requests turned into Slack deliveries, the emulator's refusals kept, streamed and logged.
+ */
+function pageServer({
+  emulator,
+  driver,
+  simulator,
+  logger,
+  webRoot,
+}: {
+  emulator: FakeSlack;
+  driver: SlackDriver;
+  simulator: Simulator;
+  logger: Logger;
+  webRoot: string;
+}): { server: Server; close(): void } {
   const streams = new EventStreams();
   const errors = new Map<string, Record<string, string>>();
   const refusals: PageRefusal[] = [];
@@ -156,40 +227,14 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
       publish: (event: PageEvent, to: string[]) => streams.publish(event, to),
     },
     sources: () => ({ emulator, command: COMMAND, refusals, service: panel.state(), errors }),
-    webRoot: opts.webRoot ?? defaultWebRoot(),
+    webRoot,
   });
-  const port = await listen(server, settings).catch(async (err: unknown) => {
-    await stopAll();
-    throw err;
-  });
-  if (!isLoopback(settings.host)) {
-    logger.warn(
-      `PLAYGROUND_HOST ${settings.host} is not a loopback address: anyone who can reach port ${port} uses the ` +
-        'playground, and its page has no login. Leave PLAYGROUND_HOST unset to keep it on this machine.',
-    );
-  }
-
-  async function stopAll(): Promise<void> {
-    unwatch();
-    panel.close();
-    streams.close();
-    await app.stop();
-    await emulator.close();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   return {
-    url: `http://${shownHost}:${port}/`,
-    port,
-    emulator,
-    app,
-    simulator,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await stopAll();
+    server,
+    close() {
+      unwatch();
+      panel.close();
+      streams.close();
     },
   };
 }
