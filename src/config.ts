@@ -239,7 +239,7 @@ const envShape = {
   ),
   // Never the port Slack reaches (crossChecks).
   METRICS_PORT: setting(
-    { description: "Port of the operators' listener, `/metrics` and `/healthz/details`; 0: a free one" },
+    { description: "Port of the operators' listener (`/metrics`, `/healthz/details`); 0: a free one" },
     wholeNumber('METRICS_PORT', {
       min: 0,
       max: 65535,
