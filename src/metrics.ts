@@ -4,7 +4,7 @@
  *
  * Label values come only from fixed sets or are checked against a pattern here (route templates, Slack method names,
  * Slack error codes), so no id, text from outside or secret can become a label, and the number of series stays
- * bounded. The README's "Metrics" section lists every series and what to alert on.
+ * bounded. docs/operations.md ("GET /metrics", "What to alert on") lists every series and what to alert on.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceExchange } from './outreach/client.js';

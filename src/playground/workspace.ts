@@ -1,7 +1,8 @@
 /**
  * The playground's demo workspace: a few people with different roles and languages, three channels (public,
  * private, shared with another company) and each person's DM with the app; and the app's permission settings that
- * make those roles what the switcher says they are (ADMIN_USER_IDS, RESPONDER_USER_IDS: README "Who may do what").
+ * make those roles what the switcher says they are (ADMIN_USER_IDS, RESPONDER_USER_IDS: docs/operations.md, "Who may
+ * do what").
  */
 import type { FakeChannelInit, FakeUserInit } from '../emulator/fake-slack.js';
 import type { PageUser } from './api.js';
