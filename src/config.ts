@@ -511,7 +511,10 @@ const key = (name: string) => name.toLowerCase().replace(/_([a-z])/g, (_, letter
 type OutreachConfig = { mode: 'sandbox' } | { mode: 'live'; baseUrl: string; apiKey: string };
 /** Read together as `outreach`: `sandbox` runs against the built-in simulator, `live` against the real service. */
 const SERVICE: readonly Variable[] = ['OUTREACH_BASE_URL', 'OUTREACH_API_KEY'];
-/** Required by loadConfig (crossChecks says how); its parser lets it be unset, for the playground's sake. */
+/**
+ * Read apart: the service's two (as `outreach`), and SLACK_BOT_TOKEN, which loadConfig requires (crossChecks says
+ * how) though its parser lets it be unset, for the playground's sake.
+ */
 type Apart = 'OUTREACH_BASE_URL' | 'OUTREACH_API_KEY' | 'SLACK_BOT_TOKEN';
 type Plain = Exclude<Variable, Apart>;
 /** The variables that always have a value (a default); the others are absent from Config when unset. */
