@@ -23,7 +23,14 @@ import type {
   OutreachApi,
   Priority,
 } from './api.js';
-import { OutreachError, OutreachInputError, parseErrorBody, clip, type ErrorSubject } from './errors.js';
+import {
+  OutreachError,
+  OutreachInputError,
+  parseErrorBody,
+  clip,
+  UNAVAILABLE_STATUSES,
+  type ErrorSubject,
+} from './errors.js';
 import { HttpTransport, parseRetryAfter, type HttpMethod, type HttpResponse } from './http.js';
 import { RateLimiter, sharedLimiter, type LimiterLogger } from './limiter.js';
 import { currentPerson } from './onBehalf.js';
@@ -100,9 +107,6 @@ export interface ServiceExchange {
   status: number | 'network' | 'timeout';
   seconds: number;
 }
-
-/** Statuses after which a request that is safe to repeat is tried again (429 is handled apart). */
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
 interface Endpoint<T> {
   method: HttpMethod;
@@ -688,7 +692,8 @@ export class OutreachClient implements OutreachApi {
       }
       this.limiter.accepted();
 
-      if (RETRYABLE_STATUSES.has(res.status) && repeatable && attempt <= maxRetries) {
+      // After a 502, 503 or 504 (429 is handled above).
+      if (UNAVAILABLE_STATUSES.has(res.status) && repeatable && attempt <= maxRetries) {
         await this.retryDelay(
           e.endpoint,
           attempt,

@@ -1,15 +1,23 @@
 /**
- * The sentence a person reads about a failure, in their language: what `humanMessage` (src/outreach/errors.ts) says
- * in English for the logs and the audit trail, from the catalogs. Plain text (not mrkdwn): whoever shows it escapes
- * it (`errorMessage`, `tmd`), since it may quote the service's own message.
+ * The sentence about a failure, from the catalogs: in a person's language for them (`serviceErrorText`), in English
+ * for the logs and the audit trail (`englishErrorText`). The one place that words an error of the service client
+ * (src/outreach/errors.ts holds only its codes and data). Plain text (not mrkdwn): whoever shows it escapes it
+ * (`errorMessage`, `tmd`), since it may quote the service's own message.
  */
 import type { MessageKey, Translator } from '../i18n/translator.js';
-import { OutreachError, OutreachInputError, type ErrorSubject } from '../outreach/errors.js';
+import {
+  formatFieldErrors,
+  OutreachError,
+  OutreachInputError,
+  UNAVAILABLE_STATUSES,
+  type ErrorSubject,
+} from '../outreach/errors.js';
 import { ERROR_KEYS, type ErrorKey, type LifecycleAction } from '../outreach/schemas.js';
 import { actionForTarget } from '../outreach/unspecified.js';
+import { ENGLISH } from './format.js';
 
 /** One sentence per error key of the campaign envelope, used when no more specific wording applies. */
-const ERROR_KEY_SENTENCES: Record<ErrorKey, MessageKey> = {
+export const ERROR_KEY_SENTENCES: Record<ErrorKey, MessageKey> = {
   FORBIDDEN: 'serviceError.forbidden',
   NOT_FOUND: 'serviceError.notFound',
   RATE_LIMITED: 'serviceError.rateLimited',
@@ -74,7 +82,7 @@ function subjectName(s: ErrorSubject | undefined, t: Translator): string | undef
 
 /**
  * One clear sentence for a person about any error thrown by the service client (or anything else: unknown errors
- * get a neutral sentence, never their raw message, which could hold anything). English reads as `humanMessage`.
+ * get a neutral sentence, never their raw message, which could hold anything).
  */
 export function serviceErrorText(err: unknown, t: Translator): string {
   // Input refused before anything was sent: written for people by the client (English only; the commands and forms
@@ -96,6 +104,11 @@ export function serviceErrorText(err: unknown, t: Translator): string {
     case 'service':
       return serviceSentence(err, t);
   }
+}
+
+/** The same sentence in English, for the logs and the audit trail (read by operators, whatever the person's language). */
+export function englishErrorText(err: unknown): string {
+  return serviceErrorText(err, ENGLISH);
 }
 
 function serviceSentence(err: OutreachError, t: Translator): string {
@@ -147,9 +160,7 @@ function serviceSentence(err: OutreachError, t: Translator): string {
   if (status === 429) return rateLimitedSentence(err, t);
   if (status === 402) return t.t(ERROR_KEY_SENTENCES.BILLING_LIMIT_REACHED);
   if (status >= 500) {
-    return status === 502 || status === 503 || status === 504
-      ? t.t('serviceError.unavailable')
-      : t.t(ERROR_KEY_SENTENCES.SERVER_ERROR);
+    return UNAVAILABLE_STATUSES.has(status) ? t.t('serviceError.unavailable') : t.t(ERROR_KEY_SENTENCES.SERVER_ERROR);
   }
   if (status === 409) {
     return err.serviceMessage
@@ -202,18 +213,6 @@ function details(err: OutreachError, t: Translator): string {
     // The envelope's `field` says which field; name it unless the message already does.
     parts.push(err.field && !message.includes(err.field) ? `${err.field}: ${message}` : message);
   } else if (err.field) parts.push(t.t('serviceError.details.invalidValue', { field: err.field }));
-  if (err.fieldErrors) parts.push(fieldErrorText(err.fieldErrors));
+  if (err.fieldErrors) parts.push(formatFieldErrors(err.fieldErrors).replace(/[.\s]+$/, ''));
   return parts.join('; ');
-}
-
-/** 'name: This field is required, Too many items; non-field problem' (final periods dropped). */
-function fieldErrorText(fe: Record<string, string[]>): string {
-  return Object.entries(fe)
-    .filter(([, msgs]) => msgs.length > 0)
-    .map(([k, msgs]) => {
-      const text = msgs.map((m) => m.replace(/[.\s]+$/, '')).join(', ');
-      return k === 'non_field_errors' ? text : `${k}: ${text}`;
-    })
-    .join('; ')
-    .replace(/[.\s]+$/, '');
 }

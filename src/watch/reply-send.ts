@@ -19,9 +19,9 @@
 import type { Translator } from '../i18n/translator.js';
 import type { Logger } from '../log.js';
 import type { OutreachApi } from '../outreach/api.js';
-import { humanMessage, isOutreachError, OutreachInputError } from '../outreach/errors.js';
+import { isOutreachError, OutreachInputError } from '../outreach/errors.js';
 import type { Message, SendMessageResult } from '../outreach/schemas.js';
-import { serviceErrorText } from '../render/service-error.js';
+import { englishErrorText, serviceErrorText } from '../render/service-error.js';
 import { relayFailedSentence } from '../render/watch.js';
 import { findEcho, messageKey, newCursor, type ConversationRef, type MarkedSend } from './conversation.js';
 import type { Delivery } from './delivery.js';
@@ -158,7 +158,7 @@ export class ReplySender {
     } catch (lookupErr) {
       // The mark stays: the leader looks again once it is old (recoverMarked).
       this.d.logger.warn(
-        { ts: send.ts, err: humanMessage(err), lookup: String(lookupErr) },
+        { ts: send.ts, err: englishErrorText(err), lookup: String(lookupErr) },
         'a reply may or may not have reached the service; it will be looked up again',
       );
       return 'pending';
@@ -222,7 +222,7 @@ export class ReplySender {
     const { poster } = this.d;
     const threadTs = target.post?.ts;
     if (how === 'failed') {
-      this.d.logger.warn({ channel: send.channelId, err: humanMessage(err) }, 'relaying a reply failed');
+      this.d.logger.warn({ channel: send.channelId, err: englishErrorText(err) }, 'relaying a reply failed');
       await poster.react(send.channelId, send.ts, REACTION_FAILED).catch(() => undefined);
       const t = await this.d.words(send.userId);
       await poster
@@ -234,7 +234,11 @@ export class ReplySender {
     if (!target.post) return;
     const at = `at ${new Date(send.at).toISOString()}, Slack message ${send.ts}`;
     const detail =
-      how === 'failed' ? `${humanMessage(err)} (${at})` : how === 'recovered' ? `${at}; recorded after a restart` : at;
+      how === 'failed'
+        ? `${englishErrorText(err)} (${at})`
+        : how === 'recovered'
+          ? `${at}; recorded after a restart`
+          : at;
     await this.d.audit({
       userId: send.userId,
       action: replyAction(target.post, send.channelId),

@@ -4,10 +4,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OutreachClient, type OutreachClientOptions } from '../../src/outreach/client.js';
-import { OutreachError, OutreachInputError, humanMessage } from '../../src/outreach/errors.js';
+import { OutreachError, OutreachInputError } from '../../src/outreach/errors.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
 import type { CreateCampaignInput } from '../../src/outreach/schemas.js';
 import { MAX_CONTACTS_PER_BATCH } from '../../src/outreach/unspecified.js';
+import { englishErrorText } from '../../src/render/service-error.js';
 import { campaignDetail, startStub, type Stub, type StubReply } from '../support/stubOutreach.js';
 
 const KEY = 'retry-test-key-abcdef123456';
@@ -174,7 +175,7 @@ describe('requests that are not safe to repeat', () => {
     expect(e.kind).toBe('timeout');
     expect(e.mayHaveBeenApplied).toBe(true);
     expect(stub.requests).toHaveLength(1);
-    expect(humanMessage(e)).toMatch(/may or may not have been applied/);
+    expect(englishErrorText(e)).toMatch(/may or may not have been applied/);
   });
 });
 
@@ -219,7 +220,7 @@ describe('timeouts and network errors', () => {
     expect(e.attempts).toBe(2);
     expect(stub.requests).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       "The outreach service can't be reached right now (it did not answer in time); nothing was changed.",
     );
   });
@@ -266,7 +267,7 @@ describe('timeouts and network errors', () => {
     expect(e.code).toBe('ECONNREFUSED');
     expect(e.mayHaveBeenApplied).toBe(false);
     expect(e.attempts).toBe(3);
-    expect(humanMessage(e)).toBe("The outreach service can't be reached right now; nothing was changed.");
+    expect(englishErrorText(e)).toBe("The outreach service can't be reached right now; nothing was changed.");
   });
 
   it('stops waiting when the caller aborts, without retrying', async () => {
@@ -287,7 +288,7 @@ describe('batch size', () => {
       .addContacts(1, { contacts: many })
       .catch((err: unknown) => err);
     expect(e).toBeInstanceOf(OutreachInputError);
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       '1001 contacts were given in one batch, but the outreach service accepts at most 1000 per request; split them into batches of 1000.',
     );
     expect(stub.requests).toHaveLength(0);

@@ -3,7 +3,7 @@
  * page-number walk, single call), threads, messages (read and send) and end users (create, get, update), plus the
  * analytics a campaign detail carries once it has activity, and the generic-envelope 404 of these endpoints.
  */
-import { humanMessage } from '../../src/outreach/errors.js';
+import { englishErrorText } from '../../src/render/service-error.js';
 import {
   expectFields,
   expectHumanSentence,
@@ -271,7 +271,7 @@ describe('not found (generic envelope)', () => {
     const err = await outreachError(call(ct));
     expect(err).toMatchObject({ kind: 'service', status: 404, endpoint });
     expect(err.serviceMessage).toBeTruthy();
-    expect(humanMessage(err)).toMatch(sentence);
+    expect(englishErrorText(err)).toMatch(sentence);
     expectHumanSentence(err);
   });
 });

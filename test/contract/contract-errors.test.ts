@@ -1,17 +1,10 @@
 /**
  * Contract: every error condition the spec defines, produced by the real simulator and read by the real client
- * (OutreachError fields, and humanMessage's sentence, which never holds the API key); idempotent replays of create;
+ * (OutreachError fields, and the catalog's English sentence, which never holds the API key); idempotent replays of create;
  * 429s absorbed by the client's retry; and the client's real limiter keeping under the simulator's real limit.
  */
 import { OutreachClient } from '../../src/outreach/client.js';
-import {
-  ERROR_SENTENCES,
-  OutreachError,
-  OutreachInputError,
-  fieldErrorsOf,
-  humanMessage,
-  parseErrorBody,
-} from '../../src/outreach/errors.js';
+import { OutreachError, OutreachInputError, fieldErrorsOf, parseErrorBody } from '../../src/outreach/errors.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
 import {
   CampaignErrorBody,
@@ -21,6 +14,8 @@ import {
   type LifecycleAction,
   type UpdateCampaignInput,
 } from '../../src/outreach/schemas.js';
+import { ENGLISH } from '../../src/render/format.js';
+import { englishErrorText, ERROR_KEY_SENTENCES } from '../../src/render/service-error.js';
 import {
   CONTRACT_KEY,
   OTHER_ORG_KEY,
@@ -63,7 +58,7 @@ describe('401 and organization scope', () => {
     expect(err).toMatchObject({ kind: 'service', status: 401, endpoint, attempts: 1 });
     expect(err.key).toBeUndefined(); // generic envelope: numeric `error`, no key
     expect(err.serviceMessage).toBeTruthy();
-    expect(humanMessage(err)).toMatch(/API key/);
+    expect(englishErrorText(err)).toMatch(/API key/);
     expectHumanSentence(err, WRONG_KEY);
     expect(ct.sim.control.requests().filter((r) => r.status === 401)).toHaveLength(1);
     expect(await campaignCount()).toBe(0);
@@ -101,7 +96,7 @@ describe('create campaign: 400, 404', () => {
     const err = await outreachError(ct.client.createCampaign(input()));
     expect(err).toMatchObject({ kind: 'service', status: 400, key: 'INVALID_REQUEST', endpoint: 'POST /campaigns' });
     expect(err.serviceMessage).toBeTruthy();
-    expect(humanMessage(err)).toMatch(/^The outreach service refused the request: /);
+    expect(englishErrorText(err)).toMatch(/^The outreach service refused the request: /);
     expectHumanSentence(err);
     expect(await campaignCount()).toBe(0);
   });
@@ -112,7 +107,10 @@ describe('create campaign: 400, 404', () => {
     );
     expect(err).toMatchObject({ kind: 'service', status: 400, key: 'INVALID_REQUEST', field: 'name' });
     expect(err.fieldErrors).toBeUndefined();
-    expect(fieldErrorsOf(err)).toEqual({ fields: { name: [expect.stringMatching(/^Ensure .*255/)] }, nonField: [] });
+    expect(fieldErrorsOf(err, englishErrorText(err))).toEqual({
+      fields: { name: [expect.stringMatching(/^Ensure .*255/)] },
+      nonField: [],
+    });
     const text = expectHumanSentence(err);
     expect(text).toMatch(/^The outreach service refused the request: name: Ensure .*255/);
     expect(await campaignCount()).toBe(0);
@@ -125,7 +123,10 @@ describe('create campaign: 400, 404', () => {
     const err = await outreachError(ct.client.addContacts(id, { contacts: [bad] }));
     expect(err).toMatchObject({ kind: 'service', status: 400, key: undefined, field: undefined });
     expect(err.fieldErrors).toEqual({ 'contacts.0.name': [expect.any(String)], non_field_errors: [] });
-    expect(fieldErrorsOf(err)).toEqual({ fields: { 'contacts.0.name': [expect.any(String)] }, nonField: [] });
+    expect(fieldErrorsOf(err, englishErrorText(err))).toEqual({
+      fields: { 'contacts.0.name': [expect.any(String)] },
+      nonField: [],
+    });
     expect(expectHumanSentence(err)).toMatch(/^The outreach service refused the input: contacts\.0\.name: /);
   });
 
@@ -167,7 +168,7 @@ describe('invalid campaign fields: the campaign envelope read back as a field er
 
   function expectFieldError(err: OutreachError, endpoint: string, field: string): void {
     expect(err).toMatchObject({ kind: 'service', status: 400, key: 'INVALID_REQUEST', endpoint, field });
-    const { fields, nonField } = fieldErrorsOf(err);
+    const { fields, nonField } = fieldErrorsOf(err, englishErrorText(err));
     expect(Object.keys(fields)).toEqual([field]);
     expect(fields[field]![0]).not.toMatch(new RegExp(`^${field}:`)); // the block already names the field
     expect(nonField).toEqual([]);
@@ -257,7 +258,9 @@ describe('400 UNKNOWN_ACTION', () => {
     await expect(ct.client.campaignAction(id, 'restart' as LifecycleAction)).rejects.toThrow(OutreachInputError);
     expect(ct.sim.control.requests()).toHaveLength(0);
     const local = await ct.client.campaignAction(id, 'restart' as LifecycleAction).catch((e: unknown) => e);
-    expect(humanMessage(local)).toMatch(/Campaign action "restart" is not one of: activate, pause, resume, archive/);
+    expect(englishErrorText(local)).toMatch(
+      /Campaign action "restart" is not one of: activate, pause, resume, archive/,
+    );
 
     // So the service's answer is checked raw, then read with the client's own parser and sentences.
     const r = await fetch(`${ct.sim.baseUrl}/campaigns/${id}/restart`, {
@@ -275,7 +278,7 @@ describe('400 UNKNOWN_ACTION', () => {
       ...parseErrorBody(text, [CONTRACT_KEY]),
     });
     expect(err.key).toBe('UNKNOWN_ACTION');
-    expect(expectHumanSentence(err)).toBe(ERROR_SENTENCES.UNKNOWN_ACTION);
+    expect(expectHumanSentence(err)).toBe(ENGLISH.t(ERROR_KEY_SENTENCES.UNKNOWN_ACTION));
   });
 });
 
@@ -332,7 +335,7 @@ describe('contacts: CONTACT_NOT_DELETABLE and batch item errors', () => {
     ]);
     expect(r.summary).toEqual({ created: 1, updated: 0, skipped_duplicate: 0, failed: 3 });
     for (const x of r.results.filter((y) => y.status === 'failed')) {
-      expect(ERROR_SENTENCES[x.error as ErrorKey]).toMatch(/^[A-Z].{20,}\.$/);
+      expect(ENGLISH.t(ERROR_KEY_SENTENCES[x.error as ErrorKey])).toMatch(/^[A-Z].{20,}\.$/);
     }
   });
 });

@@ -5,9 +5,10 @@
  * a passing call alone would not catch a simulator that leaves one out).
  */
 import { OutreachClient, type OutreachClientOptions } from '../../src/outreach/client.js';
-import { OutreachError, humanMessage } from '../../src/outreach/errors.js';
+import { OutreachError } from '../../src/outreach/errors.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
 import type { CreateCampaignInput } from '../../src/outreach/schemas.js';
+import { englishErrorText } from '../../src/render/service-error.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
 
 /** A key that would stand out if it ever leaked into an error or a sentence. */
@@ -195,9 +196,9 @@ export async function outreachError(p: Promise<unknown>): Promise<OutreachError>
   throw new Error('expected an OutreachError, but the call succeeded');
 }
 
-/** humanMessage(err) is one non-empty sentence that does not leak the API key (nor does the technical message). */
+/** englishErrorText(err) is one non-empty sentence that does not leak the API key (nor does the technical message). */
 export function expectHumanSentence(err: unknown, ...secrets: string[]): string {
-  const text = humanMessage(err);
+  const text = englishErrorText(err);
   expect(text.trim().length).toBeGreaterThan(20);
   expect(text).toMatch(/^[A-Z"].*[.!?]$/s);
   expect(text).not.toMatch(/[;:,] *\.$|\.\.$|undefined|null|\[object/);

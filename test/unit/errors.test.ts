@@ -6,20 +6,25 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { OutreachClient } from '../../src/outreach/client.js';
-import {
-  ERROR_SENTENCES,
-  OutreachError,
-  OutreachInputError,
-  fieldErrorsOf,
-  humanMessage,
-  parseErrorBody,
-} from '../../src/outreach/errors.js';
+import { translator } from '../../src/i18n/translator.js';
+import { OutreachError, OutreachInputError, fieldErrorsOf, parseErrorBody } from '../../src/outreach/errors.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
-import { ERROR_KEYS } from '../../src/outreach/schemas.js';
+import { ERROR_KEYS, type ErrorKey } from '../../src/outreach/schemas.js';
+import { englishErrorText, ERROR_KEY_SENTENCES } from '../../src/render/service-error.js';
 import { normalizeErrorFieldPath, UNSPECIFIED_ERROR_STATUS } from '../../src/outreach/unspecified.js';
 import { campaignItem, startStub, type Stub, type StubReply } from '../support/stubOutreach.js';
 
 const KEY = 'sk_live_SECRET_9f8e7d6c5b4a';
+
+/** The catalog's sentence of each error key of the campaign envelope, in `locale`. */
+function keySentences(locale: 'en' | 'es'): Record<ErrorKey, string> {
+  const t = translator(locale);
+  return Object.fromEntries(ERROR_KEYS.map((k) => [k, t.t(ERROR_KEY_SENTENCES[k])])) as Record<ErrorKey, string>;
+}
+const ERROR_SENTENCES = keySentences('en');
+
+/** The field errors of `e`, a field without the service's message getting the error's English sentence. */
+const fieldErrorsIn = (e: OutreachError) => fieldErrorsOf(e, englishErrorText(e));
 
 let stub: Stub;
 let limiter: RateLimiter;
@@ -54,15 +59,16 @@ function campaignError(status: number, key: string, extra: Record<string, unknow
   return { status, json: { success: false, error: key, message: `service says ${key}`, field: '', ...extra } };
 }
 
-describe('ERROR_SENTENCES', () => {
-  it('has one distinct, complete sentence for every error key', () => {
-    expect(Object.keys(ERROR_SENTENCES).sort()).toEqual([...ERROR_KEYS].sort());
+describe('ERROR_KEY_SENTENCES', () => {
+  it.each(['en', 'es'] as const)('has one distinct, complete sentence for every error key (%s)', (locale) => {
+    expect(Object.keys(ERROR_KEY_SENTENCES).sort()).toEqual([...ERROR_KEYS].sort());
+    const sentences = keySentences(locale);
     for (const k of ERROR_KEYS) {
-      const s = ERROR_SENTENCES[k];
+      const s = sentences[k];
       expect(s.length).toBeGreaterThan(20);
-      expect(s).toMatch(/^[A-Z].*\.$/);
+      expect(s).toMatch(/^[A-ZÁÉÍÓÚÑ¿¡].*\.$/);
     }
-    expect(new Set(Object.values(ERROR_SENTENCES)).size).toBe(ERROR_KEYS.length);
+    expect(new Set(Object.values(sentences)).size).toBe(ERROR_KEYS.length);
   });
 
   it.each([...ERROR_KEYS])('turns a %s answer into a sentence for a person', async (key) => {
@@ -71,7 +77,7 @@ describe('ERROR_SENTENCES', () => {
     expect(e.kind).toBe('service');
     expect(e.key).toBe(key);
     expect(e.serviceMessage).toBe(`service says ${key}`);
-    const s = humanMessage(e);
+    const s = englishErrorText(e);
     expect(s).toMatch(/^[A-Z].*\.$/);
     expect(s).not.toMatch(/undefined|null|\[object/);
   });
@@ -94,7 +100,7 @@ describe('campaign error envelope', () => {
       action: 'activate',
       endpoint: 'POST /campaigns/{id}/activate',
     });
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       "The campaign is inactive, so it can't be activated. To restart a paused campaign, resume it. It can be resumed or archived.",
     );
   });
@@ -102,14 +108,14 @@ describe('campaign error envelope', () => {
   it('words valid targets given as statuses too', async () => {
     reply(campaignError(409, 'INVALID_STATUS_TRANSITION', { current_status: 'finished', valid_targets: ['archived'] }));
     const e = await failure(client.campaignAction(5, 'pause'));
-    expect(humanMessage(e)).toBe("The campaign is finished, so it can't be paused. It can be archived.");
+    expect(englishErrorText(e)).toBe("The campaign is finished, so it can't be paused. It can be archived.");
   });
 
   it('says the plan limit was reached, naming the action', async () => {
     reply(campaignError(402, 'BILLING_LIMIT_REACHED'));
     const e = await failure(client.campaignAction(5, 'resume'));
     expect(e.status).toBe(402);
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       "The organization's plan limit has been reached, so the campaign can't be resumed; ask an admin to raise the plan or pause another campaign.",
     );
   });
@@ -118,35 +124,35 @@ describe('campaign error envelope', () => {
     reply(campaignError(400, 'IMMUTABLE_FIELD', { field: 'cycles.mode' }));
     const e = await failure(client.updateCampaign(5, { name: 'x' }));
     expect(e.field).toBe('cycles.mode');
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       'The setting "cycles.mode" can\'t be changed once the campaign exists; create a new campaign to change it.',
     );
   });
 
   it('names what was not found', async () => {
     reply(campaignError(404, 'CONTACT_NOT_FOUND'));
-    expect(humanMessage(await failure(client.getContact(5, 7)))).toBe(
+    expect(englishErrorText(await failure(client.getContact(5, 7)))).toBe(
       'Contact 7 of campaign 5 was not found; it may have been deleted, or the id may be wrong.',
     );
     reply({ status: 404, json: { error: 404, message: 'Not found.' } });
-    expect(humanMessage(await failure(client.getCall('c-42')))).toBe(
+    expect(englishErrorText(await failure(client.getCall('c-42')))).toBe(
       'Call c-42 was not found; it may have been deleted, or the id may be wrong.',
     );
-    expect(humanMessage(await failure(client.getCampaign(8)))).toBe(
+    expect(englishErrorText(await failure(client.getCampaign(8)))).toBe(
       'Campaign 8 was not found; it may have been deleted, or the id may be wrong.',
     );
     reply(campaignError(404, 'AGENT_NOT_FOUND'));
     const e = await failure(
       client.createCampaign({ name: 'x', agent_id: 'ag-9', integration_id: 'in-1', integration_type: 'whatsapp' }),
     );
-    expect(humanMessage(e)).toMatch(/^Agent ag-9 was not found;/);
+    expect(englishErrorText(e)).toMatch(/^Agent ag-9 was not found;/);
   });
 
   it('explains a contact that cannot be deleted', async () => {
     reply(campaignError(409, 'CONTACT_NOT_DELETABLE'));
     const e = await failure(client.deleteContact(5, 7));
     expect(e.endpoint).toBe('DELETE /campaigns/{id}/contacts/{contact_id}');
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       "Contact 7 can't be deleted because it has already been worked on; only contacts still queued or failed can be deleted.",
     );
   });
@@ -159,7 +165,7 @@ describe('campaign error envelope', () => {
     const e = await failure(
       client.createCampaign({ name: 'x', agent_id: 'a', integration_id: 'i', integration_type: 'whatsapp' }),
     );
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       'The outreach service refused the request: first_message is not allowed for whatsapp.',
     );
   });
@@ -180,8 +186,10 @@ describe('field errors from both shapes (fieldErrorsOf)', () => {
       field: 'retries',
       serviceMessage: 'Ensure this value is at most 5.',
     });
-    expect(fieldErrorsOf(e)).toEqual({ fields: { retries: ['Ensure this value is at most 5.'] }, nonField: [] });
-    expect(humanMessage(e)).toBe('The outreach service refused the request: retries: Ensure this value is at most 5.');
+    expect(fieldErrorsIn(e)).toEqual({ fields: { retries: ['Ensure this value is at most 5.'] }, nonField: [] });
+    expect(englishErrorText(e)).toBe(
+      'The outreach service refused the request: retries: Ensure this value is at most 5.',
+    );
   });
 
   it('drops a message prefix that repeats the field, and does not name the field twice', async () => {
@@ -190,16 +198,16 @@ describe('field errors from both shapes (fieldErrorsOf)', () => {
       json: { success: false, error: 'INVALID_REQUEST', message: 'name: Too long.', field: 'name' },
     });
     const e = await failure(create());
-    expect(fieldErrorsOf(e).fields).toEqual({ name: ['Too long.'] });
-    expect(humanMessage(e)).toBe('The outreach service refused the request: name: Too long.');
+    expect(fieldErrorsIn(e).fields).toEqual({ name: ['Too long.'] });
+    expect(englishErrorText(e)).toBe('The outreach service refused the request: name: Too long.');
   });
 
   it('an envelope field without a message still names the field', async () => {
     reply({ status: 400, json: { success: false, error: 'INVALID_REQUEST', field: 'message_limit' } });
     const e = await failure(create());
     const sentence = 'The outreach service refused the request: the value of message_limit is not valid.';
-    expect(humanMessage(e)).toBe(sentence);
-    expect(fieldErrorsOf(e).fields).toEqual({ message_limit: [sentence] });
+    expect(englishErrorText(e)).toBe(sentence);
+    expect(fieldErrorsIn(e).fields).toEqual({ message_limit: [sentence] });
   });
 
   it('reads the validation body: fields, and non_field_errors apart; empty lists dropped', async () => {
@@ -208,7 +216,7 @@ describe('field errors from both shapes (fieldErrorsOf)', () => {
       json: { 'contacts[0].name': ['Not a valid string.'], if_duplicate: [], non_field_errors: ['Too many items.'] },
     });
     const e = await failure(client.addContacts(5, { contacts: [{ contact: '+525512345678' }] }));
-    expect(fieldErrorsOf(e)).toEqual({
+    expect(fieldErrorsIn(e)).toEqual({
       fields: { 'contacts.0.name': ['Not a valid string.'] },
       nonField: ['Too many items.'],
     });
@@ -216,7 +224,7 @@ describe('field errors from both shapes (fieldErrorsOf)', () => {
 
   it('an envelope without a field has no field errors', async () => {
     reply({ status: 400, json: { success: false, error: 'INVALID_REQUEST', message: 'Malformed JSON body.' } });
-    expect(fieldErrorsOf(await failure(create()))).toEqual({ fields: {}, nonField: [] });
+    expect(fieldErrorsIn(await failure(create()))).toEqual({ fields: {}, nonField: [] });
   });
 
   it.each([
@@ -245,7 +253,9 @@ describe('generic envelope and validation body', () => {
     expect(e.status).toBe(401);
     expect(e.key).toBeUndefined();
     expect(e.serviceMessage).toBe('Invalid API key.');
-    expect(humanMessage(e)).toBe('The outreach service refused the API key; ask an admin to check OUTREACH_API_KEY.');
+    expect(englishErrorText(e)).toBe(
+      'The outreach service refused the API key; ask an admin to check OUTREACH_API_KEY.',
+    );
   });
 
   it('reads a validation body with field and non-field errors', async () => {
@@ -255,7 +265,7 @@ describe('generic envelope and validation body', () => {
     });
     const e = await failure(client.addContacts(5, { contacts: [{ contact: '+525512345678' }] }));
     expect(e.fieldErrors).toEqual({ contacts: ['This field is required.'], non_field_errors: ['Too many items.'] });
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       'The outreach service refused the input: contacts: This field is required; Too many items.',
     );
   });
@@ -268,14 +278,14 @@ describe('generic envelope and validation body', () => {
   ])('has a fallback sentence for HTTP %i', async (status, json, sentence) => {
     reply({ status, json });
     // PATCH: not retried on 503; maxRetries is 0 for 429
-    expect(humanMessage(await failure(client.updateCampaign(5, { name: 'x' })))).toBe(sentence);
+    expect(englishErrorText(await failure(client.updateCampaign(5, { name: 'x' })))).toBe(sentence);
   });
 
   it('tells how long to wait after a 429 with Retry-After', async () => {
     reply({ status: 429, headers: { 'retry-after': '3' }, json: { success: false, error: 'RATE_LIMITED' } });
     const e = await failure(client.getCampaign(5));
     expect(e.retryAfterSeconds).toBe(3);
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       'The outreach service is receiving too many requests right now; try again in 3 seconds.',
     );
   });
@@ -303,7 +313,7 @@ describe('protocol errors', () => {
     expect(e.kind).toBe('protocol');
     expect(e.message).toContain('GET /campaigns');
     expect(e.message).toContain('campaigns[0].id: expected number');
-    expect(humanMessage(e)).toBe(
+    expect(englishErrorText(e)).toBe(
       "The outreach service sent an answer this app doesn't understand; the details are in the app's logs.",
     );
   });
@@ -334,7 +344,7 @@ describe('secrets', () => {
       (err as Error).stack ?? '',
       JSON.stringify(err),
       inspect(err, { depth: 10 }),
-      humanMessage(err),
+      englishErrorText(err),
     ];
     for (const t of texts) expect(t).not.toContain(KEY);
   }
@@ -402,7 +412,7 @@ describe('secrets', () => {
   });
 
   it('never repeats the raw message of an unknown error to a person', () => {
-    expect(humanMessage(new Error(`db password ${KEY}`))).toBe(
+    expect(englishErrorText(new Error(`db password ${KEY}`))).toBe(
       "Something unexpected went wrong; the details are in the app's logs.",
     );
   });

@@ -625,7 +625,7 @@ export function mapServiceError(
       break;
   }
   // Both shapes: the campaign envelope's `field` + message, and the validation body's fields.
-  const { fields, nonField } = fieldErrorsOf(err);
+  const { fields, nonField } = fieldErrorsOf(err, sentence);
   for (const [field, messages] of Object.entries(fields)) place(field, messages.join(' '));
   if (nonField.length) place(undefined, nonField.join(' '));
   if (Object.keys(errors).length === 0 && general.length === 0) general.push(sentence);

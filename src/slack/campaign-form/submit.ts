@@ -6,7 +6,7 @@ import { slowAfter } from '../middleware/listener.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Translator } from '../../i18n/translator.js';
-import { humanMessage, OutreachError } from '../../outreach/errors.js';
+import { OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, CreateCampaignInput, UpdateCampaignInput } from '../../outreach/schemas.js';
 import {
   campaignCreatedMessage,
@@ -22,6 +22,7 @@ import {
   formWords,
 } from '../../render/campaign-form.js';
 import { cleanLabel, context, raw } from '../../render/mrkdwn.js';
+import { englishErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
 import { conversationWords } from '../conversation-words.js';
 import type { View } from '../../render/types.js';
@@ -200,7 +201,7 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
       deps.logger.error({ err: errorSummary(err) }, 'campaign form submission failed');
     else deps.logger.warn({ err: errorSummary(err) }, 'campaign form refused by the service');
     await deps.audit.record(
-      { userId, action, campaignId: meta.campaignId, result: 'failed', detail: humanMessage(err) },
+      { userId, action, campaignId: meta.campaignId, result: 'failed', detail: englishErrorText(err) },
       client,
     );
   };

@@ -7,9 +7,10 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Translator } from '../../i18n/translator.js';
-import { humanMessage, isOutreachError } from '../../outreach/errors.js';
+import { isOutreachError } from '../../outreach/errors.js';
 import { ENGLISH } from '../../render/format.js';
 import { raw } from '../../render/mrkdwn.js';
+import { englishErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
@@ -123,7 +124,7 @@ async function carryOut<C extends ChangeContext>(ctx: C, spec: Omit<ChangeSpec<C
       const action = spec.failedAs(ctx);
       const code = isOutreachError(err) ? err.key : undefined;
       await deps.audit.record(
-        { userId, action, campaignId, result: 'failed', detail: humanMessage(err), ...(code ? { code } : {}) },
+        { userId, action, campaignId, result: 'failed', detail: englishErrorText(err), ...(code ? { code } : {}) },
         client,
       );
     }
