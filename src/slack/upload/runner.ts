@@ -29,9 +29,9 @@ import { noRejections, rejectionKind, totalRejected, type RejectionCounts } from
 import type { ReadBatch, ReadProgress } from '../../contacts/isolated-reader.js';
 import type { Logger } from '../../log.js';
 import { translator, type MessageKey, type Translator } from '../../i18n/translator.js';
-import { OutreachError } from '../../outreach/errors.js';
+import { OutreachError, UNAVAILABLE_STATUSES } from '../../outreach/errors.js';
 import type { BatchResult } from '../../outreach/schemas.js';
-import { MAX_CONTACTS_PER_BATCH } from '../../outreach/unspecified.js';
+import { MAX_CONTACTS_PER_BATCH, RATE_LIMITED_STATUS } from '../../outreach/unspecified.js';
 import { ENGLISH } from '../../render/format.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import {
@@ -107,6 +107,9 @@ export const DEFAULT_UPLOAD_TUNING: UploadTuning = {
  */
 const MAX_STALLED_RESUMES = 3;
 
+/** HTTP's Internal Server Error: the client does not try it again, a batch does (see isTransient). */
+const INTERNAL_ERROR_STATUS = 500;
+
 /** How a job gets its turn (UploadQueue in service.ts): resolves when it may read and send; `release` when done. */
 type TakeTurn = (onWait: (w: UploadWaiting) => void, signal: AbortSignal) => Promise<() => void>;
 
@@ -125,12 +128,19 @@ export function readerSettings(
   };
 }
 
-/** The outreach service said no for good (campaign gone or finished, request refused). */
+/**
+ * A failure that may pass when tried again later: a download from Slack that broke off, or a service that did not
+ * answer, rate-limited, was unavailable for a moment (the client's own statuses) or had an internal error (a batch
+ * carries its Idempotency-Key, so trying it again cannot add it twice). False when the service said no for good
+ * (campaign gone or finished, request refused).
+ */
 function isTransient(err: unknown): boolean {
   if (err instanceof SlackFileError) return err.transient;
   if (!(err instanceof OutreachError)) return false;
   if (err.kind === 'network' || err.kind === 'timeout') return true;
-  return err.kind === 'service' && err.status !== undefined && [429, 500, 502, 503, 504].includes(err.status);
+  const status = err.status;
+  if (err.kind !== 'service' || status === undefined) return false;
+  return status === RATE_LIMITED_STATUS || status === INTERNAL_ERROR_STATUS || UNAVAILABLE_STATUSES.has(status);
 }
 
 const SERVICE_REASONS: Record<string, MessageKey> = {
