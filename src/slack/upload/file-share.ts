@@ -3,8 +3,8 @@
  * @slack/web-api does them, written out for two reasons. The bytes go to the upload URL with no token (the SDK's
  * POST carries the client's `Authorization` header), only to Slack's own hosts over https or the origin of
  * SLACK_API_URL (tests). And the file's id is known before the share: a caller that must not share a file twice (the
- * failed-rows report, runner.ts) records the id between `uploadFile` and `shareFile`, and whoever finds that record
- * asks Slack (`fileSharedIn`) whether the share went through before sharing again.
+ * failed-rows report, failed-rows-report.ts) records the id between `uploadFile` and `shareFile`, and whoever finds
+ * that record asks Slack (`fileSharedIn`) whether the share went through before sharing again.
  *
  * 1. `files.getUploadURLExternal` (filename, length, alt_txt) → upload_url, file_id;
  * 2. POST the bytes to upload_url: the file exists, private to the bot, shared nowhere;

@@ -76,7 +76,7 @@ export interface UploadJob {
   /**
    * The report's file is uploaded to Slack (not shared yet, private to the bot) and its share into the DM under way:
    * whoever runs the job next asks Slack whether that file is shared there before uploading the report again
-   * (runner.ts `sendReport`).
+   * (failed-rows-report.ts `sendFailedRowsReport`).
    */
   reportSharing?: { fileId: string; channelId: string; threadTs?: string };
   /** The replica running the job and until when (lease.ts): another takes the job over once it runs out. */

@@ -2,7 +2,7 @@
  * Runs one upload job: waits for its turn (UploadQueue), reads the file in a worker thread (isolated-reader.ts),
  * sends its batches through the shared limiter at bulk priority, keeps the job's progress in the store after every
  * batch, keeps the progress message up to date, and ends with the summary in place of the progress and the
- * failed-rows CSV (phone numbers) in a direct message to the person who uploaded the file.
+ * failed-rows CSV (phone numbers) in a direct message to the person who uploaded the file (failed-rows-report.ts).
  *
  * Nothing twice: batches are committed in file order; after batch i is answered and counted, the job is saved
  * (awaited: durable) with `nextBatch = i + 1` before the next batch is counted. A restart reads the file again and
@@ -13,31 +13,24 @@
  * Several batches may be in flight at once (`concurrency`): while one waits for the service, the next is parsed and
  * queued in the limiter, so reading never stalls sending. The limiter starts them in order.
  */
-import { createWriteStream } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { WebClient } from '@slack/web-api';
 // The contacts modules the main thread needs, one by one: the parsing pipeline itself loads in the reader thread.
 import { batchIdempotencyKey } from '../../contacts/batch.js';
 import { FileFormatError } from '../../contacts/errors.js';
-import { readRejectedSpool, writeFailureReport, type FailureReportRow } from '../../contacts/failure-report.js';
 import type { CountryCode } from '../../contacts/libphonenumber.js';
 import { fileLimits } from '../../contacts/limits.js';
 import type { RejectedRow } from '../../contacts/normalize.js';
 import { noRejections, rejectionKind, totalRejected, type RejectionCounts } from '../../contacts/rejections.js';
 import type { ReadBatch, ReadProgress } from '../../contacts/isolated-reader.js';
 import type { Logger } from '../../log.js';
-import { translator, type MessageKey, type Translator } from '../../i18n/translator.js';
+import { translator, type Translator } from '../../i18n/translator.js';
 import { OutreachError, UNAVAILABLE_STATUSES } from '../../outreach/errors.js';
 import type { BatchResult } from '../../outreach/schemas.js';
 import { MAX_CONTACTS_PER_BATCH, RATE_LIMITED_STATUS } from '../../outreach/unspecified.js';
 import { ENGLISH } from '../../render/format.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import {
-  failureReportComment,
-  failureReportFileName,
-  failureReportHeader,
   uploadProgressMessage,
   uploadStoppedDm,
   uploadSummaryMessage,
@@ -54,11 +47,10 @@ export type UploadDeps = Pick<AppDeps, 'config' | 'store' | 'outreach' | 'logger
 import { errorSummary } from '../middleware/errors.js';
 import { SlackFileError } from './download.js';
 import { fileErrorSentence } from './file-problem-text.js';
-import { localizedReportRow } from './row-reason-text.js';
 import { jobWriteOptions, retentionMsOf, saveJob, type UploadJob } from './jobs.js';
 import { LeaseLostError, type RecordLease } from './lease.js';
+import { sendFailedRowsReport, serviceFailureReason } from './failed-rows-report.js';
 import { progressMetadata, progressPoster, ProgressMessage, type MessageRef } from './progress-message.js';
-import { fileSharedIn, shareFile, uploadFile } from './file-share.js';
 import { closeOpenedFile, openSlackContactsFile, startReader, type OpenedFile, type ReaderSettings } from './source.js';
 
 export interface UploadTuning {
@@ -141,19 +133,6 @@ function isTransient(err: unknown): boolean {
   const status = err.status;
   if (err.kind !== 'service' || status === undefined) return false;
   return status === RATE_LIMITED_STATUS || status === INTERNAL_ERROR_STATUS || UNAVAILABLE_STATUSES.has(status);
-}
-
-const SERVICE_REASONS: Record<string, MessageKey> = {
-  INVALID_PHONE_NUMBER: 'uploadRun.service.invalidPhone',
-  MISSING_CONTACT: 'uploadRun.service.missingContact',
-  SERVER_ERROR: 'uploadRun.service.serverError',
-};
-
-/** The failed-rows CSV's reason for a row the service refused, in the uploader's words. */
-function serviceReason(error: string | null | undefined, t: Translator): string {
-  if (!error) return t.t('uploadRun.service.noReason');
-  const key = SERVICE_REASONS[error];
-  return key ? t.t(key) : t.t('uploadRun.service.other', { error });
 }
 
 /** Why an upload stopped, in the words of whoever reads it (the summary, the uploader's DM, the English record). */
@@ -597,7 +576,7 @@ export class UploadRun {
       this.job.serviceFailures.push({
         rowNumber,
         original: b.originals[item.index] || b.contacts[item.index]?.contact || item.contact || '',
-        reason: serviceReason(item.error, this.words.uploader),
+        reason: serviceFailureReason(item.error, this.words.uploader),
       });
     }
   }
@@ -660,122 +639,6 @@ export class UploadRun {
     return (t) => t.t('uploadRun.truncated', { maxRows: cut.maxRows, lastRow: cut.lastRow, nextRow: cut.nextRow });
   }
 
-  /**
-   * The failed-rows CSV, written from the rejected rows the reader spooled and the service's refusals, in row
-   * order, at most `reportMaxRows` rows. Resolves with its bytes and the rows it lists.
-   */
-  private async writeReport(): Promise<{ bytes: Buffer; listed: number } | undefined> {
-    const file = this.file;
-    if (!file) return undefined;
-    const sources: AsyncIterable<FailureReportRow>[] = [];
-    if (
-      this.pass &&
-      (await access(this.pass.rejectedPath).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      const spooled = readRejectedSpool(this.pass.rejectedPath);
-      const t = this.words.uploader;
-      // The file's rejected rows, each reason in the uploader's language.
-      sources.push(
-        (async function* () {
-          for await (const r of spooled) yield localizedReportRow(r, t);
-        })(),
-      );
-    }
-    const serviceFailures = [...this.job.serviceFailures].sort((a, b) => a.rowNumber - b.rowNumber);
-    sources.push(
-      (async function* () {
-        yield* serviceFailures;
-      })(),
-    );
-    const path = file.workspace.path('failed-rows.csv');
-    const out = createWriteStream(path);
-    const header = failureReportHeader(this.words.uploader);
-    const listed = await writeFailureReport(out, sources, {
-      maxRows: this.tuning.reportMaxRows,
-      bom: true,
-      header,
-    }).finally(() => out.end());
-    await finished(out);
-    return { bytes: await readFile(path), listed };
-  }
-
-  /**
-   * The failed-rows CSV goes to the uploader only (it holds phone numbers): into their DM with the app, in the
-   * progress message's thread when that message is in the DM. Resolves with what became of it.
-   */
-  private async sendReport(total: number): Promise<{ report: 'attached' | 'none' | 'failed'; to: 'dm' | 'thread' }> {
-    const j = this.job;
-    if (total === 0) return { report: 'none', to: 'dm' };
-    if (j.reportFileId) return { report: 'attached', to: j.reportInThread ? 'thread' : 'dm' };
-    try {
-      const shared = await this.shareReport(total);
-      if (!shared) return { report: 'failed', to: 'dm' };
-      j.reportFileId = shared.fileId;
-      if (shared.inThread) j.reportInThread = true;
-      delete j.reportSharing;
-      await this.save();
-      return { report: 'attached', to: shared.inThread ? 'thread' : 'dm' };
-    } catch (err) {
-      // Another replica has the job now: it sends the report (and finds this one's share, if it went through).
-      if (err instanceof LeaseLostError) throw err;
-      this.logger.warn({ err: errorSummary(err) }, 'could not send the failed-rows report');
-      return { report: 'failed', to: 'dm' };
-    }
-  }
-
-  /**
-   * Shares the CSV once, even across a kill: the file is uploaded first (private to the bot, shared nowhere), its id
-   * saved with the job (the mark), then shared into the DM. A run that finds the mark (it took the job over from a
-   * replica killed in between) asks Slack whether that file is in the DM before uploading the report again; a file
-   * that never got there is deleted (it holds phone numbers). Undefined when there is no report to write.
-   */
-  private async shareReport(total: number): Promise<{ fileId: string; inThread: boolean } | undefined> {
-    const j = this.job;
-    const pending = j.reportSharing;
-    if (pending) {
-      const shared = await fileSharedIn(this.client, pending.fileId, pending.channelId);
-      if (shared) {
-        this.logger.info({ file: pending.fileId }, 'found the failed-rows report shared before the takeover');
-        return { fileId: pending.fileId, inThread: pending.threadTs !== undefined };
-      }
-      // Slack could not tell (undefined): the file is kept, and the report shared again (twice at worst, never lost).
-      if (shared === false) await this.client.files.delete({ file: pending.fileId }).catch(() => undefined);
-    }
-    const report = await this.writeReport();
-    if (!report) return undefined;
-    const dm = await this.client.conversations.open({ users: j.userId });
-    const dmId = dm.channel?.id;
-    if (!dmId) throw new Error('conversations.open answered without a channel');
-    const name = failureReportFileName(j.fileName, this.words.uploader);
-    const threadTs = j.channelId === dmId ? j.messageTs : undefined;
-    const fileId = await uploadFile(this.client, this.deps.config.slackApiUrl, { filename: name, bytes: report.bytes });
-    j.reportSharing = { fileId, channelId: dmId, ...(threadTs ? { threadTs } : {}) };
-    await this.save();
-    try {
-      await shareFile(this.client, {
-        fileId,
-        title: name,
-        channelId: dmId,
-        ...(threadTs ? { threadTs } : {}),
-        initialComment: failureReportComment(
-          j.fileName,
-          total,
-          { listed: report.listed, campaignName: j.campaignName, campaignId: j.campaignId },
-          this.words.uploader,
-        ),
-      });
-    } catch (err) {
-      // The summary will say the report could not be sent: its file does not stay in Slack either.
-      delete j.reportSharing;
-      await this.client.files.delete({ file: fileId }).catch(() => undefined);
-      throw err;
-    }
-    return { fileId, inThread: threadTs !== undefined };
-  }
-
   /** A job stopped for crash-looping: its uploader is told by DM (a summary in a channel notifies no one). */
   private async tellUploader(stopReason: StopReason): Promise<void> {
     const j = this.job;
@@ -805,7 +668,20 @@ export class UploadRun {
       j.rejected = totalRejected(rejected);
     }
     const total = (this.pass ? totalRejected(rejected) : 0) + j.counts.failed;
-    const { report, to } = await this.sendReport(total);
+    const { report, to } = await sendFailedRowsReport(
+      {
+        job: j,
+        save: () => this.save(),
+        client: this.client,
+        slackApiUrl: this.deps.config.slackApiUrl,
+        logger: this.logger,
+        uploader: this.words.uploader,
+        maxRows: this.tuning.reportMaxRows,
+        file: this.file,
+        spoolPath: this.pass?.rejectedPath,
+      },
+      total,
+    );
     // The file and the report are no longer needed: gone before the job is marked ended.
     await closeOpenedFile(this.file);
     this.file = undefined;
