@@ -195,6 +195,16 @@ function fileErrorText(sentence: string): string {
   return truncateMrkdwn(escapeMrkdwn(sentence), ERROR_TEXT_MAX, '…');
 }
 
+/** A submission past its first checks: who sent it, in which words, for which campaign, with which choices. */
+interface Submission {
+  deps: AppDeps & { uploads: UploadService };
+  req: UploadSubmitRequest;
+  t: Translator;
+  campaignId: number;
+  postTo: string | undefined;
+  choices: UploadChoices;
+}
+
 /**
  * The modal's submission: the person's permission, the choices, the campaign and the file checked (see the top of
  * the file), then the job launched and the modal closed. The ack is sent within `budgetMs`.
@@ -228,32 +238,47 @@ export async function submitUpload(
     await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: choices.sentence } });
     return;
   }
-  const svc = deps.uploads;
+  const taken = await claimFile(deps.uploads, campaignId, choices.fileId, t);
+  if (taken) {
+    await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: taken } });
+    return;
+  }
+  const s: Submission = { deps, req, t, campaignId, postTo: meta.postTo, choices };
+  const prepare = prepareUpload(s);
+  const first = await Promise.race([prepare, slowAfter(budgetMs)]);
+  await (first === 'slow' ? answerLater(s, prepare) : answerAtOnce(s, first));
+}
+
+/**
+ * Claims the file for this campaign's upload; resolves with the sentence that refuses it (a job of it running or
+ * done, or another submission checking it) or undefined once it is this submission's.
+ */
+async function claimFile(
+  svc: UploadService,
+  campaignId: number,
+  fileId: string,
+  t: Translator,
+): Promise<string | undefined> {
   const alreadySentence = async (): Promise<string | undefined> => {
-    const existing = await svc.job(campaignId, choices.fileId);
+    const existing = await svc.job(campaignId, fileId);
     if (!existing || existing.status === 'stopped') return undefined;
     return t.t(existing.status === 'running' ? 'uploadModal.alreadyRunning' : 'uploadModal.alreadyDone');
   };
-  let already = await alreadySentence();
-  if (!already) {
-    // Claimed in the store (a double submit may reach two replicas), then looked for again: a submission that held
-    // the claim until just now may have recorded the job in between.
-    if (!(await svc.reserve(campaignId, choices.fileId))) {
-      await req.ack({
-        response_action: 'errors',
-        errors: { [UPLOAD_BLOCKS.file]: t.t('uploadModal.beingChecked') },
-      });
-      return;
-    }
-    already = await alreadySentence();
-    if (already) await svc.release(campaignId, choices.fileId);
-  }
-  if (already) {
-    await req.ack({ response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: already } });
-    return;
-  }
+  const already = await alreadySentence();
+  if (already) return already;
+  // Claimed in the store (a double submit may reach two replicas), then looked for again: a submission that held
+  // the claim until just now may have recorded the job in between.
+  if (!(await svc.reserve(campaignId, fileId))) return t.t('uploadModal.beingChecked');
+  const recorded = await alreadySentence();
+  if (recorded) await svc.release(campaignId, fileId);
+  return recorded;
+}
 
+/** The campaign checked and the file opened with its reader, or the refusal of either. */
+function prepareUpload(s: Submission): Promise<Prepared | Refusal> {
+  const { deps, choices, t } = s;
   const { config } = deps;
+  const svc = deps.uploads;
   // What the job will be saved with (launch): the reader opened here is the job's. Its thread starts now, so it
   // is ready by the time the campaign is checked and the file downloaded.
   const reader = readerSettings(deps, svc.tuning, {
@@ -261,14 +286,14 @@ export async function submitUpload(
     batchSize: svc.tuning.batchSize,
   });
   const spawned = spawnReader(reader);
-  const prepare = (async (): Promise<Prepared | Refusal> => {
+  return (async (): Promise<Prepared | Refusal> => {
     try {
-      const campaign = await deps.outreach.getCampaign(campaignId);
+      const campaign = await deps.outreach.getCampaign(s.campaignId);
       if (campaign.status === 'finished') {
         await spawned.close();
         return { on: 'modal', sentence: finishedSentence(campaign, t) };
       }
-      const opened = await openSlackContactsFile(client, choices.fileId, {
+      const opened = await openSlackContactsFile(s.req.client, choices.fileId, {
         botToken: config.slackBotToken,
         slackApiUrl: config.slackApiUrl,
         maxBytes: config.uploadMaxBytes,
@@ -281,68 +306,77 @@ export async function submitUpload(
       return refusalOf(err, deps, t);
     }
   })();
+}
 
-  const launch = async (p: Prepared) => {
-    const job = await svc.launch(
-      {
-        fileId: choices.fileId,
-        fileName: p.opened.info.name,
-        campaignId,
-        campaignName: p.campaign.name,
-        ifDuplicate: choices.ifDuplicate,
-        defaultCountry: choices.defaultCountry,
-        userId,
-        ...(meta.postTo ? { channelId: meta.postTo } : {}),
-      },
-      p.opened,
-    );
-    return job;
-  };
-  // The audit line is written after the person has their answer: the audit channel's posts queue in Slack's budget
-  // (about one a second per channel) and the modal must not wait behind them.
-  const auditStarted = (p: Prepared) =>
-    deps.audit.record(
-      { userId, action: 'upload', campaignId, result: 'ok', detail: `${p.opened.info.name} (${choices.ifDuplicate})` },
-      client,
-    );
-  const auditRefused = (r: Refusal) =>
-    deps.audit.record({ userId, action: 'upload', campaignId, result: 'refused', detail: r.sentence }, client);
+/** The job of a prepared upload, saved and started with the file opened for it. */
+function launch(s: Submission, p: Prepared) {
+  const { choices } = s;
+  return s.deps.uploads.launch(
+    {
+      fileId: choices.fileId,
+      fileName: p.opened.info.name,
+      campaignId: s.campaignId,
+      campaignName: p.campaign.name,
+      ifDuplicate: choices.ifDuplicate,
+      defaultCountry: choices.defaultCountry,
+      userId: s.req.userId,
+      ...(s.postTo ? { channelId: s.postTo } : {}),
+    },
+    p.opened,
+  );
+}
 
-  const first = await Promise.race([prepare, slowAfter(budgetMs)]);
-  if (first !== 'slow') {
-    if ('sentence' in first) {
-      await req.ack(
-        first.on === 'file'
-          ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: fileErrorText(first.sentence) } }
-          : { response_action: 'update', view: uploadProblemView(first.sentence, {}, t) },
-      );
-      await svc.release(campaignId, choices.fileId);
-      await auditRefused(first);
-      return;
-    }
-    await req.ack(undefined);
-    await launch(first);
-    await auditStarted(first);
+/**
+ * The audit line of the outcome. It is written after the person has their answer: the audit channel's posts queue
+ * in Slack's budget (about one a second per channel) and the modal must not wait behind them.
+ */
+function audit(s: Submission, outcome: Prepared | Refusal): Promise<void> {
+  const refused = 'sentence' in outcome;
+  const detail = refused ? outcome.sentence : `${outcome.opened.info.name} (${s.choices.ifDuplicate})`;
+  const { userId, client } = s.req;
+  return s.deps.audit.record(
+    { userId, action: 'upload', campaignId: s.campaignId, result: refused ? 'refused' : 'ok', detail },
+    client,
+  );
+}
+
+/** The outcome came within the budget: the ack carries it (the refusal, or the modal closed and the job started). */
+async function answerAtOnce(s: Submission, first: Prepared | Refusal): Promise<void> {
+  const { req, t } = s;
+  if ('sentence' in first) {
+    await req.ack(
+      first.on === 'file'
+        ? { response_action: 'errors', errors: { [UPLOAD_BLOCKS.file]: fileErrorText(first.sentence) } }
+        : { response_action: 'update', view: uploadProblemView(first.sentence, {}, t) },
+    );
+    await s.deps.uploads.release(s.campaignId, s.choices.fileId);
+    await audit(s, first);
     return;
   }
+  await req.ack(undefined);
+  await launch(s, first);
+  await audit(s, first);
+}
 
-  // Slow: answer Slack now with a view that is replaced by the outcome.
+/** Slow: Slack is answered now with a view that is replaced by the outcome. */
+async function answerLater(s: Submission, prepare: Promise<Prepared | Refusal>): Promise<void> {
+  const { req, t } = s;
   const externalId = `campaign-upload-${randomBytes(12).toString('hex')}`;
-  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, choices.fileName, t) });
+  await req.ack({ response_action: 'update', view: uploadCheckingView(externalId, s.choices.fileName, t) });
   const r = await prepare;
   let view: View;
   if ('sentence' in r) {
-    await svc.release(campaignId, choices.fileId);
+    await s.deps.uploads.release(s.campaignId, s.choices.fileId);
     view = uploadProblemView(r.sentence, { externalId }, t);
   } else {
-    const job = await launch(r);
-    const inDm = job.channelId === userId || job.channelId.startsWith('D');
+    const job = await launch(s, r);
+    const inDm = job.channelId === req.userId || job.channelId.startsWith('D');
     view = uploadStartedView(externalId, r.opened.info.name, inDm ? 'dm' : { channelId: job.channelId }, t);
   }
   try {
-    await client.views.update({ external_id: externalId, view });
+    await req.client.views.update({ external_id: externalId, view });
   } catch (err) {
-    deps.logger.info({ err: errorSummary(err) }, 'could not update the upload view (closed?)');
+    s.deps.logger.info({ err: errorSummary(err) }, 'could not update the upload view (closed?)');
   }
-  await ('sentence' in r ? auditRefused(r) : auditStarted(r));
+  await audit(s, r);
 }
