@@ -274,44 +274,31 @@ export interface Download {
   length: number | undefined;
 }
 
-/** Starts downloading a file described by `slackFileInfo`. Resolves once the headers are in and acceptable. */
-export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptions): Promise<Download> {
-  if (info.size !== undefined && info.size > opts.maxBytes) throw tooLargeError(info.name, info.size, opts.maxBytes);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(opts.signal?.reason);
-  if (opts.signal?.aborted) throw opts.signal.reason;
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error('no answer from Slack')), opts.headersTimeoutMs ?? 30_000);
-  const unavailable = (why: string, problem: SlackFileProblem & { kind: 'unavailable' }, cause?: unknown) =>
-    new SlackFileError('UNAVAILABLE', `Slack did not send the file (${why}); try again shortly.`, problem, true, {
-      cause,
-    });
-  let res;
-  try {
-    res = await fetch(info.url, {
-      headers: { authorization: `Bearer ${opts.botToken}` },
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-  } catch (err) {
-    opts.signal?.removeEventListener('abort', onAbort);
-    if (opts.signal?.aborted) throw opts.signal.reason;
-    throw unavailable('network error', { kind: 'unavailable', why: 'network' }, err);
-  } finally {
-    clearTimeout(timer);
-  }
-  const fail = async (e: SlackFileError): Promise<never> => {
-    opts.signal?.removeEventListener('abort', onAbort);
-    await res.body?.cancel().catch(() => undefined);
-    throw e;
-  };
-  const notAuthorized = (why: string, problem: SlackFileProblem & { kind: 'notAuthorized' }) =>
-    new SlackFileError(
-      'NOT_AUTHORIZED',
-      `Slack did not hand the file over to the app (${why}). The app needs the files:read permission; ask an ` +
-        'admin to reinstall it with that scope.',
-      problem,
-    );
+/** Slack did not send the file for a reason that may pass: the download is worth trying again. */
+function unavailableError(why: string, problem: SlackFileProblem & { kind: 'unavailable' }, cause?: unknown) {
+  return new SlackFileError('UNAVAILABLE', `Slack did not send the file (${why}); try again shortly.`, problem, true, {
+    cause,
+  });
+}
+
+/** Slack kept the file from the app: its token lacks files:read, or the answer was a sign-in. */
+function notAuthorizedError(why: string, problem: SlackFileProblem & { kind: 'notAuthorized' }): SlackFileError {
+  return new SlackFileError(
+    'NOT_AUTHORIZED',
+    `Slack did not hand the file over to the app (${why}). The app needs the files:read permission; ask an ` +
+      'admin to reinstall it with that scope.',
+    problem,
+  );
+}
+
+/** The answer's Content-Length, when Slack sent a readable one. */
+function contentLength(res: Response): number | undefined {
+  const header = res.headers.get('content-length');
+  return header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
+/** Why the answer to the download is not the file (checked in this order), or undefined when it is. */
+function answerRefusal(res: Response, info: SlackFileInfo, maxBytes: number): SlackFileError | undefined {
   if (res.status >= 300 && res.status < 400) {
     // Never followed (the token would go along). A redirect within the file's own origin or Slack is the sign-in
     // page; one to another host means the file is not on Slack.
@@ -321,57 +308,96 @@ export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptio
       target.origin !== info.url.origin &&
       !(target.protocol === 'https:' && isSlackHost(target.hostname))
     ) {
-      return fail(
-        new SlackFileError(
-          'NOT_ON_SLACK',
-          `Slack sent the download on to another host (${target.host}), where the app does not send its Slack ` +
-            `token; nothing was read. ${UPLOAD_ITSELF}`,
-          { kind: 'redirectedAway', host: target.host },
-        ),
+      return new SlackFileError(
+        'NOT_ON_SLACK',
+        `Slack sent the download on to another host (${target.host}), where the app does not send its Slack ` +
+          `token; nothing was read. ${UPLOAD_ITSELF}`,
+        { kind: 'redirectedAway', host: target.host },
       );
     }
-    return fail(notAuthorized('it answered with a redirect to sign in', { kind: 'notAuthorized', why: 'signIn' }));
+    return notAuthorizedError('it answered with a redirect to sign in', { kind: 'notAuthorized', why: 'signIn' });
   }
   if (res.status === 401 || res.status === 403) {
-    return fail(notAuthorized(`HTTP ${res.status}`, { kind: 'notAuthorized', why: 'http', status: res.status }));
+    return notAuthorizedError(`HTTP ${res.status}`, { kind: 'notAuthorized', why: 'http', status: res.status });
   }
   if (res.status === 404) {
-    return fail(
-      new SlackFileError('NOT_FOUND', 'Slack no longer has this file (it was deleted). Upload it again.', {
-        kind: 'deleted',
-      }),
-    );
+    return new SlackFileError('NOT_FOUND', 'Slack no longer has this file (it was deleted). Upload it again.', {
+      kind: 'deleted',
+    });
   }
   if (res.status !== 200) {
-    return fail(unavailable(`HTTP ${res.status}`, { kind: 'unavailable', why: 'http', status: res.status }));
+    return unavailableError(`HTTP ${res.status}`, { kind: 'unavailable', why: 'http', status: res.status });
   }
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   if (type.includes('text/html')) {
-    return fail(notAuthorized('it sent a web page instead of the file', { kind: 'notAuthorized', why: 'webPage' }));
+    return notAuthorizedError('it sent a web page instead of the file', { kind: 'notAuthorized', why: 'webPage' });
   }
-  const lengthHeader = res.headers.get('content-length');
-  const length = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  if (length !== undefined && length > opts.maxBytes) return fail(tooLargeError(info.name, length, opts.maxBytes));
-  if (!res.body) return fail(unavailable('the answer had no body', { kind: 'unavailable', why: 'noBody' }));
+  const length = contentLength(res);
+  if (length !== undefined && length > maxBytes) return tooLargeError(info.name, length, maxBytes);
+  if (!res.body) return unavailableError('the answer had no body', { kind: 'unavailable', why: 'noBody' });
+  return undefined;
+}
 
-  const stream = res.body;
+/** Starts downloading a file described by `slackFileInfo`. Resolves once the headers are in and acceptable. */
+export async function downloadSlackFile(info: SlackFileInfo, opts: DownloadOptions): Promise<Download> {
+  if (info.size !== undefined && info.size > opts.maxBytes) throw tooLargeError(info.name, info.size, opts.maxBytes);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) throw opts.signal.reason;
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const unhook = () => opts.signal?.removeEventListener('abort', onAbort);
+  const timer = setTimeout(() => controller.abort(new Error('no answer from Slack')), opts.headersTimeoutMs ?? 30_000);
+  let res;
+  try {
+    res = await fetch(info.url, {
+      headers: { authorization: `Bearer ${opts.botToken}` },
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+  } catch (err) {
+    unhook();
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    throw unavailableError('network error', { kind: 'unavailable', why: 'network' }, err);
+  } finally {
+    clearTimeout(timer);
+  }
+  const refused = answerRefusal(res, info, opts.maxBytes);
+  if (refused) {
+    unhook();
+    await res.body?.cancel().catch(() => undefined);
+    throw refused;
+  }
+  // answerRefusal refused an answer without a body.
+  const { body, bytesRead } = meteredBody(res.body!, info.name, opts, () => {
+    unhook();
+    // Stopping early (or failing) closes the connection instead of leaving the rest of the file unread.
+    controller.abort();
+  });
+  return { body, bytesRead, length: contentLength(res) };
+}
+
+/** The file's bytes as they come, cut past `maxBytes`; `end` runs once they stop (read to the end, failed or left). */
+function meteredBody(
+  stream: ReadableStream<Uint8Array>,
+  name: string,
+  opts: Pick<DownloadOptions, 'maxBytes' | 'signal'>,
+  end: () => void,
+): Pick<Download, 'body' | 'bytesRead'> {
   let received = 0;
   async function* body(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of stream) {
         received += chunk.byteLength;
-        if (received > opts.maxBytes) throw tooLargeError(info.name, undefined, opts.maxBytes);
+        if (received > opts.maxBytes) throw tooLargeError(name, undefined, opts.maxBytes);
         yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       }
     } catch (err) {
       if (err instanceof SlackFileError) throw err;
       if (opts.signal?.aborted) throw opts.signal.reason;
-      throw unavailable('the download was cut off', { kind: 'unavailable', why: 'cutOff' }, err);
+      throw unavailableError('the download was cut off', { kind: 'unavailable', why: 'cutOff' }, err);
     } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-      // Stopping early (or failing) closes the connection instead of leaving the rest of the file unread.
-      controller.abort();
+      end();
     }
   }
-  return { body: body(), bytesRead: () => received, length };
+  return { body: body(), bytesRead: () => received };
 }
