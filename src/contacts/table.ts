@@ -14,7 +14,7 @@ import { decodeText, type DecodeState, type TextEncoding } from './decode.js';
 import type { Delimiter } from './delimiter.js';
 import { describeFile, FileFormatError } from './errors.js';
 import { DEFAULT_FILE_LIMITS, formatCount, type FileLimits } from './limits.js';
-import { SNIFF_BYTES, sniffFormat, type FileFormat } from './sniff.js';
+import { SNIFF_BYTES, sniffFormat, type FileFormat, type Sniffed } from './sniff.js';
 import type { xlsxRecords as XlsxRecords } from './xlsx-records.js';
 import type { ZipSource } from './xlsx-zip.js';
 
@@ -172,198 +172,262 @@ function isBlank(values: string[]): boolean {
   return true;
 }
 
-export async function readTable(input: TableInput, opts: ReadTableOptions = {}): Promise<Table> {
-  const file = describeFile(opts.fileName);
-  const limits = opts.limits ?? DEFAULT_FILE_LIMITS;
+/** What the parsers found while reading: the CSV's delimiter, the worksheet's name, the share of a workbook read. */
+interface Found {
+  delimiter?: Delimiter;
+  sheetName?: string;
+  xlsxRead: number;
+}
+
+/** The input's format from its first bytes, and the stream to read a text file from (a workbook on disk has none). */
+async function sniffInput(
+  input: TableInput,
+  opts: ReadTableOptions,
+): Promise<{ source: ByteSource | undefined; size: number | undefined; sniffed: Sniffed }> {
   let source: ByteSource | undefined;
-  let size: number | undefined;
-  let sniffed;
   try {
     if (isLocalFile(input)) {
       const h = await readHead(input.path);
-      size = h.size;
-      sniffed = sniffFormat(h.head, opts);
+      const sniffed = sniffFormat(h.head, opts);
       if (sniffed.format === 'csv') source = new ByteSource(createReadStream(input.path, { highWaterMark: 64 * 1024 }));
-    } else {
-      source = new ByteSource(input);
-      sniffed = sniffFormat(await source.peek(SNIFF_BYTES), opts);
+      return { source, size: h.size, sniffed };
     }
+    source = new ByteSource(input);
+    return { source, size: undefined, sniffed: sniffFormat(await source.peek(SNIFF_BYTES), opts) };
   } catch (err) {
     source?.release();
     throw err;
   }
+}
 
-  const decodeState: DecodeState = { encoding: 'ascii' };
-  let delimiter: Delimiter | undefined;
-  let sheetName: string | undefined;
-  let xlsxRead = 0;
-  let records: AsyncGenerator<RawRecord[]>;
-  if (sniffed.format === 'xlsx') {
-    let zip: ZipSource;
-    try {
-      zip = isLocalFile(input)
-        ? { path: input.path }
-        : { buffer: await collect(source!, limits.maxUnpackedBytes, opts.fileName) };
-    } catch (err) {
-      source?.release();
-      throw err;
-    }
-    records = lazyXlsxRecords(zip, limits.maxUnpackedBytes, {
-      fileName: opts.fileName,
-      onSheet: (n) => (sheetName = n),
-      onProgress: (f) => (xlsxRead = f),
-    });
-  } else {
-    records = csvRecords(decodeText(source!.chunks(), decodeState, opts), {
+/** The records of the input in batches, parsed as its format says (`found` and `decodeState` kept up to date). */
+async function openRecords(
+  input: TableInput,
+  source: ByteSource | undefined,
+  sniffed: Sniffed,
+  opts: ReadTableOptions & { limits: FileLimits },
+  found: Found,
+  decodeState: DecodeState,
+): Promise<AsyncGenerator<RawRecord[]>> {
+  if (sniffed.format !== 'xlsx') {
+    return csvRecords(decodeText(source!.chunks(), decodeState, opts), {
       fileName: opts.fileName,
       delimiterHint: sniffed.delimiterHint,
-      onDelimiter: (d) => (delimiter = d),
+      onDelimiter: (d) => (found.delimiter = d),
     });
   }
-  const progress = (): number | undefined => {
-    if (sniffed.format === 'xlsx') return xlsxRead;
-    return size ? Math.min(1, source!.bytesRead / size) : undefined;
-  };
-
-  // Records come in batches; `pending` holds the rest of the current one while we look for the header.
-  let pending: RawRecord[] = [];
-  let pendingAt = 0;
-  const nextNonBlank = async (): Promise<RawRecord | undefined> => {
-    for (;;) {
-      while (pendingAt < pending.length) {
-        const rec = pending[pendingAt++]!;
-        if (!isBlank(rec.values)) return rec;
-      }
-      const r = await records.next();
-      if (r.done) return undefined;
-      pending = r.value;
-      pendingAt = 0;
-    }
-  };
-
-  let headerRecord: RawRecord | undefined;
-  let firstRecord: RawRecord | undefined;
-  let headers: string[];
+  const max = opts.limits.maxUnpackedBytes;
+  let zip: ZipSource;
   try {
-    headerRecord = await nextNonBlank();
-    if (!headerRecord) {
-      const where = sniffed.format === 'xlsx' ? `The worksheet "${sheetName ?? ''}" of ${file}` : file;
-      throw new FileFormatError(
-        'EMPTY_FILE',
-        `${where} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.`,
-        sniffed.format === 'xlsx'
-          ? { kind: 'noRowsInSheet', file: opts.fileName ?? '', sheet: sheetName ?? '' }
-          : { kind: 'noRows', file: opts.fileName ?? '' },
-      );
-    }
-    let headerValues = headerRecord.values;
-    if (headerValues.length > limits.maxColumns) {
-      // Trailing blank header cells (an export's empty columns) do not count; named columns past the cap do.
-      const width = lastNonBlank(headerValues) + 1;
-      if (width > limits.maxColumns) throw tooWide(opts.fileName, width, limits.maxColumns);
-      headerValues = headerValues.slice(0, width);
-    }
-    headers = headerNames(headerValues);
-    firstRecord = await nextNonBlank();
-    if (!firstRecord) {
-      throw new FileFormatError(
-        'NO_CONTACT_ROWS',
-        `${file} has a header row but no contacts: there are no rows under ` +
-          `${headers.map((h) => `"${h}"`).join(', ')}. Add one contact per row and upload it again.`,
-        { kind: 'noContacts', file: opts.fileName ?? '', headers: headers.map((h) => `"${h}"`).join(', ') },
-      );
-    }
+    zip = isLocalFile(input) ? { path: input.path } : { buffer: await collect(source!, max, opts.fileName) };
   } catch (err) {
-    await records.return(undefined);
     source?.release();
     throw err;
   }
+  return lazyXlsxRecords(zip, max, {
+    fileName: opts.fileName,
+    onSheet: (n) => (found.sheetName = n),
+    onProgress: (f) => (found.xlsxRead = f),
+  });
+}
 
-  const width = headers.length;
-  let columns: number[] = headers.map((_, i) => i);
-  const { maxCellChars, maxRowChars, maxRows } = limits;
-  const toRow = (rec: RawRecord): Row => {
-    const values = rec.values;
-    const cells: Record<string, string> = {};
-    let total = 0;
-    let tooLong: Row['tooLong'];
-    for (const i of columns) {
-      let v = values[i] ?? '';
-      if (v.length > maxCellChars) {
-        tooLong ??= { column: headers[i]!, chars: v.length, max: maxCellChars };
-        v = `${v.slice(0, KEPT_OF_LONG_CELL)}…`;
-      }
-      total += v.length;
-      cells[headers[i]!] = v;
-    }
-    if (!tooLong && total > maxRowChars) tooLong = { chars: total, max: maxRowChars };
-    const row: Row = { rowNumber: rec.rowNumber, cells };
-    if (tooLong) row.tooLong = tooLong;
-    let extras = 0;
-    for (let i = width; i < values.length; i++) {
-      const v = values[i]!;
-      if (v === '') continue;
-      if (++extras <= EXTRA_KEPT) (row.extra ??= []).push(v.length > EXTRA_CHARS ? v.slice(0, EXTRA_CHARS) : v);
-    }
-    if (extras > EXTRA_KEPT) row.moreExtra = extras - EXTRA_KEPT;
-    return row;
-  };
+/** Records come in batches: the rest of the current one is held while the header is looked for. */
+class RecordCursor {
+  private pending: RawRecord[] = [];
+  private at = 0;
 
-  let truncated: Table['truncated'];
-  async function* rows(): AsyncGenerator<Row> {
-    let count = 0;
-    let lastRow = 0;
-    // Every non-blank record, the row cap applied: the record after the last allowed one only says there is more.
-    const take = (rec: RawRecord): Row | undefined => {
-      if (isBlank(rec.values)) return undefined;
-      if (count >= maxRows) {
-        truncated = { maxRows, lastRow, nextRow: rec.rowNumber };
-        return undefined;
+  constructor(private readonly records: AsyncGenerator<RawRecord[]>) {}
+
+  /** The next record that is not blank; undefined at the end of the input. */
+  async nextNonBlank(): Promise<RawRecord | undefined> {
+    for (;;) {
+      while (this.at < this.pending.length) {
+        const rec = this.pending[this.at++]!;
+        if (!isBlank(rec.values)) return rec;
       }
-      count++;
-      lastRow = rec.rowNumber;
-      return toRow(rec);
-    };
-    try {
-      const first = take(firstRecord!);
-      if (first) yield first;
-      for (let i = pendingAt; i < pending.length && !truncated; i++) {
-        const row = take(pending[i]!);
-        if (row) yield row;
-      }
-      pending = [];
-      if (truncated) return;
-      for await (const batch of records) {
-        for (const rec of batch) {
-          const row = take(rec);
-          if (row) yield row;
-          if (truncated) return;
-        }
-      }
-    } finally {
-      // Ends the parsers, then the input.
-      await records.return(undefined);
-      source?.release();
+      const r = await this.records.next();
+      if (r.done) return undefined;
+      this.pending = r.value;
+      this.at = 0;
     }
   }
-  const rowIterator = rows();
 
+  /** The records not read yet: the rest of the current batch, then the batches still to come. */
+  async *rest(): AsyncGenerator<RawRecord[]> {
+    const left = this.pending.slice(this.at);
+    this.pending = [];
+    if (left.length > 0) yield left;
+    for await (const batch of this.records) yield batch;
+  }
+}
+
+/** The header row and the first row under it. */
+interface Head {
+  header: RawRecord;
+  headers: string[];
+  first: RawRecord;
+}
+
+/** Reads the header and the first contact row; an empty file, a header alone or one too wide is refused. */
+async function readHeader(
+  cursor: RecordCursor,
+  format: FileFormat,
+  found: Found,
+  opts: ReadTableOptions & { limits: FileLimits },
+): Promise<Head> {
+  const file = describeFile(opts.fileName);
+  const { maxColumns } = opts.limits;
+  const header = await cursor.nextNonBlank();
+  if (!header) {
+    const where = format === 'xlsx' ? `The worksheet "${found.sheetName ?? ''}" of ${file}` : file;
+    throw new FileFormatError(
+      'EMPTY_FILE',
+      `${where} has no rows: it is empty or holds only blank lines. Upload a file with a header row and contacts.`,
+      format === 'xlsx'
+        ? { kind: 'noRowsInSheet', file: opts.fileName ?? '', sheet: found.sheetName ?? '' }
+        : { kind: 'noRows', file: opts.fileName ?? '' },
+    );
+  }
+  let headerValues = header.values;
+  if (headerValues.length > maxColumns) {
+    // Trailing blank header cells (an export's empty columns) do not count; named columns past the cap do.
+    const width = lastNonBlank(headerValues) + 1;
+    if (width > maxColumns) throw tooWide(opts.fileName, width, maxColumns);
+    headerValues = headerValues.slice(0, width);
+  }
+  const headers = headerNames(headerValues);
+  const first = await cursor.nextNonBlank();
+  if (!first) {
+    const quoted = headers.map((h) => `"${h}"`).join(', ');
+    throw new FileFormatError(
+      'NO_CONTACT_ROWS',
+      `${file} has a header row but no contacts: there are no rows under ` +
+        `${quoted}. Add one contact per row and upload it again.`,
+      { kind: 'noContacts', file: opts.fileName ?? '', headers: quoted },
+    );
+  }
+  return { header, headers, first };
+}
+
+/** A record as a row: the cells of the `columns` in use, cut to the character caps, the values beyond the header. */
+function toRow(rec: RawRecord, headers: readonly string[], columns: readonly number[], limits: FileLimits): Row {
+  const { maxCellChars, maxRowChars } = limits;
+  const values = rec.values;
+  const cells: Record<string, string> = {};
+  let total = 0;
+  let tooLong: Row['tooLong'];
+  for (const i of columns) {
+    let v = values[i] ?? '';
+    if (v.length > maxCellChars) {
+      tooLong ??= { column: headers[i]!, chars: v.length, max: maxCellChars };
+      v = `${v.slice(0, KEPT_OF_LONG_CELL)}…`;
+    }
+    total += v.length;
+    cells[headers[i]!] = v;
+  }
+  if (!tooLong && total > maxRowChars) tooLong = { chars: total, max: maxRowChars };
+  const row: Row = { rowNumber: rec.rowNumber, cells };
+  if (tooLong) row.tooLong = tooLong;
+  let extras = 0;
+  for (let i = headers.length; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === '') continue;
+    if (++extras <= EXTRA_KEPT) (row.extra ??= []).push(v.length > EXTRA_CHARS ? v.slice(0, EXTRA_CHARS) : v);
+  }
+  if (extras > EXTRA_KEPT) row.moreExtra = extras - EXTRA_KEPT;
+  return row;
+}
+
+/**
+ * Every non-blank record from `first` on as a row, up to `maxRows`: the record after the last allowed one only
+ * says there is more (`onTruncated`). `release` ends the parsers, then the input, however the rows stop.
+ */
+async function* cappedRows(
+  first: RawRecord,
+  cursor: RecordCursor,
+  maxRows: number,
+  row: (rec: RawRecord) => Row,
+  onTruncated: (t: NonNullable<Table['truncated']>) => void,
+  release: () => Promise<void>,
+): AsyncGenerator<Row> {
+  let count = 0;
+  let lastRow = 0;
+  let truncated = false;
+  const take = (rec: RawRecord): Row | undefined => {
+    if (isBlank(rec.values)) return undefined;
+    if (count >= maxRows) {
+      truncated = true;
+      onTruncated({ maxRows, lastRow, nextRow: rec.rowNumber });
+      return undefined;
+    }
+    count++;
+    lastRow = rec.rowNumber;
+    return row(rec);
+  };
+  try {
+    const firstRow = take(first);
+    if (firstRow) yield firstRow;
+    if (truncated) return;
+    for await (const batch of cursor.rest()) {
+      for (const rec of batch) {
+        const r = take(rec);
+        if (r) yield r;
+        if (truncated) return;
+      }
+    }
+  } finally {
+    await release();
+  }
+}
+
+export async function readTable(input: TableInput, opts: ReadTableOptions = {}): Promise<Table> {
+  const o = { ...opts, limits: opts.limits ?? DEFAULT_FILE_LIMITS };
+  const { source, size, sniffed } = await sniffInput(input, o);
+  const found: Found = { xlsxRead: 0 };
+  const decodeState: DecodeState = { encoding: 'ascii' };
+  const records = await openRecords(input, source, sniffed, o, found, decodeState);
+  // Ends the parsers, then the input.
+  const release = async () => {
+    await records.return(undefined);
+    source?.release();
+  };
+  const cursor = new RecordCursor(records);
+  let head: Head;
+  try {
+    head = await readHeader(cursor, sniffed.format, found, o);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const { headers } = head;
+  let columns: number[] = headers.map((_, i) => i);
+  let truncated: Table['truncated'];
+  const rowIterator = cappedRows(
+    head.first,
+    cursor,
+    o.limits.maxRows,
+    (rec) => toRow(rec, headers, columns, o.limits),
+    (t) => (truncated = t),
+    release,
+  );
   const table: Table = {
     format: sniffed.format,
     headers,
-    headerRowNumber: headerRecord.rowNumber,
-    ...(delimiter ? { delimiter } : {}),
-    ...(sheetName !== undefined ? { sheetName } : {}),
+    headerRowNumber: head.header.rowNumber,
+    ...(found.delimiter ? { delimiter: found.delimiter } : {}),
+    ...(found.sheetName !== undefined ? { sheetName: found.sheetName } : {}),
     rows: rowIterator,
     useColumns(names) {
       const wanted = new Set(names);
       columns = headers.flatMap((h, i) => (wanted.has(h) ? [i] : []));
     },
-    progress,
+    progress: () => {
+      if (sniffed.format === 'xlsx') return found.xlsxRead;
+      return size ? Math.min(1, source!.bytesRead / size) : undefined;
+    },
     async close() {
       await rowIterator.return(undefined);
-      await records.return(undefined);
-      source?.release();
+      await release();
     },
   };
   Object.defineProperty(table, 'truncated', { enumerable: false, get: () => truncated });
