@@ -60,41 +60,40 @@ function csvErrorToFileError(err: CsvError, rowNumber: number, fileName: string 
 
 const WAKE_EVENTS = ['readable', 'end', 'error', 'close'] as const;
 
-/** Records in file order, in batches (whatever the parser had ready). */
-export async function* csvRecords(
-  text: AsyncIterable<string>,
-  opts: CsvRecordsOptions = {},
-): AsyncGenerator<RawRecord[]> {
-  const it = text[Symbol.asyncIterator]();
-  let sample = '';
-  let complete = false;
-  while (sample.length < DELIMITER_SAMPLE_CHARS) {
+/** The first characters of the text, to guess the delimiter from; `complete` when they are the whole text. */
+interface Sample {
+  text: string;
+  complete: boolean;
+}
+
+async function readSample(it: AsyncIterator<string>): Promise<Sample> {
+  let text = '';
+  while (text.length < DELIMITER_SAMPLE_CHARS) {
     const r = await it.next();
-    if (r.done) {
-      complete = true;
-      break;
-    }
-    sample += r.value;
+    if (r.done) return { text, complete: true };
+    text += r.value;
   }
-  const delimiter = detectDelimiter(sample, complete, opts.delimiterHint);
-  opts.onDelimiter?.(delimiter);
+  return { text, complete: false };
+}
 
-  async function* all(): AsyncGenerator<string> {
-    let finished = complete;
-    try {
-      if (sample) yield sample;
-      sample = '';
-      while (!finished) {
-        const r = await it.next();
-        if (r.done) finished = true;
-        else yield r.value;
-      }
-    } finally {
-      if (!finished) await it.return?.();
+/** The whole text again: the sample (let go once given), then the rest of `it`, closed when left early. */
+async function* rejoined(sample: Sample, it: AsyncIterator<string>): AsyncGenerator<string> {
+  let finished = sample.complete;
+  try {
+    if (sample.text) yield sample.text;
+    sample.text = '';
+    while (!finished) {
+      const r = await it.next();
+      if (r.done) finished = true;
+      else yield r.value;
     }
+  } finally {
+    if (!finished) await it.return?.();
   }
+}
 
-  const parser = parse({
+function csvParser(delimiter: Delimiter) {
+  return parse({
     delimiter,
     quote: '"',
     escape: '"',
@@ -111,7 +110,31 @@ export async function* csvRecords(
     // Stream option passed through to the Transform: room for a few chunks' worth of records.
     readableHighWaterMark: 2048,
   } as Options);
-  const source = Readable.from(all(), { objectMode: true });
+}
+
+/** Resolves once the parser has more to read, has ended, failed or closed (after `read()` returned null). */
+function untilReadable(parser: ReturnType<typeof parse>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = (): void => {
+      for (const e of WAKE_EVENTS) parser.off(e, wake);
+      resolve();
+    };
+    for (const e of WAKE_EVENTS) parser.on(e, wake);
+  });
+}
+
+/** Records in file order, in batches (whatever the parser had ready). */
+export async function* csvRecords(
+  text: AsyncIterable<string>,
+  opts: CsvRecordsOptions = {},
+): AsyncGenerator<RawRecord[]> {
+  const it = text[Symbol.asyncIterator]();
+  const sample = await readSample(it);
+  const delimiter = detectDelimiter(sample.text, sample.complete, opts.delimiterHint);
+  opts.onDelimiter?.(delimiter);
+
+  const parser = csvParser(delimiter);
+  const source = Readable.from(rejoined(sample, it), { objectMode: true });
   // pipeline() destroys both on error or early stop; a decoding error reaches us through the parser.
   let failure: unknown;
   let ended = false;
@@ -141,13 +164,7 @@ export async function* csvRecords(
       // would pass a truncated file for a complete one.
       if (parser.closed) throw failure ?? new Error('the CSV parser stopped before the end of the file');
       // read() returned null, so the parser will emit 'readable' when it has more.
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          for (const e of WAKE_EVENTS) parser.off(e, wake);
-          resolve();
-        };
-        for (const e of WAKE_EVENTS) parser.on(e, wake);
-      });
+      await untilReadable(parser);
     }
   } catch (err) {
     if (err instanceof CsvError) {

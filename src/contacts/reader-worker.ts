@@ -15,7 +15,7 @@ import { RejectedRowSpool } from './failure-report.js';
 import { openContactFile } from './index.js';
 import { noRejections, normalizeRows, rejectionKind } from './normalize.js';
 import type { FromWorker, ReaderJob, ReadProgress, ToWorker } from './reader-protocol.js';
-import type { Row } from './table.js';
+import type { Row, Table } from './table.js';
 
 const port = parentPort!;
 
@@ -47,8 +47,8 @@ async function credit(): Promise<void> {
   credits--;
 }
 
-async function main(): Promise<void> {
-  const job = await open;
+/** Opens the job's file and posts its header and mapping. */
+async function openFile(job: ReaderJob) {
   const file = await openContactFile(
     { path: job.path },
     {
@@ -71,36 +71,54 @@ async function main(): Promise<void> {
     },
     mapping,
   });
+  return file;
+}
+
+/** How far the reading is; posted at most every PROGRESS_EVERY_MS while no batch goes out (a batch carries it). */
+class Progress {
+  readonly now: ReadProgress;
+  private lastPost = Date.now();
+
+  constructor(private readonly table: Table) {
+    this.now = { rowsRead: 0, lastRowSeen: table.headerRowNumber, rejected: noRejections() };
+  }
+
+  snapshot(): ReadProgress {
+    const fraction = this.table.progress();
+    return { ...this.now, rejected: { ...this.now.rejected }, ...(fraction !== undefined ? { fraction } : {}) };
+  }
+
+  maybePost(): void {
+    const now = Date.now();
+    if (now - this.lastPost < PROGRESS_EVERY_MS) return;
+    this.lastPost = now;
+    post({ type: 'progress', progress: this.snapshot() });
+  }
+
+  /** A batch is posted now, with its snapshot: the next progress post waits from here. */
+  batchPosted(): ReadProgress {
+    this.lastPost = Date.now();
+    return this.snapshot();
+  }
+}
+
+async function main(): Promise<void> {
+  const job = await open;
+  const { table, mapping } = await openFile(job);
   const skip = await start;
 
   const spool = new RejectedRowSpool(job.rejectedPath, job.rejectedKept);
-  const progress: ReadProgress = {
-    rowsRead: 0,
-    lastRowSeen: table.headerRowNumber,
-    rejected: noRejections(),
-  };
-  const snapshot = (): ReadProgress => {
-    const fraction = table.progress();
-    return { ...progress, rejected: { ...progress.rejected }, ...(fraction !== undefined ? { fraction } : {}) };
-  };
-  let lastPost = Date.now();
-  const maybePostProgress = () => {
-    const now = Date.now();
-    if (now - lastPost < PROGRESS_EVERY_MS) return;
-    lastPost = now;
-    post({ type: 'progress', progress: snapshot() });
-  };
-
+  const progress = new Progress(table);
   // The phone value as written, for rows not yet in a posted batch.
   const originals = new Map<number, string>();
   const phoneHeader = mapping.phone;
   async function* tap(rows: AsyncIterable<Row>): AsyncGenerator<Row> {
     for await (const r of rows) {
-      progress.rowsRead++;
-      progress.lastRowSeen = r.rowNumber;
+      progress.now.rowsRead++;
+      progress.now.lastRowSeen = r.rowNumber;
       originals.set(r.rowNumber, (r.cells[phoneHeader] ?? '').trim());
-      if ((progress.rowsRead & 1023) === 0) {
-        maybePostProgress();
+      if ((progress.now.rowsRead & 1023) === 0) {
+        progress.maybePost();
         await spool.ready();
       }
       yield r;
@@ -110,7 +128,7 @@ async function main(): Promise<void> {
   const batches = batch(
     onlyContacts(normalized, (r) => {
       originals.delete(r.rowNumber);
-      progress.rejected[rejectionKind(r)]++;
+      progress.now.rejected[rejectionKind(r)]++;
       spool.add(r);
     }),
     job.batchSize,
@@ -122,15 +140,14 @@ async function main(): Promise<void> {
       return o;
     });
     if (b.index < skip) {
-      maybePostProgress();
+      progress.maybePost();
       continue;
     }
     await credit();
-    lastPost = Date.now();
-    post({ type: 'batch', batch: { ...b, originals: batchOriginals }, progress: snapshot() });
+    post({ type: 'batch', batch: { ...b, originals: batchOriginals }, progress: progress.batchPosted() });
   }
   await spool.close();
-  post({ type: 'end', progress: snapshot(), ...(table.truncated ? { truncated: table.truncated } : {}) });
+  post({ type: 'end', progress: progress.snapshot(), ...(table.truncated ? { truncated: table.truncated } : {}) });
 }
 
 main().then(
