@@ -37,7 +37,12 @@ const zones = [
   layer('./src/log.ts', ['./log.ts'], 'The logger imports nothing else of the app'),
   layer('./src/health.ts', ['./health.ts'], 'The health checks import nothing else of the app'),
   layer('./src/bounded.ts', ['./bounded.ts'], 'The bounded map and set import nothing else of the app'),
-  layer('./src/contacts', ['./contacts', './outreach'], 'Reading contact files knows only the service'),
+  layer('./src/worker-script.ts', ['./worker-script.ts'], 'Starting a worker thread imports nothing else of the app'),
+  layer(
+    './src/contacts',
+    ['./contacts', './outreach', './worker-script.ts'],
+    'Reading contact files knows only the service (and how to start its thread)',
+  ),
   layer('./src/sim', ['./sim', './outreach'], 'The simulator knows only the service'),
   layer('./src/emulator', ['./emulator'], 'The Slack emulator imports nothing of the app (node built-ins and ws)'),
   {
@@ -57,7 +62,7 @@ const zones = [
   },
   layer(
     './src/reports',
-    ['./reports', './outreach', './store', './i18n', './clock.ts', './log.ts'],
+    ['./reports', './outreach', './store', './i18n', './clock.ts', './log.ts', './worker-script.ts'],
     'Reports read the service and keep their schedules in the store; nothing of Slack',
   ),
   layer('./src/i18n', ['./i18n'], 'The message catalogs and translator import nothing else of the app'),

@@ -10,10 +10,8 @@
  * Back-pressure: the worker posts a batch only against a credit; `batches()` keeps `window` credits out, so
  * reading runs a few batches ahead of whoever consumes them and never further.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { workerScript } from '../worker-script.js';
 import { describeFile, FileFormatError, type FileFormatErrorCode, type FileProblem } from './errors.js';
 import type { HeaderMapping } from './headers.js';
 import type {
@@ -46,23 +44,6 @@ export interface SpawnOptions {
 }
 
 export type IsolatedReaderOptions = ReaderJob & SpawnOptions;
-
-/**
- * How to start the worker: the compiled `reader-worker.js` next to this file (dist/, `npm start`), or, when this
- * file runs as TypeScript (jest, tsx), `reader-worker.ts` through tsx's loader, registered inside the worker.
- */
-function workerScript(): { script: string | URL; evalCode: boolean } {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return { script: new URL('./reader-worker.js', self), evalCode: false };
-  // tsx's `tsx/esm/api` export, import condition (its require build cannot register ESM hooks from a worker).
-  const tsxRoot = dirname(createRequire(self).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const target = new URL('./reader-worker.ts', self).href;
-  return {
-    script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
-    evalCode: true,
-  };
-}
 
 function errorFrom(
   fileName: string,
@@ -108,7 +89,7 @@ export class IsolatedContactFile {
 
   private constructor(opts: SpawnOptions) {
     this.window = Math.max(1, opts.window ?? 2);
-    const { script, evalCode } = workerScript();
+    const { script, evalCode } = workerScript(import.meta.url, 'reader-worker');
     this.worker = new Worker(script, {
       eval: evalCode,
       // None of the app's own flags (`--input-type`, `--eval`, … would stop the worker; V8's apply to it anyway).

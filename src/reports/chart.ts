@@ -2,27 +2,9 @@
  * Report charts drawn in a thread of their own (chart-worker.ts), started at the first chart and kept for the next
  * ones (Vega takes ~150 ms to load); `close()` ends it. The event loop only posts the input and gets the PNG back.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../worker-script.js';
 import type { ChartInput } from './figures.js';
-
-/**
- * How to start the thread: the compiled `chart-worker.js` next to this file (dist/, `npm start`), or, when this file
- * runs as TypeScript (jest, tsx), `chart-worker.ts` through tsx's loader (as src/contacts/isolated-reader.ts does).
- */
-function workerScript(): { script: string | URL; evalCode: boolean } {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return { script: new URL('./chart-worker.js', self), evalCode: false };
-  const tsxRoot = dirname(createRequire(self).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const target = new URL('./chart-worker.ts', self).href;
-  return {
-    script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
-    evalCode: true,
-  };
-}
 
 interface Pending {
   resolve: (png: Buffer) => void;
@@ -53,7 +35,7 @@ export class ChartRenderer {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const { script, evalCode } = workerScript();
+    const { script, evalCode } = workerScript(import.meta.url, 'chart-worker');
     const worker = new Worker(script, {
       eval: evalCode,
       execArgv: [],
