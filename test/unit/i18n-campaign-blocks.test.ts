@@ -315,6 +315,24 @@ function service(init: Partial<OutreachErrorInit>): OutreachError {
 }
 
 describe('English service sentences, word for word as they were written before the catalogs', () => {
+  /** Keys whose sentence does not depend on the rest of the error, and that sentence. */
+  const KEY_SENTENCES: Record<string, string> = {
+    FORBIDDEN:
+      "The outreach service refused this action for the app's API key (forbidden); ask an admin to check the key's permissions.",
+    SERVER_ERROR: 'The outreach service had an internal error; try again in a moment.',
+    INVALID_STATUS: "That status isn't valid here; pick one of the statuses offered.",
+    UNKNOWN_ACTION: "The outreach service doesn't know that campaign action; use activate, pause, resume or archive.",
+    INVALID_INTEGRATION_TYPE:
+      "That channel isn't supported for this integration; choose phone_call or whatsapp to match the integration.",
+    INVALID_FILTER_TAG: "One of the cycle filter tags isn't a known thread tag; remove it or pick an existing tag.",
+    INVALID_PHONE_NUMBER: "The phone number isn't valid; write it with its country code, for example +52 55 1234 5678.",
+    MISSING_CONTACT: 'The phone number is missing; every contact needs one.',
+    CAMPAIGN_FINISHED: 'The campaign has finished, so it can no longer be changed.',
+    CYCLES_NOT_ENABLED:
+      "Cycles aren't enabled on this campaign, and they can only be turned on when a campaign is created.",
+    SCHEDULED_MODE_ONLY:
+      'The cycle schedule and its start and end dates only apply when the cycle mode is scheduled; remove them or switch the mode when creating the campaign.',
+  };
   const cases: [OutreachError, string][] = [
     [
       new OutreachError({ kind: 'network', endpoint: 'x', mayHaveBeenApplied: true }),
@@ -439,44 +457,9 @@ describe('English service sentences, word for word as they were written before t
       service({ status: 302 }),
       "The outreach service answered in an unexpected way; the details are in the app's logs.",
     ],
-    [
-      service({ status: 400, key: 'FORBIDDEN' }),
-      "The outreach service refused this action for the app's API key (forbidden); ask an admin to check the key's permissions.",
-    ],
-    [
-      service({ status: 400, key: 'SERVER_ERROR' }),
-      'The outreach service had an internal error; try again in a moment.',
-    ],
-    [
-      service({ status: 400, key: 'INVALID_STATUS' }),
-      "That status isn't valid here; pick one of the statuses offered.",
-    ],
-    [
-      service({ status: 400, key: 'UNKNOWN_ACTION' }),
-      "The outreach service doesn't know that campaign action; use activate, pause, resume or archive.",
-    ],
-    [
-      service({ status: 400, key: 'INVALID_INTEGRATION_TYPE' }),
-      "That channel isn't supported for this integration; choose phone_call or whatsapp to match the integration.",
-    ],
-    [
-      service({ status: 400, key: 'INVALID_FILTER_TAG' }),
-      "One of the cycle filter tags isn't a known thread tag; remove it or pick an existing tag.",
-    ],
-    [
-      service({ status: 400, key: 'INVALID_PHONE_NUMBER' }),
-      "The phone number isn't valid; write it with its country code, for example +52 55 1234 5678.",
-    ],
-    [service({ status: 400, key: 'MISSING_CONTACT' }), 'The phone number is missing; every contact needs one.'],
-    [service({ status: 400, key: 'CAMPAIGN_FINISHED' }), 'The campaign has finished, so it can no longer be changed.'],
-    [
-      service({ status: 400, key: 'CYCLES_NOT_ENABLED' }),
-      "Cycles aren't enabled on this campaign, and they can only be turned on when a campaign is created.",
-    ],
-    [
-      service({ status: 400, key: 'SCHEDULED_MODE_ONLY' }),
-      'The cycle schedule and its start and end dates only apply when the cycle mode is scheduled; remove them or switch the mode when creating the campaign.',
-    ],
+    ...Object.entries(KEY_SENTENCES).map(
+      ([key, sentence]) => [service({ status: 400, key }), sentence] as [OutreachError, string],
+    ),
   ];
   it.each(cases.map(([err, sentence]) => [err.message, err, sentence] as const))('%s', (_name, err, sentence) => {
     expect(serviceErrorText(err, en)).toBe(sentence);
