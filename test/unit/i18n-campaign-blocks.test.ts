@@ -300,6 +300,17 @@ describe('Spanish wording', () => {
     expect(mapped.errors.agent_id_typed).toMatch(/^No se encontró el agente 7c9e6679/);
   });
 
+  it('a refused field the service sent without a message gets the whole sentence, in the form’s language', () => {
+    const err = service({ status: 400, key: 'INVALID_REQUEST', field: 'retries' });
+    const visible = new Set(['retries']);
+    expect(mapServiceError(err, {}, visible, es).errors.retries).toBe(
+      'El servicio de campañas rechazó la solicitud: el valor de retries no es válido.',
+    );
+    expect(mapServiceError(err, {}, visible, en).errors.retries).toBe(
+      'The outreach service refused the request: the value of retries is not valid.',
+    );
+  });
+
   it('the audit channel line', () => {
     expect(
       auditLine({ userId: 'U1', action: 'pause', campaignId: 12, result: 'refused', detail: 'read-only user' }, es),
