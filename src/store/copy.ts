@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openEmbeddedStore } from './embedded-store.js';
+import { openEmbeddedStore } from './embedded/store.js';
 import { databaseWhere, openPostgresStore } from './pg-store.js';
 import type { ExportableStore } from './store.js';
 
