@@ -25,7 +25,7 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedStore } from '../src/store/embedded-store.js';
+import { openEmbeddedStore } from '../src/store/embedded/store.js';
 import { openPostgresStore } from '../src/store/pg-store.js';
 import type { Store } from '../src/store/store.js';
 import { WatchState } from '../src/watch/state.js';

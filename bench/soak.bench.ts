@@ -17,7 +17,7 @@
  *
  * The store is PostgreSQL (BENCH_STORE=postgres, the default; a server the bench starts itself): the heap is the
  * app's own. With BENCH_STORE=embedded the embedded store keeps its records in the heap by design (src/store/
- * embedded-store.ts), and digests are kept for the retention (7 days), so its heap grows for a week.
+ * embedded/store.ts), and digests are kept for the retention (7 days), so its heap grows for a week.
  *
  * Printed every SOAK_EVERY cycles (default: a 24th of the run): the heap after a forced GC and the RSS; the size of
  * every long-lived map of the watch (WatchService.memoryFigures: each is let go when the poller lets its post go,

@@ -7,7 +7,8 @@ import { ConfigError, configSecrets, describeConfig, loadConfig, loadPlaygroundS
 import { createLogger } from './log.js';
 import { startApp } from './main.js';
 import { startPlayground } from './playground/start.js';
-import { StoreCorruptError, StoreLockedError } from './store/embedded-store.js';
+import { StoreCorruptError } from './store/embedded/durable-file.js';
+import { StoreLockedError } from './store/embedded/lock.js';
 
 function refuse(err: unknown): never {
   if (err instanceof ConfigError || err instanceof StoreCorruptError || err instanceof StoreLockedError) {

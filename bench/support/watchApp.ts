@@ -16,7 +16,7 @@ import { createLogger } from '../../src/log.js';
 import { startApp } from '../../src/main.js';
 import { outreachBucket, sharedLimiter } from '../../src/outreach/limiter.js';
 import type { MemoryFigures } from '../../src/bounded.js';
-import type { EmbeddedStoreStats } from '../../src/store/embedded-store.js';
+import type { EmbeddedStoreStats } from '../../src/store/embedded/store.js';
 import { PgRateWindows } from '../../src/store/pg-coordination.js';
 import type { CycleReport } from '../../src/watch/poller.js';
 import { defaultTuning, type WatchTuning } from '../../src/watch/service.js';

@@ -14,7 +14,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { StoreCorruptError, type EmbeddedStore, type StoreLogger } from './embedded-store.js';
+import { StoreCorruptError } from './embedded/durable-file.js';
+import type { EmbeddedStore } from './embedded/store.js';
+import type { StoreLogger } from './store.js';
 
 const LEGACY_SCHEMA_VERSION = 1;
 const MARKER = '.state-file-conversion.json';

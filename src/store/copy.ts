@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openEmbeddedStore } from './embedded-store.js';
+import { openEmbeddedStore } from './embedded/store.js';
 import { databaseWhere, openPostgresStore } from './pg-store.js';
 import type { ExportableStore } from './store.js';
 
@@ -108,6 +108,36 @@ export async function runStateCopy(
   env: Readonly<Record<string, string | undefined>>,
   io: CopyCliIo,
 ): Promise<number> {
+  const request = readRequest(args, env, io);
+  if (typeof request === 'number') return request;
+  const isDir = await stat(request.source).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) {
+    io.err(
+      `There is no embedded state in ${request.source}: give the app's STATE_DIR with --from <dir>. (A state file ` +
+        'of the old format, STATE_FILE, is converted when the app starts once without DATABASE_URL.)',
+    );
+    return 1;
+  }
+  return copyToPostgres(request, io);
+}
+
+/** What the command asks to copy: the source directory, the target's URL and its name for messages. */
+interface CopyRequest {
+  source: string;
+  to: string;
+  where: string;
+  force: boolean;
+}
+
+/** The request of the arguments (with DATABASE_URL and STATE_DIR as defaults), or the exit code of help and usage. */
+function readRequest(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CopyCliIo,
+): CopyRequest | number {
   let to: string | undefined;
   let fromDir: string;
   let force: boolean;
@@ -138,27 +168,17 @@ export async function runStateCopy(
     io.err(`Say where to copy to: --to "$DATABASE_URL" (a postgres:// URL).\n\n${USAGE}`);
     return 2;
   }
-  let where: string;
   try {
     if (!/^postgres(ql)?:$/.test(new URL(to).protocol)) throw new Error('not postgres');
-    where = `PostgreSQL at ${databaseWhere(to)}`;
+    return { source: resolve(fromDir), to, where: `PostgreSQL at ${databaseWhere(to)}`, force };
   } catch {
     io.err('--to must be a PostgreSQL URL such as postgres://user:password@db.example.com:5432/outreach.');
     return 2;
   }
-  const source = resolve(fromDir);
-  const isDir = await stat(source).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!isDir) {
-    io.err(
-      `There is no embedded state in ${source}: give the app's STATE_DIR with --from <dir>. (A state file of the ` +
-        'old format, STATE_FILE, is converted when the app starts once without DATABASE_URL.)',
-    );
-    return 1;
-  }
+}
 
+/** Opens both stores and copies; returns the exit code (0 copied, 1 not or partly copied). */
+async function copyToPostgres({ source, to, where, force }: CopyRequest, io: CopyCliIo): Promise<number> {
   let from: ExportableStore | undefined;
   let target: ExportableStore | undefined;
   let copying = false;

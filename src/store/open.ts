@@ -3,8 +3,9 @@
  * in STATE_DIR (one process), into which an old STATE_FILE is converted on first start.
  */
 import { convertStateFile } from './convert-state-file.js';
-import { openEmbeddedStore, type EmbeddedStore, type StoreLogger } from './embedded-store.js';
+import { openEmbeddedStore, type EmbeddedStore } from './embedded/store.js';
 import { openPostgresStore, type PostgresStore } from './pg-store.js';
+import type { StoreLogger } from './store.js';
 
 /** The part of the app's Config the store needs (the store imports nothing else of the app). */
 export interface StoreConfig {

@@ -111,6 +111,13 @@ export interface ExportableStore extends Store {
   exportRecords(collection: string): AsyncIterable<ExportedRecord>;
 }
 
+/** What a store logs through (the app's logger satisfies it; the store imports nothing else of the app). */
+export interface StoreLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
 /** A change was attempted after `close()`. */
 export class StoreClosedError extends Error {
   override name = 'StoreClosedError';

@@ -92,6 +92,26 @@ export interface PollerTuning {
 
 export type CyclePhase = 'listings' | 'checks' | 'conversations' | 'housekeeping';
 
+/** What a poll of a campaign's calls records them from. */
+interface PolledCalls {
+  /** The campaign's calls as stored, and as listed now (by id). */
+  known: ReadonlyMap<string, CallRecord>;
+  listed: ReadonlyMap<string, CampaignCallItem>;
+  /** The newest creation time listed by an earlier poll. */
+  newestBefore: string | undefined;
+  /** Placements of the last poll that stored its cursor are done; a call stored by a later one may lack them. */
+  placedThrough: number;
+  campaignName: string | undefined;
+  now: number;
+}
+
+/** A call whose record a poll changed; `statusChanged`: its messages are to be placed again. */
+interface ChangedCall {
+  rec: CallRecord;
+  isNew: boolean;
+  statusChanged: boolean;
+}
+
 export interface CycleReport {
   campaigns: number;
   failedCampaigns: number[];
@@ -493,19 +513,32 @@ export class Poller {
     return base;
   }
 
+  /** One campaign's calls: list them, record what changed, place their messages, then move the cursor past them. */
   private async pollCalls(campaignId: number, subs: Subscription[]): Promise<{ newCalls: number; changed: number }> {
     const { tuning, state } = this.d;
     const now = this.now();
     // The campaign's calls, read once: ended ones are let go soon after they leave the window, so this stays small.
     const known = new Map((await state.callsOf(campaignId)).map((c) => [c.callId, c]));
-    const cursor0 = await state.cursor(campaignId);
-    const windowStart = this.windowBase(cursor0, subs, known.values()) - tuning.overlapMs;
-    // Placements of the last poll that stored its cursor are done; a call stored by a later one may lack them.
-    const placedThrough = cursor0?.lastPolledAt ? Date.parse(cursor0.lastPolledAt) : -Infinity;
-    const unplaced = (c: CallRecord) => c.placingAt !== undefined && c.placingAt > placedThrough;
-    const campaignName = subs.find((s) => s.campaignName)?.campaignName;
+    const cursor = await state.cursor(campaignId);
+    const windowStart = this.windowBase(cursor, subs, known.values()) - tuning.overlapMs;
+    const listed = await this.listCalls(campaignId, windowStart);
+    const { changed, newest } = await this.recordCalls(campaignId, subs, {
+      known,
+      listed,
+      newestBefore: cursor?.newestCreatedAt,
+      placedThrough: cursor?.lastPolledAt ? Date.parse(cursor.lastPolledAt) : -Infinity,
+      campaignName: subs.find((s) => s.campaignName)?.campaignName,
+      now,
+    });
+    const newCalls = await this.placeCalls(subs, changed, now);
+    await this.advanceCursor(campaignId, newest, now);
+    return { newCalls, changed: changed.length };
+  }
+
+  /** The campaign's calls created since `windowStart`, by id: newest first, so the pages stop at an older one. */
+  private async listCalls(campaignId: number, windowStart: number): Promise<Map<string, CampaignCallItem>> {
     const listed = new Map<string, CampaignCallItem>();
-    for (let page = 0; page < tuning.maxPages; page++) {
+    for (let page = 0; page < this.d.tuning.maxPages; page++) {
       const list = await this.d.outreach.listCampaignCalls(
         campaignId,
         { createdAfter: new Date(windowStart), page, pageSize: MAX_PAGE_SIZE },
@@ -524,48 +557,33 @@ export class Poller {
       );
       if (!list.pagination.has_next || list.calls.length === 0 || (reachedOld && newestFirst)) break;
     }
+    return listed;
+  }
 
+  /**
+   * Stores what the listing shows of each call (a new or changed record, or only its item's hash), and lets go the
+   * open calls that stopped appearing; resolves once all of it is stored (a post never points at a call not stored).
+   * Returns the calls whose records changed and the newest creation time listed.
+   */
+  private async recordCalls(
+    campaignId: number,
+    subs: Subscription[],
+    seen: PolledCalls,
+  ): Promise<{ changed: ChangedCall[]; newest: string | undefined }> {
+    const { tuning, state } = this.d;
+    const { known, listed, now } = seen;
     const writes: Promise<void>[] = [];
-    const changed: Array<{ rec: CallRecord; isNew: boolean; statusChanged: boolean }> = [];
-    let newest = cursor0?.newestCreatedAt;
+    const changed: ChangedCall[] = [];
+    let newest = seen.newestBefore;
     for (const item of listed.values()) {
       if (!newest || Date.parse(item.created_at) > Date.parse(newest)) newest = item.created_at;
       const prev = known.get(item.id);
       // A call is shown where the watch started before it, or while it is still running.
       if (!prev && !subs.some((s) => this.eligible(s, item))) continue;
-      const ih = hashText(JSON.stringify(item));
-      // The same item as last time renders the same message: skip rendering (most listed calls, most cycles).
-      const fp = prev && prev.ih === ih ? prev.fp : this.d.fingerprint(campaignId, item, campaignName);
-      const finalStatus = isFinalStatus(item.status);
-      const finalAt = prev?.finalAt ?? (finalStatus ? now : undefined);
-      const policyPending = item.policy_evaluation?.completed === false;
-      const final = finalStatus && (!policyPending || now - (finalAt ?? now) > tuning.settleMs);
-      if (prev && prev.fp === fp && prev.final === final && !unplaced(prev)) {
-        if (prev.ih !== ih) writes.push(state.putCall({ ...prev, ih }));
-        continue;
-      }
-      const rec: CallRecord = {
-        campaignId,
-        callId: item.id,
-        createdAt: item.created_at,
-        status: item.status,
-        fp,
-        ih,
-        final,
-        firstSeenAt: prev?.firstSeenAt ?? now,
-        snapshot: item,
-      };
-      if (item.thread_id) rec.threadId = item.thread_id;
-      if (finalAt !== undefined) rec.finalAt = finalAt;
-      if (item.ended_at) rec.endedAt = item.ended_at;
-      // Final now in the state it was already shown in (a policy evaluation settled): its open message is released.
-      const statusChanged = prev?.status !== item.status || prev.fp !== fp || prev.final !== final || unplaced(prev);
-      // Its messages are placed below, and this poll's cursor says so after: a death in between must not leave it
-      // "seen" without them.
-      if (statusChanged) rec.placingAt = now;
-      else if (prev?.placingAt !== undefined) rec.placingAt = prev.placingAt;
-      changed.push({ rec, isNew: !prev, statusChanged });
-      writes.push(state.putCall(rec));
+      const update = this.callUpdate(campaignId, item, prev, seen);
+      if (!update) continue;
+      if (update.change) changed.push({ rec: update.rec, ...update.change });
+      writes.push(state.putCall(update.rec));
     }
     // Calls that stay open without appearing any more (statuses the list does not show) are let go in the end.
     for (const c of known.values()) {
@@ -573,9 +591,62 @@ export class Poller {
         writes.push(state.putCall({ ...c, final: true, finalAt: c.finalAt ?? now }));
       }
     }
-    // The calls are stored before their messages are placed (a post never points at a call not stored).
-    await Promise.all(writes.splice(0));
+    await Promise.all(writes);
+    return { changed, newest };
+  }
 
+  /**
+   * The record a listed call is to be stored as: undefined when it is as stored; `prev` with the item's new hash when
+   * the item changed but not what it renders; else a new record, with `change` saying whether its messages are to be
+   * placed again (`statusChanged`).
+   */
+  private callUpdate(
+    campaignId: number,
+    item: CampaignCallItem,
+    prev: CallRecord | undefined,
+    { placedThrough, campaignName, now }: PolledCalls,
+  ): { rec: CallRecord; change?: Omit<ChangedCall, 'rec'> } | undefined {
+    const unplaced = (c: CallRecord) => c.placingAt !== undefined && c.placingAt > placedThrough;
+    const ih = hashText(JSON.stringify(item));
+    // The same item as last time renders the same message: skip rendering (most listed calls, most cycles).
+    const fp = prev && prev.ih === ih ? prev.fp : this.d.fingerprint(campaignId, item, campaignName);
+    const finalStatus = isFinalStatus(item.status);
+    const finalAt = prev?.finalAt ?? (finalStatus ? now : undefined);
+    const policyPending = item.policy_evaluation?.completed === false;
+    const final = finalStatus && (!policyPending || now - (finalAt ?? now) > this.d.tuning.settleMs);
+    if (prev && prev.fp === fp && prev.final === final && !unplaced(prev)) {
+      return prev.ih !== ih ? { rec: { ...prev, ih } } : undefined;
+    }
+    const rec: CallRecord = {
+      campaignId,
+      callId: item.id,
+      createdAt: item.created_at,
+      status: item.status,
+      fp,
+      ih,
+      final,
+      firstSeenAt: prev?.firstSeenAt ?? now,
+      snapshot: item,
+    };
+    if (item.thread_id) rec.threadId = item.thread_id;
+    if (finalAt !== undefined) rec.finalAt = finalAt;
+    if (item.ended_at) rec.endedAt = item.ended_at;
+    // Final now in the state it was already shown in (a policy evaluation settled): its open message is released.
+    const statusChanged = prev?.status !== item.status || prev.fp !== fp || prev.final !== final || unplaced(prev);
+    // Its messages are placed below, and this poll's cursor says so after: a death in between must not leave it
+    // "seen" without them.
+    if (statusChanged) rec.placingAt = now;
+    else if (prev?.placingAt !== undefined) rec.placingAt = prev.placingAt;
+    return { rec, change: { isNew: !prev, statusChanged } };
+  }
+
+  /**
+   * Places the messages of the calls whose state changed, in each channel watching them: an update of the post it
+   * has, or a new post where the channel shows the call; resolves once all of it is stored. Returns how many posts are
+   * new.
+   */
+  private async placeCalls(subs: Subscription[], changed: ChangedCall[], now: number): Promise<number> {
+    const writes: Promise<void>[] = [];
     let newCalls = 0;
     for (const { rec, statusChanged } of changed) {
       if (!statusChanged) continue;
@@ -583,7 +654,7 @@ export class Poller {
       if (rec.threadId) this.lastRead.set(rec.threadId, 0);
       for (const sub of subs) {
         if (sub.kind === 'whatsapp') continue;
-        const post = await state.post(sub.channelId, rec.callId);
+        const post = await this.d.state.post(sub.channelId, rec.callId);
         if (post) {
           if (post.conv) writes.push(this.d.delivery.ledger.touched(post, now));
           writes.push(this.d.delivery.callChanged(post, rec));
@@ -597,14 +668,18 @@ export class Poller {
     }
     // Everything above is stored before the cursor moves past it.
     await Promise.all(writes);
+    return newCalls;
+  }
+
+  /** Moves the campaign's cursor past this poll: its placements are done, and it has listed up to `newest`. */
+  private async advanceCursor(campaignId: number, newest: string | undefined, now: number): Promise<void> {
     const cursor: CampaignCursor = {
-      ...((await state.cursor(campaignId)) ?? { campaignId, failures: 0 }),
+      ...((await this.d.state.cursor(campaignId)) ?? { campaignId, failures: 0 }),
       lastPolledAt: new Date(now).toISOString(),
     };
     if (newest) cursor.newestCreatedAt = newest;
     delete cursor.lastError;
-    await state.putCursor(cursor);
-    return { newCalls, changed: changed.length };
+    await this.d.state.putCursor(cursor);
   }
 
   /** A call's record in a channel about to show it for the first time. */

@@ -23,7 +23,7 @@ import type { Store } from '../store/store.js';
 import { Attention } from './attention.js';
 import { Delivery, MAX_OPEN_CALLS, UPDATE_GAP_MS } from './delivery.js';
 import { isEmptyFilter, readFilter, shownFormat, type WatchFilter, type WatchFormat } from './filter.js';
-import { Poller, type CyclePhase, type PollerTuning } from './poller.js';
+import { Poller, type CyclePhase, type CycleReport, type PollerTuning } from './poller.js';
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
@@ -134,6 +134,24 @@ interface WatchMetrics {
   watchNewCalls(source: () => { queued: number; held: number }): void;
 }
 
+/** A poll cycle's report as the metrics take it (seconds). */
+function cycleFigures(r: CycleReport): Parameters<WatchMetrics['pollCycle']>[0] {
+  return {
+    seconds: r.durationMs / 1000,
+    failedCampaigns: r.failedCampaigns.length,
+    requests: r.requests,
+    conversationsRead: r.conversationsRead,
+    conversationsLeft: r.conversationsLeft,
+    deferredCampaigns: r.deferredCampaigns,
+    phases: {
+      listings: r.phasesMs.listings / 1000,
+      checks: r.phasesMs.checks / 1000,
+      conversations: r.phasesMs.conversations / 1000,
+      housekeeping: r.phasesMs.housekeeping / 1000,
+    },
+  };
+}
+
 export interface WatchDeps {
   store: Store;
   outreach: OutreachApi;
@@ -217,19 +235,39 @@ export class WatchService {
     const logger = deps.logger.child({ component: 'watch' });
     const clock = deps.clock ?? { now: () => Date.now() };
     const leaderPoster = deps.leaderPoster ?? deps.poster;
-    this.attention = new Attention({
+    this.attention = this.newAttention(logger, clock, leaderPoster);
+    this.delivery = this.newDelivery(logger, leaderPoster);
+    deps.metrics?.watchNewCalls(() => this.delivery.newCallsWaiting());
+    this.poller = this.newPoller(logger, clock);
+    this.health = new SlackHealth({
+      checkToken: (needed) => deps.slack.checkToken(needed),
+      logger,
+      authRecheckMs: tuning.authRecheckMs,
+      channelRecheckMs: tuning.channelRecheckMs,
+      onTokenBack: () => void this.resumeLogged(),
+      recheckChannels: () => recheckSuspendedChannels(this),
+    });
+    this.relay = this.newRelay(logger);
+  }
+
+  private newAttention(logger: Logger, clock: { now(): number }, leaderPoster: Poster): Attention {
+    return new Attention({
       state: this.state,
-      outreach: deps.outreach,
-      slack: deps.slack,
+      outreach: this.deps.outreach,
+      slack: this.deps.slack,
       poster: leaderPoster,
       logger,
       now: () => clock.now(),
       channelWords: (channelId) => this.channelWords(channelId),
       personWords: (userId) => this.personWords(userId),
       enqueue: (channelId, item) => this.delivery.enqueue(channelId, item),
-      campaignCheckMs: tuning.campaignCheckMs,
+      campaignCheckMs: this.tuning.campaignCheckMs,
     });
-    this.delivery = new Delivery(
+  }
+
+  private newDelivery(logger: Logger, leaderPoster: Poster): Delivery {
+    const { tuning } = this.deps;
+    return new Delivery(
       this.state,
       leaderPoster,
       {
@@ -241,8 +279,8 @@ export class WatchService {
         // Only while started (the replica leads): a replica standing by writes nothing of the watch to Slack.
         deliveryOpen: () => this.started && !this.health.paused,
         channelActive: (ch) => this.channelActive(ch),
-        finalShown: (c, at) => deps.metrics?.callShown(c.snapshot?.ended_at, at),
-        callPosted: (c, at) => deps.metrics?.callPosted(c.createdAt, at),
+        finalShown: (c, at) => this.deps.metrics?.callShown(c.snapshot?.ended_at, at),
+        callPosted: (c, at) => this.deps.metrics?.callPosted(c.createdAt, at),
         attention: this.attention,
       },
       {
@@ -259,57 +297,40 @@ export class WatchService {
       },
       logger,
     );
-    deps.metrics?.watchNewCalls(() => this.delivery.newCallsWaiting());
-    this.poller = new Poller({
+  }
+
+  private newPoller(logger: Logger, clock: { now(): number }): Poller {
+    return new Poller({
       state: this.state,
-      outreach: deps.outreach,
+      outreach: this.deps.outreach,
       delivery: this.delivery,
       logger,
-      tuning,
+      tuning: this.tuning,
       fingerprint: (campaignId, call, name) => this.fingerprint(campaignId, call, name),
       resolveKind: (s) => this.resolveKind(s),
       now: () => clock.now(),
-      onCycle: (r) =>
-        deps.metrics?.pollCycle({
-          seconds: r.durationMs / 1000,
-          failedCampaigns: r.failedCampaigns.length,
-          requests: r.requests,
-          conversationsRead: r.conversationsRead,
-          conversationsLeft: r.conversationsLeft,
-          deferredCampaigns: r.deferredCampaigns,
-          phases: {
-            listings: r.phasesMs.listings / 1000,
-            checks: r.phasesMs.checks / 1000,
-            conversations: r.phasesMs.conversations / 1000,
-            housekeeping: r.phasesMs.housekeeping / 1000,
-          },
-        }),
-      onCycleFailed: () => deps.metrics?.pollCycleFailed(),
+      onCycle: (r) => this.deps.metrics?.pollCycle(cycleFigures(r)),
+      onCycleFailed: () => this.deps.metrics?.pollCycleFailed(),
       campaignGone: (campaignId) => suspendCampaign(this, campaignId),
       afterCycle: (subs, serviceDown, requests) => this.afterCycle(subs, serviceDown, requests),
       billingReached: (campaignId) => this.attention.billingReached(campaignId),
       paused: () => this.health.paused,
     });
-    this.health = new SlackHealth({
-      checkToken: (needed) => deps.slack.checkToken(needed),
-      logger,
-      authRecheckMs: tuning.authRecheckMs,
-      channelRecheckMs: tuning.channelRecheckMs,
-      onTokenBack: () => void this.resumeLogged(),
-      recheckChannels: () => recheckSuspendedChannels(this),
-    });
-    this.relay = new Relay({
+  }
+
+  private newRelay(logger: Logger): Relay {
+    return new Relay({
       state: this.state,
-      outreach: deps.outreach,
+      outreach: this.deps.outreach,
       delivery: this.delivery,
       poster: this.poster,
-      slack: deps.slack,
+      slack: this.deps.slack,
       logger,
-      speakers: deps.speakers,
-      audit: deps.audit,
+      speakers: this.deps.speakers,
+      audit: this.deps.audit,
       words: async (userId) => (await this.personWords(userId)).t,
       humanWrote: (post) => this.attention.humanWrote(post),
-      abandonedAfterMs: tuning.replyAbandonedMs,
+      abandonedAfterMs: this.tuning.replyAbandonedMs,
     });
   }
 

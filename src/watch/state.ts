@@ -16,43 +16,60 @@ import type { DigestLine } from '../render/call-message.js';
 import type { WatchFilter, WatchFormat } from './filter.js';
 import type { Collection, CollectionSpec, Store, WriteOptions } from '../store/store.js';
 
+/** A collection's spec, carrying in its type (only) the type of the collection's records. */
+type Spec<T> = CollectionSpec & { readonly records?: T };
+const spec = <T>(name: string, indexes?: readonly string[]): Spec<T> => (indexes ? { name, indexes } : { name });
+
+/** The watch's collections: each becomes a field of WatchState, typed by its records. */
 const COLLECTIONS = {
   /** Key `${campaignId}/${channelId}`: a campaign's watches in one unit; listed by channel too. */
-  subscriptions: { name: 'watch_subscriptions', indexes: ['channelId'] },
+  subscriptions: spec<Subscription>('watch_subscriptions', ['channelId']),
   /** Key campaign id. */
-  cursors: { name: 'watch_cursors' },
+  cursors: spec<CampaignCursor>('watch_cursors'),
   /** Key `${campaignId}/${callId}`: a campaign's open calls are `where: { final: false }` under its prefix. */
-  calls: { name: 'watch_calls', indexes: ['final'] },
+  calls: spec<CallRecord>('watch_calls', ['final']),
   /**
    * Key `${channelId}/${callId}`: found by (channel prefix, `ts`) for thread replies, by `threadId` for answers, by
    * `sending` for replies from Slack marked and not yet recorded (conversation.ts).
    */
-  posts: { name: 'watch_posts', indexes: ['ts', 'threadId', 'sending'] },
+  posts: spec<PostRecord>('watch_posts', ['ts', 'threadId', 'sending']),
   /** Key channel id. */
-  channels: { name: 'watch_channels' },
+  channels: spec<ChannelRecord>('watch_channels'),
   /** Key `${channelId}/${seq}` (= the digest's id). */
-  digests: { name: 'watch_digests' },
+  digests: spec<DigestRecord>('watch_digests'),
   /** Key Slack event id; expires after `eventTtlMs`. */
-  events: { name: 'watch_events' },
+  events: spec<number>('watch_events'),
   /** Key Slack user id; found by `threadId` for answers, by `sending` as posts are. */
-  tries: { name: 'watch_try', indexes: ['threadId', 'sending'] },
+  tries: spec<TrySession>('watch_try', ['threadId', 'sending']),
   /** Key campaign id. */
-  whatsapp: { name: 'watch_whatsapp' },
+  whatsapp: spec<WhatsAppRecord>('watch_whatsapp'),
   /** Key `${channelId}/wa/${campaignId}[/${contact}/${status}]`. */
-  waPosts: { name: 'watch_whatsapp_posts' },
+  waPosts: spec<WhatsAppPost>('watch_whatsapp_posts'),
   /**
    * Key `${channelId}/${callId}`: a call thread whose end user waits for a person's reply (attention.ts). Only the
    * unanswered conversations: a small collection, listed whole after each poll cycle and for the Home tab.
    */
-  waiting: { name: 'watch_waiting' },
+  waiting: spec<WaitingRecord>('watch_waiting'),
   /** Key campaign id: the campaign's status, schedule and zone as last read (attention.ts). */
-  campaignFacts: { name: 'watch_campaign_facts' },
+  campaignFacts: spec<CampaignFacts>('watch_campaign_facts'),
   /**
    * Key channel id: a channel whose last watch was removed, until the poller has let its records go (poller.ts).
    * Only those: a small collection, listed whole after each poll cycle.
    */
-  unwatchedChannels: { name: 'watch_unwatched_channels' },
-} as const satisfies Record<string, CollectionSpec>;
+  unwatchedChannels: spec<UnwatchedChannel>('watch_unwatched_channels'),
+};
+
+/** Each collection of COLLECTIONS opened, by its field. */
+type WatchCollections = {
+  readonly [K in keyof typeof COLLECTIONS]: (typeof COLLECTIONS)[K] extends Spec<infer T> ? Collection<T> : never;
+};
+
+/** The base of WatchState: it opens every collection of COLLECTIONS in the store as the field of its name. */
+const WithCollections = class {
+  constructor(store: Store) {
+    for (const [field, s] of Object.entries(COLLECTIONS)) Object.assign(this, { [field]: store.collection(s) });
+  }
+} as new (store: Store) => WatchCollections;
 
 type ChannelKind = 'phone_call' | 'whatsapp' | 'unknown';
 
@@ -296,7 +313,7 @@ export interface TrySession {
 }
 
 /** A channel whose last watch was removed (`/campaign unwatch`): its records are let go. Key: channel id. */
-export interface UnwatchedChannel {
+interface UnwatchedChannel {
   channelId: string;
   /** Our clock (ms) when its last watch was removed. */
   at: number;
@@ -363,20 +380,7 @@ export interface WatchStateOptions {
   now?: () => number;
 }
 
-export class WatchState {
-  readonly subscriptions: Collection<Subscription>;
-  readonly cursors: Collection<CampaignCursor>;
-  readonly calls: Collection<CallRecord>;
-  readonly posts: Collection<PostRecord>;
-  readonly channels: Collection<ChannelRecord>;
-  readonly digests: Collection<DigestRecord>;
-  readonly events: Collection<number>;
-  readonly tries: Collection<TrySession>;
-  readonly whatsapp: Collection<WhatsAppRecord>;
-  readonly waPosts: Collection<WhatsAppPost>;
-  readonly waiting: Collection<WaitingRecord>;
-  readonly campaignFacts: Collection<CampaignFacts>;
-  readonly unwatchedChannels: Collection<UnwatchedChannel>;
+export class WatchState extends WithCollections {
   readonly retentionMs: number;
   private readonly eventTtlMs: number;
   private readonly now: () => number;
@@ -385,22 +389,10 @@ export class WatchState {
     readonly store: Store,
     opts: WatchStateOptions,
   ) {
+    super(store);
     this.retentionMs = opts.retentionMs;
     this.eventTtlMs = opts.eventTtlMs;
     this.now = opts.now ?? Date.now;
-    this.subscriptions = store.collection<Subscription>(COLLECTIONS.subscriptions);
-    this.cursors = store.collection<CampaignCursor>(COLLECTIONS.cursors);
-    this.calls = store.collection<CallRecord>(COLLECTIONS.calls);
-    this.posts = store.collection<PostRecord>(COLLECTIONS.posts);
-    this.channels = store.collection<ChannelRecord>(COLLECTIONS.channels);
-    this.digests = store.collection<DigestRecord>(COLLECTIONS.digests);
-    this.events = store.collection<number>(COLLECTIONS.events);
-    this.tries = store.collection<TrySession>(COLLECTIONS.tries);
-    this.whatsapp = store.collection<WhatsAppRecord>(COLLECTIONS.whatsapp);
-    this.waPosts = store.collection<WhatsAppPost>(COLLECTIONS.waPosts);
-    this.waiting = store.collection<WaitingRecord>(COLLECTIONS.waiting);
-    this.campaignFacts = store.collection<CampaignFacts>(COLLECTIONS.campaignFacts);
-    this.unwatchedChannels = store.collection<UnwatchedChannel>(COLLECTIONS.unwatchedChannels);
   }
 
   /** Kept `retentionMs` from now (each write moves it on). */

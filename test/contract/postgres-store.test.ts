@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { likePrefix, openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
+import { likePrefix } from '../../src/store/pg-collection.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
 import { StoreClosedError, StoreUnavailableError, type StoreStatus } from '../../src/store/store.js';
 import { freshDatabase, testPostgresUrl } from '../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';

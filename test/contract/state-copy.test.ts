@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CopyTargetNotEmptyError, copyState, hideCredentials, runStateCopy } from '../../src/store/copy.js';
-import { openEmbeddedStore } from '../../src/store/embedded-store.js';
+import { openEmbeddedStore } from '../../src/store/embedded/store.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
 import type { ExportableStore, ExportedRecord } from '../../src/store/store.js';

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded-store.js';
+import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded/store.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { Store } from '../../src/store/store.js';
 import { describeStoreContract } from '../support/storeContract.js';

@@ -6,7 +6,7 @@
  * However many requests come, the store is probed once per interval at most. No secret in any answer.
  */
 import { mkdir, rm, writeFile, readFile } from 'node:fs/promises';
-import type { EmbeddedStore } from '../../src/store/embedded-store.js';
+import type { EmbeddedStore } from '../../src/store/embedded/store.js';
 import { join } from 'node:path';
 import { parseExposition } from '../support/promText.js';
 import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';

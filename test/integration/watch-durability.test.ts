@@ -16,7 +16,7 @@ import { createAudit } from '../../src/slack/audit.js';
 import { Languages } from '../../src/slack/locale.js';
 import type { AppDeps } from '../../src/slack/deps.js';
 import { createPermissions } from '../../src/slack/permissions.js';
-import { openEmbeddedStore } from '../../src/store/embedded-store.js';
+import { openEmbeddedStore } from '../../src/store/embedded/store.js';
 import { createWatch } from '../../src/slack/watch/create.js';
 import type { WatchService } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';

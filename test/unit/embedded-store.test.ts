@@ -8,18 +8,13 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile, truncate } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertStateFile } from '../../src/store/convert-state-file.js';
-import {
-  StoreCorruptError,
-  StoreLockedError,
-  nodeStoreFs,
-  openEmbeddedStore,
-  safeName,
-  type EmbeddedStore,
-  type EmbeddedStoreOptions,
-  type StoreLogger,
-} from '../../src/store/embedded-store.js';
+import { StoreCorruptError } from '../../src/store/embedded/durable-file.js';
+import { nodeStoreFs } from '../../src/store/embedded/fs.js';
+import { safeName } from '../../src/store/embedded/layout.js';
+import { StoreLockedError } from '../../src/store/embedded/lock.js';
+import { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from '../../src/store/embedded/store.js';
 import { openStore } from '../../src/store/open.js';
-import { StoreUnavailableError, type StoreStatus } from '../../src/store/store.js';
+import { StoreUnavailableError, type StoreLogger, type StoreStatus } from '../../src/store/store.js';
 
 let dir: string;
 const opened: EmbeddedStore[] = [];

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Health, storeCheck } from '../../src/health.js';
-import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded-store.js';
+import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded/store.js';
 
 const INTERVAL = 5_000;
 let dir: string;
