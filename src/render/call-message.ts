@@ -14,7 +14,8 @@ import type {
   Message as ServiceMessage,
   PolicyResult,
 } from '../outreach/schemas.js';
-import type { Locale } from '../i18n/locale.js';
+import { z } from 'zod';
+import { LOCALES } from '../i18n/locale.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   answeredByLabel,
@@ -499,13 +500,17 @@ function endUserIdLine(endUser: Pick<EndUser, 'id' | 'integration_type'>, t: Tra
   return tmd(t, 'endUser.idLine', { id: truncate(endUser.id, 80), type: endUser.integration_type || 'none' });
 }
 
-export interface EndUserModalMeta {
-  endUserId: string;
-  /** Where to confirm the change. */
-  channelId?: string;
-  /** The language of whoever opened it: its errors and the confirmation speak it. */
-  lang?: Locale;
-}
+/**
+ * The end-user modal's private metadata, as `decodeJson` reads it back: whose, where to confirm the change, and the
+ * language of whoever opened it (its errors and the confirmation speak it; absent in a modal opened before
+ * languages: English).
+ */
+export const EndUserModalMeta = z.object({
+  endUserId: z.string().min(1),
+  channelId: z.string().optional(),
+  lang: z.enum(LOCALES).optional(),
+});
+export type EndUserModalMeta = z.infer<typeof EndUserModalMeta>;
 
 /** The modal in which a permitted person corrects an end user's display name and info (PUT /enduser/{id}). */
 export function endUserModal(endUser: EndUser, meta: EndUserModalMeta, t: Translator): View {

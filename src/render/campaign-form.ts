@@ -22,9 +22,9 @@ import {
   type Schedule,
 } from '../outreach/schemas.js';
 import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../outreach/unspecified.js';
-import { isLocale, type Locale } from '../i18n/locale.js';
+import { LOCALES, type Locale } from '../i18n/locale.js';
 import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
-import { ACTION_IDS, encodeCampaignId, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
+import { ACTION_IDS, decodeJson, encodeCampaignId, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
 import { campaignStateLabel, channelLabel, contactStatusLabel, ENGLISH, NONE } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
 import {
@@ -272,15 +272,18 @@ const FixedSchema = z.object({
   cyclesEnabled: z.boolean(),
   cyclesMode: z.enum(['cooldown', 'scheduled']).nullable(),
 });
-const MetadataSchema = z.object({
-  mode: z.enum(['create', 'edit']),
-  lang: z.string().refine(isLocale).optional(),
-  postTo: z.string().max(50).optional(),
-  campaignId: z.number().int().positive().optional(),
-  fixed: FixedSchema.optional(),
-  initial: z.record(z.string(), z.string()).optional(),
-  stash: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-});
+/** The form's private_metadata as `decodeJson` reads it back: an edit form carries its campaign, fixed parts, prefill. */
+export const FormMetadataSchema: z.ZodType<FormMetadata> = z
+  .object({
+    mode: z.enum(['create', 'edit']),
+    lang: z.enum(LOCALES).optional(),
+    postTo: z.string().max(50).optional(),
+    campaignId: z.number().int().positive().optional(),
+    fixed: FixedSchema.optional(),
+    initial: z.record(z.string(), z.string()).optional(),
+    stash: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  })
+  .refine((m) => m.mode === 'create' || (m.campaignId !== undefined && !!m.fixed && !!m.initial));
 
 /** The words of a form: its metadata's language (English when absent). */
 export function formWords(meta: Pick<FormMetadata, 'lang'> | undefined): Translator {
@@ -305,16 +308,7 @@ export const DAY_NAMES: Record<Day, MessageKey> = {
 
 /** The form's private_metadata, or undefined when it is not ours / malformed. */
 export function decodeMetadata(raw: string | undefined): FormMetadata | undefined {
-  if (!raw) return undefined;
-  try {
-    const r = MetadataSchema.safeParse(JSON.parse(raw));
-    if (!r.success) return undefined;
-    if (r.data.mode === 'edit' && (r.data.campaignId === undefined || !r.data.fixed || !r.data.initial))
-      return undefined;
-    return r.data as FormMetadata;
-  } catch {
-    return undefined;
-  }
+  return decodeJson(FormMetadataSchema, raw) ?? undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  * options per overflow menu). In the person's language, times in their timezone.
  */
 import type * as types from '@slack/types';
+import { z } from 'zod';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import {
   CAMPAIGN_STATUSES,
@@ -415,10 +416,8 @@ export function homeLoadingView(t: Translator): View {
 export const HOME_WATCH_BLOCK = 'home_watch_channel';
 export const HOME_WATCH_ACTION = 'channel';
 
-/** private_metadata of the watch modal: the campaign id as digits. */
-export function decodeWatchMetadata(meta: string | undefined): number | null {
-  return meta && /^\d{1,15}$/.test(meta) ? Number(meta) : null;
-}
+/** private_metadata of the watch modal, as `decodeJson` reads it back: the campaign id, as digits. */
+export const HomeWatchMetadata = z.number().int().nonnegative();
 
 export function homeWatchModal(campaign: { id: number; name?: string | null }, t: Translator): View {
   const name = cleanLabel(campaign.name ?? '', 200);

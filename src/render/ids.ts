@@ -78,8 +78,7 @@ export function encodeCallCardValue(v: CallCardValue): string {
 }
 
 export function decodeCallCardValue(value: string | undefined): CallCardValue | null {
-  const v = CallCardValue.safeParse(parseJson(value));
-  return v.success ? v.data : null;
+  return decodeJson(CallCardValue, value);
 }
 
 const SettingsValue = z.object({
@@ -96,8 +95,7 @@ export function encodeSettingsValue(v: SettingsValue): string {
 }
 
 export function decodeSettingsValue(value: string | undefined): SettingsValue | null {
-  const v = SettingsValue.safeParse(parseJson(value));
-  return v.success ? v.data : null;
+  return decodeJson(SettingsValue, value);
 }
 
 /** "Watch it there anyway" on the Slack Connect confirmation; value: JSON {"campaignId":12,"channelId":"C…"}. */
@@ -157,13 +155,22 @@ export function actionIdPattern(base: ActionIdBase): RegExp {
 }
 
 /** JSON of a button value or a view's private_metadata; undefined when absent or malformed. */
-export function parseJson(value: string | undefined): unknown {
+function parseJson(value: string | undefined): unknown {
   if (value === undefined) return undefined;
   try {
     return JSON.parse(value) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A button's value or a view's private_metadata read back with its schema (the one decoder of both): null when it is
+ * absent, malformed or not ours (an old message's, another app's).
+ */
+export function decodeJson<T>(schema: z.ZodType<T>, value: string | undefined): T | null {
+  const r = schema.safeParse(parseJson(value));
+  return r.success ? r.data : null;
 }
 
 const Id = z.number().int().nonnegative();
@@ -188,8 +195,7 @@ export function encodeCampaignAction(v: CampaignActionValue): string {
   return JSON.stringify({ id: v.id, action: v.action });
 }
 export function decodeCampaignAction(value: string | undefined): CampaignActionValue | null {
-  const r = CampaignActionValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(CampaignActionValue, value);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -200,8 +206,7 @@ export function encodeContactRef(v: ContactRefValue): string {
   return JSON.stringify({ campaignId: v.campaignId, contactId: v.contactId });
 }
 export function decodeContactRef(value: string | undefined): ContactRefValue | null {
-  const r = ContactRefValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(ContactRefValue, value);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -215,8 +220,7 @@ export function encodeContactsPage(v: ContactsPageValue): string {
   return JSON.stringify({ campaignId: v.campaignId, page: v.page, ...(v.status ? { status: v.status } : {}) });
 }
 export function decodeContactsPage(value: string | undefined): ContactsPageValue | null {
-  const r = ContactsPageValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(ContactsPageValue, value);
 }
 
 const CallsPageValue = z.object({ campaignId: Id, page: Page, status: z.enum(CALL_LIST_FILTER_STATUSES).optional() });
@@ -229,8 +233,7 @@ export function encodeCallsPage(v: CallsPageValue): string {
   return JSON.stringify({ campaignId: v.campaignId, page: v.page, ...(v.status ? { status: v.status } : {}) });
 }
 export function decodeCallsPage(value: string | undefined): CallsPageValue | null {
-  const r = CallsPageValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(CallsPageValue, value);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -272,11 +275,11 @@ export function encodeCampaignListNext(v: CampaignListNextValue): string {
   return JSON.stringify({ cursor: v.cursor, filter });
 }
 export function decodeCampaignListNext(value: string | undefined): CampaignListNextValue | null {
-  const r = CampaignListNextValue.safeParse(parseJson(value));
-  if (!r.success) return null;
+  const v = decodeJson(CampaignListNextValue, value);
+  if (!v) return null;
   const filter: CampaignListRequestFilter = {};
-  for (const [k, x] of Object.entries(r.data.filter)) if (x !== undefined) Object.assign(filter, { [k]: x });
-  return { cursor: r.data.cursor, filter };
+  for (const [k, x] of Object.entries(v.filter)) if (x !== undefined) Object.assign(filter, { [k]: x });
+  return { cursor: v.cursor, filter };
 }
 
 /** Lifecycle action of a `campaign_action:<action>` id (the value carries it too). */
@@ -298,8 +301,7 @@ export function encodeConfirmValue(v: ConfirmValue): string {
 }
 
 export function decodeConfirmValue(value: string | undefined): ConfirmValue | null {
-  const r = ConfirmValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(ConfirmValue, value);
 }
 
 /** A report schedule waiting for its Slack Connect confirmation: the schedule as typed. */
@@ -316,6 +318,5 @@ export function encodeScheduleConfirmValue(v: ScheduleConfirmValue): string {
 }
 
 export function decodeScheduleConfirmValue(value: string | undefined): ScheduleConfirmValue | null {
-  const r = ScheduleConfirmValue.safeParse(parseJson(value));
-  return r.success ? r.data : null;
+  return decodeJson(ScheduleConfirmValue, value);
 }

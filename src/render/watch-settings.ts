@@ -3,7 +3,8 @@
  * watch of one campaign), the filter and format in words (`/campaign watching`, the answers), and the button that
  * opens the modal. The settings' rules are watch's (src/watch/filter.ts); here they are only shown and read back.
  */
-import type { Locale } from '../i18n/locale.js';
+import { z } from 'zod';
+import { LOCALES } from '../i18n/locale.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import { ANSWERED_BY, CALL_LIST_FILTER_STATUSES } from '../outreach/schemas.js';
 import { answeredByLabel, callStatusLabel } from './format.js';
@@ -51,12 +52,13 @@ export const SETTINGS_ACTION = 'value';
 /** The one option of the "with data" and "conversations only" checkboxes. */
 export const SETTINGS_YES = 'yes';
 
-/** The modal's private metadata: whose watch, and the language it speaks. */
-interface SettingsMeta {
-  campaignId: number;
-  channelId: string;
-  lang: Locale;
-}
+/** The modal's private metadata, as `decodeJson` reads it back: whose watch, and the language it speaks. */
+export const SettingsMetadata = z.object({
+  campaignId: z.number().int().positive(),
+  channelId: z.string().regex(/^[CGD][A-Z0-9]+$/),
+  lang: z.enum(LOCALES),
+});
+export type SettingsMetadata = z.infer<typeof SettingsMetadata>;
 
 const FORMAT_KEYS: Record<'detailed' | 'compact', MessageKey> = {
   detailed: 'watchFormat.detailed',
@@ -119,7 +121,7 @@ export function watchSettingsModal(
 ): View {
   const { settings } = input;
   const filter = settings.filter ?? {};
-  const meta: SettingsMeta = { campaignId: input.campaignId, channelId: input.channelId, lang: t.locale };
+  const meta: SettingsMetadata = { campaignId: input.campaignId, channelId: input.channelId, lang: t.locale };
   const outcomeOptions = CALL_LIST_FILTER_STATUSES.map((o) => option(callStatusLabel(o, t), o));
   const answeredOptions = ANSWERED_BY.map((a) => option(answeredByLabel(a, t), a));
   const formatOptions = (['detailed', 'compact'] as const).map((f) =>

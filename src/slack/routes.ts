@@ -2,11 +2,11 @@
  * Every command, action, view and event the app answers, in one table, each with the wrapper it runs in:
  *
  * - `change(...)`: a route that changes something. The person's permission is checked first (a read-only person is
- *   told who can, and the refusal audited), the outcome is audited, then answered; a failure becomes a sentence.
- *   Routes without it only read.
- * - `button(...)` / `readButton(...)`: ack at once, the value decoded (a stale one answered), the failure a sentence.
- * - `submission(...)` (inside the form's and the upload's `submitted`): a view submission acked exactly once; the
- *   permission is checked inside the ack, and the use case audits its outcome once per submission.
+ *   told who can, and the refusal audited), the outcome is audited, then answered. Routes without it only read.
+ * - `button(...)` / `readButton(...)` / `slashCommand(...)`: ack at once, the value decoded (a stale one answered),
+ *   whatever the handler (or the change in it) throws a sentence for the person, once.
+ * - `submission(...)` (inside every view's `submitted`): a view submission acked exactly once, its metadata read back,
+ *   the permission checked inside the ack (or by the `change()` its work runs in), a crash before the ack answered.
  *
  * Ids come from src/render/ids.ts; the handlers from each feature's listeners.ts. Built once by src/main.ts when the
  * services exist.
@@ -102,7 +102,7 @@ const subcommands: Subcommands<Services> = {
   ),
   create: change({ what: () => 'create' }, form.create),
   edit: change({ what: () => 'edit', campaign: (c) => c.command.id }, form.edit),
-  upload: change({ what: () => 'upload contacts to', campaign: (c) => c.command.id }, upload.upload),
+  upload: change({ what: () => 'uploadTo', campaign: (c) => c.command.id }, upload.upload),
   watch: change(
     { what: () => 'watch', campaign: (c) => c.command.id, failedAs: (c) => `watch in ${watch.commandChannel(c)}` },
     watch.watch,
@@ -115,19 +115,20 @@ const subcommands: Subcommands<Services> = {
   report: reports.report,
   reportSchedule: change(
     {
-      what: () => 'schedule reports for',
+      what: () => 'scheduleReports',
       campaign: (c) => c.command.id,
       failedAs: () => 'schedule reports',
     },
     reports.schedule,
   ),
   reportOff: change(
-    { what: () => 'schedule reports for', campaign: (c) => c.command.id, failedAs: () => 'stop scheduled reports' },
+    { what: () => 'scheduleReports', campaign: (c) => c.command.id, failedAs: () => 'stop scheduled reports' },
     reports.unschedule,
   ),
   reports: reports.reports,
 };
 
+// eslint-disable-next-line max-lines-per-function -- the one table of every route (see the top of the file)
 export function routes(app: App, s: Services): void {
   // First: every request runs on behalf of its sender, and one over their share goes no further.
   registerFairUse(app, s, s.personBudget);
@@ -172,6 +173,7 @@ export function routes(app: App, s: Services): void {
         { what: (c) => c.value.action, campaign: (c) => c.value.id, failedAs: (c) => c.value.action },
         campaigns.lifecycleButton,
       ),
+      { campaignOf: (v) => v.id },
     ),
   );
   app.action(
@@ -193,7 +195,7 @@ export function routes(app: App, s: Services): void {
       decodeContactRef,
       change(
         {
-          what: () => 'remove contacts from',
+          what: () => 'removeContacts',
           campaign: (c) => c.value.campaignId,
           failedAs: (c) => `remove contact ${c.value.contactId}`,
         },
@@ -213,7 +215,7 @@ export function routes(app: App, s: Services): void {
       decodeConfirmValue,
       change(
         {
-          what: () => 'post reports of',
+          what: () => 'postReports',
           campaign: (c) => c.value.campaignId,
           failedAs: (c) => `post a report in ${c.value.channelId}`,
         },
@@ -228,7 +230,7 @@ export function routes(app: App, s: Services): void {
       s,
       decodeScheduleConfirmValue,
       change(
-        { what: () => 'schedule reports for', campaign: (c) => c.value.campaignId, failedAs: () => 'schedule reports' },
+        { what: () => 'scheduleReports', campaign: (c) => c.value.campaignId, failedAs: () => 'schedule reports' },
         reports.scheduleConfirmed,
       ),
       { campaignOf: ofCampaign },
@@ -246,18 +248,16 @@ export function routes(app: App, s: Services): void {
   // Uploads.
   app.action(
     ACTION_IDS.campaignUploadOpen,
-    button(
-      s,
-      decodeCampaignId,
-      change({ what: () => 'upload contacts to', campaign: (c) => c.value }, upload.uploadButton),
-      { stale: upload.staleUploadButton, campaignOf: byId },
-    ),
+    button(s, decodeCampaignId, change({ what: () => 'uploadTo', campaign: (c) => c.value }, upload.uploadButton), {
+      stale: upload.staleUploadButton,
+      campaignOf: byId,
+    }),
   );
   app.view({ callback_id: UPLOAD_CALLBACK_ID, type: 'view_submission' }, upload.submitted(s));
 
   // Watching.
   const watchSpec = {
-    what: () => 'watch',
+    what: () => 'watch' as const,
     campaign: (c: { value: { campaignId: number } }) => c.value.campaignId,
     failedAs: (c: { value: { channelId: string } }) => `watch in ${c.value.channelId}`,
   };
@@ -302,7 +302,7 @@ export function routes(app: App, s: Services): void {
       ),
     ),
   );
-  app.view(END_USER_VIEW_ID, watch.endUserSubmitted(s, change({ what: () => 'edit end users of' }, watch.saveEndUser)));
+  app.view(END_USER_VIEW_ID, watch.endUserSubmitted(s, change({ what: () => 'editEndUsers' }, watch.saveEndUser)));
   app.event('message', watch.onMessage(s));
   app.event('member_joined_channel', watch.onMemberJoined(s));
   app.event('channel_unarchive', watch.onUnarchived(s));
@@ -324,7 +324,7 @@ export function routes(app: App, s: Services): void {
       home.menu({
         calls: home.callsFromMenu,
         edit: change({ what: () => 'edit', campaign: (c) => c.value.campaignId }, home.editFromMenu),
-        upload: change({ what: () => 'upload contacts to', campaign: (c) => c.value.campaignId }, home.uploadFromMenu),
+        upload: change({ what: () => 'uploadTo', campaign: (c) => c.value.campaignId }, home.uploadFromMenu),
         watch: change({ what: () => 'watch', campaign: (c) => c.value.campaignId }, home.openWatchModal),
         report: (c: Parameters<typeof home.callsFromMenu>[0] & { deps: Services }) =>
           reports.reportButton({ ...c, value: c.value.campaignId }),

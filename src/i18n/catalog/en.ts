@@ -345,6 +345,8 @@ export const en = {
   'feedback.currentStatus': 'Campaign #{id} is {status}.',
   'feedback.instead': 'What you can do instead:',
   'feedback.staleButton': 'That button no longer works. Run the command again to get a fresh one.',
+  'submission.crashed':
+    "Something unexpected went wrong; the details are in the app's logs. Nothing was lost: close this to go back to the form.",
   'lifecycleResult.done':
     '{who} {action, select, activate {activated} pause {paused} resume {resumed} other {archived}} *{name}* (#{id}). {action, select, archive {Its status stays {status}.} other {It is now {state}.}}',
 
@@ -722,8 +724,6 @@ export const en = {
   'campaignForm.working.note': 'This view updates itself when it is done.',
   'campaignForm.noChanges': 'Nothing changed, so campaign #{id} was left as it was.',
   'campaignForm.outOfDate': 'This form is out of date. Close it and open it again with `/campaign create`.',
-  'campaignForm.crashed':
-    "Something unexpected went wrong; the details are in the app's logs. Nothing was lost: close this to go back to the form.",
   'campaignForm.serviceRefusedFields': 'The service refused some fields:',
   'campaignForm.doneCreated': '✅ Campaign *{name}* (#{id}) was created.',
   'campaignForm.doneSaved': '✅ Campaign *{name}* (#{id}) was saved.',

@@ -349,6 +349,8 @@ export const es: Record<MessageKey, string> = {
   'feedback.currentStatus': 'La campaña #{id} está {status}.',
   'feedback.instead': 'Lo que puedes hacer en su lugar:',
   'feedback.staleButton': 'Ese botón ya no funciona. Vuelve a ejecutar el comando para obtener uno nuevo.',
+  'submission.crashed':
+    'Algo salió mal de forma inesperada; los detalles están en los registros de la app. No se perdió nada: cierra esto para volver al formulario.',
   'lifecycleResult.done':
     '{who} {action, select, activate {activó} pause {pausó} resume {reanudó} other {archivó}} *{name}* (#{id}). {action, select, archive {Su estado sigue siendo {status}.} other {Ahora está {state}.}}',
 
@@ -737,8 +739,6 @@ export const es: Record<MessageKey, string> = {
   'campaignForm.noChanges': 'No cambiaste nada, así que la campaña #{id} quedó como estaba.',
   'campaignForm.outOfDate':
     'Este formulario es de una versión anterior. Ciérralo y vuelve a abrirlo con `/campaign crear`.',
-  'campaignForm.crashed':
-    'Algo salió mal de forma inesperada; los detalles están en los registros de la app. No se perdió nada: cierra esto para volver al formulario.',
   'campaignForm.serviceRefusedFields': 'El servicio rechazó algunos campos:',
   'campaignForm.doneCreated': '✅ Se creó la campaña *{name}* (#{id}).',
   'campaignForm.doneSaved': '✅ Se guardó la campaña *{name}* (#{id}).',

@@ -3,7 +3,9 @@
  * (each opens the form), the choices that reshape the open form (channel, agent, cycles on/off, cycles mode) through
  * views.update with the same block and action ids so what was typed stays, and the form's submission.
  */
-import { decodeMetadata, formWords, submitProblemView } from '../../render/campaign-form.js';
+import type { Translator } from '../../i18n/translator.js';
+import { FormMetadataSchema, submitProblemView, type FormMetadata } from '../../render/campaign-form.js';
+import { raw, type RawMrkdwn } from '../../render/mrkdwn.js';
 import type { CommandContext } from '../deps.js';
 import type { ChangeHandler } from '../middleware/change.js';
 import { errorSummary } from '../middleware/errors.js';
@@ -59,15 +61,22 @@ export function reshape(deps: OpenDeps): ActionListener {
  * nothing to close the form); posting the result happens after it. `deps.formTiming` is read at each submission.
  */
 export function submitted(deps: FormDeps & { formTiming: SubmitTiming }): ViewListener {
-  return submission<SubmitAck>(
-    deps,
-    'campaign form submission',
-    ({ view, userId, client, ack }) =>
-      submitCampaignForm(deps, { view: view as SubmittedView, userId, client, ack, timing: deps.formTiming }),
-    // The form's own language is in its metadata; a crash may come before it was read, so it is read again here.
-    (view) => {
-      const t = formWords(decodeMetadata(view.private_metadata));
-      return { response_action: 'push', view: submitProblemView(t.t('campaignForm.crashed'), [], t) };
+  const problem = (sentence: string | RawMrkdwn, t: Translator): SubmitAck => ({
+    response_action: 'push',
+    view: submitProblemView(sentence, [], t),
+  });
+  return submission<SubmitAck, FormMetadata>(deps, {
+    what: 'campaign form submission',
+    metadata: { schema: FormMetadataSchema, stale: (t) => problem(raw(t.t('campaignForm.outOfDate')), t) },
+    // The form speaks its opener's language (kept in its metadata); one out of date, English.
+    locale: (meta) => meta?.lang ?? 'en',
+    refuse: {
+      what: (meta) => (meta.mode === 'create' ? 'create' : 'edit'),
+      campaign: (meta) => meta.campaignId,
+      answer: (text, t) => problem(raw(text), t),
     },
-  );
+    handler: ({ view, userId, client, meta, t, ack }) =>
+      submitCampaignForm(deps, { view: view as SubmittedView, userId, client, meta, t, ack, timing: deps.formTiming }),
+    crashed: (t) => problem(t.t('submission.crashed'), t),
+  });
 }

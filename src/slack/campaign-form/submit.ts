@@ -1,6 +1,7 @@
 /**
- * A submission of the campaign form: permission (inside the ack), validation, the service call carried out once
- * (once.ts), the ack within its budget, and the result posted where the form was opened.
+ * A submission of the campaign form, after `submission()` read its metadata and checked the permission inside the
+ * ack (campaign-form/listeners.ts): validation, the service call carried out once (once.ts), the ack within its
+ * budget, and the result posted where the form was opened.
  */
 import { slowAfter } from '../middleware/listener.js';
 import { randomBytes } from 'node:crypto';
@@ -17,9 +18,8 @@ import {
   submitProblemView,
   workingView,
   type FixedSettings,
+  type FormMetadata,
   type FormValues,
-  decodeMetadata,
-  formWords,
 } from '../../render/campaign-form.js';
 import { cleanLabel, context, raw } from '../../render/mrkdwn.js';
 import { englishErrorText } from '../../render/service-error.js';
@@ -30,7 +30,6 @@ import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
 import type { SlackMessage } from '../../render/types.js';
 import { formValuesFromState, mapServiceError, validateCreate, validateEdit, type FormErrors } from './state.js';
-import { refuseSubmissionIfReadOnly } from '../middleware/change.js';
 
 import { AgentDirectory } from './directory.js';
 import { FormSubmissions, submissionKey, type Outcome } from './once.js';
@@ -112,69 +111,99 @@ export interface SubmitRequest {
   view: SubmittedView;
   userId: string;
   client: WebClient;
+  /** The form's metadata, read back by `submission()` (the permission checked there too, inside the ack). */
+  meta: FormMetadata;
+  /** The form's words: its opener's language (kept in its metadata), for its errors, views and result. */
+  t: Translator;
   /** Called with the ack as soon as it is known; the work (posting, slow service) continues after it. */
   ack: (response: SubmitAck) => Promise<void>;
   timing: SubmitTiming;
 }
 
-/**
- * A submission of the campaign form: permission, validation, the service call (once), and the result posted in the
- * channel. The ack is sent within the budget: when the service is slower, a "working" view is pushed and replaced
- * by the outcome when it arrives.
- */
-export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Promise<void> {
-  const { view, userId, client } = req;
-  const meta = decodeMetadata(view.private_metadata);
-  if (!meta) {
-    const t = formWords(undefined);
-    await req.ack({ response_action: 'push', view: submitProblemView(raw(t.t('campaignForm.outOfDate')), [], t) });
-    return;
-  }
-  // The form speaks its opener's language (kept in its metadata): its errors and views too.
-  const t = formWords(meta);
-  const action = meta.mode === 'create' ? 'create' : 'edit';
-  const refused = await refuseSubmissionIfReadOnly(
-    deps,
-    client,
-    { userId, action, what: `${action} campaigns`, campaignId: meta.campaignId, t },
-    (text) => req.ack({ response_action: 'push', view: submitProblemView(raw(text), [], t) }),
-  );
-  if (refused) return;
-  const values = formValuesFromState(view.state?.values);
-  const visible = new Set(inputBlockIds(view));
+/** A checked form: the body it sends (its idempotency key is made of it), the call, and the fields it changes. */
+interface Prepared {
+  body: CreateCampaignInput | { id: number; patch: UpdateCampaignInput };
+  call: (key: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>;
+  changed: string[];
+}
 
-  let body: CreateCampaignInput | { id: number; patch: UpdateCampaignInput };
-  let call: (key: string) => Promise<{ campaign: CampaignDetail; changed?: string[] }>;
-  let changed: string[] = [];
+/** What is sent for the form's values, or the ack that answers without sending (errors, nothing changed). */
+function prepare(
+  deps: FormDeps,
+  req: SubmitRequest,
+  values: FormValues,
+  visible: Set<string>,
+): Prepared | NonNullable<SubmitAck> {
+  const { meta, t } = req;
   if (meta.mode === 'create') {
     const r = validateCreate(values, { directory: deps.directory.cached() ?? { agents: [] }, visible }, t);
-    if (!r.ok) {
-      await req.ack({ response_action: 'errors', errors: r.errors });
-      return;
-    }
+    if (!r.ok) return { response_action: 'errors', errors: r.errors };
     const input = r.input;
-    body = input;
-    call = async (key) => ({ campaign: await deps.outreach.createCampaign(input, { idempotencyKey: key }) });
-  } else {
-    const id = meta.campaignId as number;
-    const fixed = meta.fixed as FixedSettings;
-    const r = validateEdit(values, fixed, meta.initial ?? {}, visible, t);
-    if (!r.ok) {
-      await req.ack({ response_action: 'errors', errors: r.errors });
-      return;
-    }
-    if (r.changed.length === 0) {
-      await req.ack({ response_action: 'update', view: noChangesView(id, t) });
-      return;
-    }
-    const patch = r.patch;
-    changed = r.changed;
-    body = { id, patch };
-    call = async () => ({ campaign: await deps.outreach.updateCampaign(id, patch), changed });
+    const call = async (key: string) => ({
+      campaign: await deps.outreach.createCampaign(input, { idempotencyKey: key }),
+    });
+    return { body: input, call, changed: [] };
   }
+  const id = meta.campaignId as number;
+  const r = validateEdit(values, meta.fixed as FixedSettings, meta.initial ?? {}, visible, t);
+  if (!r.ok) return { response_action: 'errors', errors: r.errors };
+  if (r.changed.length === 0) return { response_action: 'update', view: noChangesView(id, t) };
+  const { patch, changed } = r;
+  return {
+    body: { id, patch },
+    call: async () => ({ campaign: await deps.outreach.updateCampaign(id, patch), changed }),
+    changed,
+  };
+}
 
-  const baseKey = submissionKey(view.id, userId, body);
-  const work = deps.submissions.once(baseKey, call, (id) => deps.outreach.getCampaign(id));
+/** What happens once the service has answered: audited, and a new or changed campaign posted where it was asked. */
+function recorder(deps: FormDeps, req: SubmitRequest, changed: string[]) {
+  const { userId, client, meta, t } = req;
+  const action = meta.mode === 'create' ? 'create' : 'edit';
+  return {
+    async finish(o: Outcome) {
+      if (!o.first) return;
+      deps.directory.remember(o.campaign);
+      await deps.audit.record(
+        { userId, action, campaignId: o.campaign.id, result: 'ok', detail: changed.join(', ') || undefined },
+        client,
+      );
+      const build = (words: Translator) =>
+        meta.mode === 'create'
+          ? campaignCreatedMessage(o.campaign, userId, words)
+          : campaignUpdatedMessage(o.campaign, userId, o.changed ?? changed, words);
+      await postResult(deps, client, { postTo: meta.postTo, userId, t }, build);
+    },
+    async failed(err: unknown) {
+      if (!(err instanceof OutreachError))
+        deps.logger.error({ err: errorSummary(err) }, 'campaign form submission failed');
+      else deps.logger.warn({ err: errorSummary(err) }, 'campaign form refused by the service');
+      await deps.audit.record(
+        { userId, action, campaignId: meta.campaignId, result: 'failed', detail: englishErrorText(err) },
+        client,
+      );
+    },
+  };
+}
+
+/** The values of the form and which of its inputs it showed (service errors land under these). */
+interface Shown {
+  values: FormValues;
+  visible: Set<string>;
+}
+
+/**
+ * A submission of the campaign form, after `submission()` checked its metadata and permission: validation, the
+ * service call (once), and the result posted in the channel. The ack is sent within the budget: when the service is
+ * slower, a "working" view is pushed and replaced by the outcome when it arrives.
+ */
+export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Promise<void> {
+  const { view, userId, t } = req;
+  const shown: Shown = { values: formValuesFromState(view.state?.values), visible: new Set(inputBlockIds(view)) };
+  const prepared = prepare(deps, req, shown.values, shown.visible);
+  if (!('call' in prepared)) return req.ack(prepared);
+  const key = submissionKey(view.id, userId, prepared.body);
+  const work = deps.submissions.once(key, prepared.call, (id) => deps.outreach.getCampaign(id));
   const first = await Promise.race([
     work.then(
       (o) => ({ ok: o }) as const,
@@ -182,42 +211,26 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
     ),
     slowAfter(req.timing.ackBudgetMs),
   ]);
-
-  const finish = async (o: Outcome) => {
-    if (!o.first) return;
-    deps.directory.remember(o.campaign);
-    await deps.audit.record(
-      { userId, action, campaignId: o.campaign.id, result: 'ok', detail: changed.join(', ') || undefined },
-      client,
-    );
-    const build = (words: Translator) =>
-      meta.mode === 'create'
-        ? campaignCreatedMessage(o.campaign, userId, words)
-        : campaignUpdatedMessage(o.campaign, userId, o.changed ?? changed, words);
-    await postResult(deps, client, { postTo: meta.postTo, userId, t }, build);
-  };
-  const failed = async (err: unknown) => {
-    if (!(err instanceof OutreachError))
-      deps.logger.error({ err: errorSummary(err) }, 'campaign form submission failed');
-    else deps.logger.warn({ err: errorSummary(err) }, 'campaign form refused by the service');
-    await deps.audit.record(
-      { userId, action, campaignId: meta.campaignId, result: 'failed', detail: englishErrorText(err) },
-      client,
-    );
-  };
-
-  if (first !== 'slow') {
-    if ('ok' in first) {
-      await req.ack(undefined);
-      await finish(first.ok);
-    } else {
-      await req.ack(refusalAck(first.err, values, visible, t));
-      await failed(first.err);
-    }
-    return;
+  const done = recorder(deps, req, prepared.changed);
+  if (first === 'slow') return ackWorkingThenUpdate(deps, req, work, shown, done);
+  if ('ok' in first) {
+    await req.ack(undefined);
+    await done.finish(first.ok);
+  } else {
+    await req.ack(refusalAck(first.err, shown.values, shown.visible, t));
+    await done.failed(first.err);
   }
+}
 
-  // The service is slow: answer Slack now with a view that is replaced by the outcome.
+/** The service is slow: Slack is answered now with a "working" view, replaced by the outcome when it arrives. */
+async function ackWorkingThenUpdate(
+  deps: FormDeps,
+  req: SubmitRequest,
+  work: Promise<Outcome>,
+  shown: Shown,
+  done: ReturnType<typeof recorder>,
+): Promise<void> {
+  const { client, meta, t } = req;
   const externalId = `campaign-form-${randomBytes(12).toString('hex')}`;
   await req.ack({ response_action: 'push', view: workingView(externalId, meta.mode, t) });
   try {
@@ -227,16 +240,16 @@ export async function submitCampaignForm(deps: FormDeps, req: SubmitRequest): Pr
       id: String(o.campaign.id),
     });
     await updateByExternalId(deps, client, externalId, doneView(externalId, text, t));
-    await finish(o);
+    await done.finish(o);
   } catch (err) {
-    const mapped = mapServiceError(err, values, visible, t);
+    const mapped = mapServiceError(err, shown.values, shown.visible, t);
     const notes = Object.entries(mapped.errors).map(([block, message]) => `${block}: ${message}`);
     const sentence = mapped.general.length ? mapped.general.join(' ') : t.t('campaignForm.serviceRefusedFields');
     await updateByExternalId(deps, client, externalId, {
       ...submitProblemView(sentence, notes, t),
       external_id: externalId,
     } as View);
-    await failed(err);
+    await done.failed(err);
   }
 }
 

@@ -8,14 +8,15 @@
  * response_url).
  */
 import type { Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { translator, type Translator } from '../../i18n/translator.js';
+import type { Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
 import { HOME_FILTER_PATTERN } from '../../render/ids.js';
 import { raw } from '../../render/mrkdwn.js';
 import { tmd } from '../../render/text.js';
+import type { View } from '../../render/types.js';
 import {
   decodeFilterChoice,
-  decodeWatchMetadata,
+  HomeWatchMetadata,
   HOME_WATCH_ACTION,
   HOME_WATCH_BLOCK,
   homeNoticeModal,
@@ -25,9 +26,15 @@ import {
 import { loadCallsPage } from '../campaigns/pages.js';
 import { openEditForm, type OpenDeps } from '../campaign-form/open.js';
 import type { AppDeps } from '../deps.js';
-import { refuseSubmissionIfReadOnly, type ChangeContext, type ChangeHandler } from '../middleware/change.js';
-import { buttonValue, type ActionListener, type ButtonContext, type ViewListener } from '../middleware/listener.js';
-import { dmReply } from '../reply.js';
+import type { ChangeHandler } from '../middleware/change.js';
+import {
+  buttonValue,
+  submission,
+  type ActionListener,
+  type ButtonContext,
+  type Saved,
+  type ViewListener,
+} from '../middleware/listener.js';
 import { openUploadModal } from '../upload/modal.js';
 import type { HomeService } from './service.js';
 
@@ -106,40 +113,34 @@ export async function openWatchModal({ value, body, client, t }: MenuContext): P
 }
 
 /** The watch modal's checked submission: who, which campaign, which channel, answered in the person's DM. */
-export type HomeWatch = ChangeContext & { campaignId: number; channelId: string; t: Translator };
+export type HomeWatch = Saved<{ campaignId: number; channelId: string }>;
+
+type HomeWatchAck =
+  { response_action: 'update' | 'push'; view: View } | { response_action: 'errors'; errors: Record<string, string> };
 
 /**
- * The watch modal's submission: a stale form or a missing channel answered inside the ack, and so is a read-only
- * person (the refusal audited); then `watch` after the ack.
+ * The watch modal's submission: a stale form, a read-only person (the refusal audited) and a missing channel are
+ * answered inside the ack; then `watch` after it.
  */
 export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise<void>): ViewListener {
-  return async ({ ack, body, view, client }) => {
-    const campaignId = decodeWatchMetadata(view.private_metadata);
-    const channelId = view.state.values[HOME_WATCH_BLOCK]?.[HOME_WATCH_ACTION]?.selected_conversation ?? undefined;
-    // The person opened this modal moments ago: their language is cached, so this rarely asks Slack before the ack.
-    const t = translator((await deps.languages.person(body.user.id, client)).locale);
-    const title = t.t('home.watch.title');
-    if (campaignId === null) {
-      await ack({ response_action: 'update', view: homeNoticeModal(title, t.t('home.watch.stale'), t) });
-      return;
-    }
-    if (!channelId) {
-      await ack({ response_action: 'errors', errors: { [HOME_WATCH_BLOCK]: t.t('home.watch.noChannel') } });
-      return;
-    }
-    const userId = body.user.id;
-    const refused = await refuseSubmissionIfReadOnly(
-      deps,
-      client,
-      { userId, action: 'watch', what: 'watch campaigns', campaignId, t },
-      (text) =>
-        ack({
-          response_action: 'update',
-          view: homeNoticeModal(title, tmd(t, 'home.watch.refused', { text: raw(text) }), t),
-        }),
-    );
-    if (refused) return;
-    await ack();
-    await watch({ deps, client, reply: dmReply(client, userId), userId, campaignId, channelId, t });
-  };
+  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): HomeWatchAck => ({
+    response_action,
+    view: homeNoticeModal(t.t('home.watch.title'), text, t),
+  });
+  return submission<HomeWatchAck, number, { campaignId: number; channelId: string }>(deps, {
+    what: 'home watch submission',
+    metadata: { schema: HomeWatchMetadata, stale: (t) => notice(t.t('home.watch.stale'), t) },
+    refuse: {
+      what: () => 'watch',
+      campaign: (campaignId) => campaignId,
+      answer: (text, t) => notice(tmd(t, 'home.watch.refused', { text: raw(text) }), t),
+    },
+    read: ({ view, meta, t }) => {
+      const channelId = view.state.values[HOME_WATCH_BLOCK]?.[HOME_WATCH_ACTION]?.selected_conversation;
+      if (channelId) return { input: { campaignId: meta, channelId } };
+      return { ack: { response_action: 'errors', errors: { [HOME_WATCH_BLOCK]: t.t('home.watch.noChannel') } } };
+    },
+    save: watch,
+    crashed: (t) => notice(t.t('submission.crashed'), t, 'push'),
+  });
 }

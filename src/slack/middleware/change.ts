@@ -1,9 +1,10 @@
 /**
- * Permission, audit and the error reply, written once around every route that changes something (src/slack/routes.ts
- * shows which): a read-only person is refused (told who can, the refusal audited), otherwise the handler runs, its
- * outcome is audited `ok` or `failed` before the answer goes out (the audit entry refreshes the person's Home tab),
- * and a failure becomes a sentence for the person. A view submission refuses inside its ack instead
- * (`refuseSubmissionIfReadOnly`) and audits its own outcome, exactly once per submission.
+ * Permission and audit, written once around every route that changes something (src/slack/routes.ts shows which): a
+ * read-only person is refused (told who can, the refusal audited), otherwise the handler runs and its outcome is
+ * audited `ok` or `failed` before the answer goes out (the audit entry refreshes the person's Home tab). A failure
+ * becomes a sentence for the person in the listener around the change (src/slack/middleware/listener.ts). A view
+ * submission refuses inside its ack instead (`refuseSubmissionIfReadOnly`, the refusal step of `submission()`) and
+ * audits its own outcome, exactly once per submission.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Translator } from '../../i18n/translator.js';
@@ -14,69 +15,76 @@ import { englishErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
-import { guarded } from './errors.js';
 import type { Reply } from '../reply.js';
 
-/** The refusal's wording for each thing a read-only person may try (`ChangeSpec.what`, a submission's `what`). */
-const REFUSED_WHAT: Record<string, string> = {
-  'activate campaigns': 'activate',
-  'pause campaigns': 'pause',
-  'resume campaigns': 'resume',
-  'archive campaigns': 'archive',
-  'create campaigns': 'create',
-  'edit campaigns': 'edit',
-  'upload contacts to campaigns': 'uploadTo',
-  'upload contacts': 'upload',
-  'watch campaigns': 'watch',
-  'unwatch campaigns': 'unwatch',
-  'remove contacts from campaigns': 'removeContacts',
-  'edit end users of campaigns': 'editEndUsers',
-  'schedule reports for campaigns': 'scheduleReports',
-  'post reports of campaigns': 'postReports',
-};
+/**
+ * What a read-only person may be refused, keyed as the catalog's `readOnly.refused` names it (`{what, select, …}`:
+ * both languages word each key; test/unit/read-only-refusals.test.ts holds them to it), with the action the refusal
+ * is audited under. A key that is not here does not compile.
+ */
+const REFUSAL_AUDIT_ACTION = {
+  activate: 'activate',
+  pause: 'pause',
+  resume: 'resume',
+  archive: 'archive',
+  create: 'create',
+  edit: 'edit',
+  uploadTo: 'upload contacts to',
+  upload: 'upload',
+  watch: 'watch',
+  unwatch: 'unwatch',
+  removeContacts: 'remove contacts from',
+  editEndUsers: 'edit end users of',
+  scheduleReports: 'schedule reports for',
+  postReports: 'post reports of',
+} as const;
+
+/** What a read-only person tried: `ChangeSpec.what`, a submission's refusal. */
+export type RefusedChange = keyof typeof REFUSAL_AUDIT_ACTION;
+
+/** Every `RefusedChange`, for the test that holds the catalogs to them. */
+export const REFUSED_CHANGES = Object.keys(REFUSAL_AUDIT_ACTION) as RefusedChange[];
 
 /**
  * "You can't <what>. <who can>", in the person's words. whoCan() holds our own mentions of the admins, so this text
  * is mrkdwn of our own (nothing in it comes from outside).
  */
-function readOnlySentence(deps: AppDeps, what: string, t: Translator): string {
-  return tmd(t, 'readOnly.refused', {
-    what: REFUSED_WHAT[what] ?? 'other',
-    whoCan: raw(deps.permissions.whoCan(t)),
-  });
+function readOnlySentence(deps: AppDeps, what: RefusedChange, t: Translator): string {
+  return tmd(t, 'readOnly.refused', { what, whoCan: raw(deps.permissions.whoCan(t)) });
 }
 
-function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, action: string, campaignId?: number) {
+function auditReadOnly(deps: AppDeps, client: WebClient, userId: string, what: RefusedChange, campaignId?: number) {
+  const action = REFUSAL_AUDIT_ACTION[what];
   return deps.audit.record({ userId, action, campaignId, result: 'refused', detail: 'read-only user' }, client);
 }
 
 /**
  * For every change: true (and the person told who can do it, and the refusal audited) when they may only read.
  */
-async function refuseIfReadOnly(ctx: ChangeContext, action: string, campaignId?: number): Promise<boolean> {
+async function refuseIfReadOnly(ctx: ChangeContext, what: RefusedChange, campaignId?: number): Promise<boolean> {
   const { deps, client, reply, userId } = ctx;
   const t = ctx.t ?? ENGLISH;
   if (await deps.permissions.canChange(userId, client)) return false;
-  await auditReadOnly(deps, client, userId, action, campaignId);
-  const text = tmd(t, 'feedback.error', { sentence: raw(readOnlySentence(deps, `${action} campaigns`, t)) });
+  await auditReadOnly(deps, client, userId, what, campaignId);
+  const text = tmd(t, 'feedback.error', { sentence: raw(readOnlySentence(deps, what, t)) });
   await reply.ephemeral({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   return true;
 }
 
 /**
  * The same check for a view submission, whose ack must go out first: true when the person may only read, after
- * `answer` got the refusal (mrkdwn: "You can't <what>. <who can>", in `req.t`'s words) and the refusal was audited as
- * `action`.
+ * `answer` got the refusal (mrkdwn: "You can't <what>. <who can>", in `req.t`'s words) and the refusal was audited.
+ * `submission()` runs it as its refusal step.
  */
 export async function refuseSubmissionIfReadOnly(
   deps: AppDeps,
   client: WebClient,
-  req: { userId: string; action: string; what: string; campaignId?: number; t?: Translator },
+  req: { userId: string; what: RefusedChange; campaignId?: number; t?: Translator },
   answer: (mrkdwn: string) => Promise<void>,
 ): Promise<boolean> {
   if (await deps.permissions.canChange(req.userId, client)) return false;
   await answer(readOnlySentence(deps, req.what, req.t ?? ENGLISH));
-  await auditReadOnly(deps, client, req.userId, req.action, req.campaignId);
+  await auditReadOnly(deps, client, req.userId, req.what, req.campaignId);
   return true;
 }
 
@@ -94,8 +102,8 @@ export interface ChangeContext {
 }
 
 export interface ChangeSpec<C> {
-  /** What a read-only person can't do ("You can't <what> campaigns"); the refusal's audit action. */
-  what: (ctx: C) => string;
+  /** What a read-only person can't do ("You can't <what>"), which also names the refusal's audit action. */
+  what: (ctx: C) => RefusedChange;
   /** The campaign it is about: audit entries and the failure's sentence name it. */
   campaign?: (ctx: C) => number | undefined;
   /** A throw is audited as `failed` under this action before it becomes the person's answer. */
@@ -135,22 +143,17 @@ async function carryOut<C extends ChangeContext>(ctx: C, spec: Omit<ChangeSpec<C
   if (out?.ephemeral) await reply.ephemeral(out.ephemeral);
 }
 
-/** A change: the permission checked first (see the top of the file). */
+/**
+ * A change: the permission checked first (see the top of the file). A failure is not caught here: the listener around
+ * it (`button()`, `slashCommand()`, `submission()`) turns it into a sentence, once.
+ */
 export function change<C extends ChangeContext>(
   spec: ChangeSpec<C>,
   handler: ChangeHandler<C>,
 ): (ctx: C) => Promise<void> {
   return async (ctx) => {
-    const campaignId = spec.campaign?.(ctx);
-    await guarded(
-      ctx.reply,
-      ctx.deps.logger,
-      async () => {
-        if (await refuseIfReadOnly(ctx, spec.what(ctx), campaignId)) return;
-        await carryOut(ctx, spec, handler);
-      },
-      { campaignId, t: ctx.t ?? ENGLISH },
-    );
+    if (await refuseIfReadOnly(ctx, spec.what(ctx), spec.campaign?.(ctx))) return;
+    await carryOut(ctx, spec, handler);
   };
 }
 
@@ -159,8 +162,5 @@ export function changeAfterAck<C extends ChangeContext>(
   spec: Omit<ChangeSpec<C>, 'what'>,
   handler: ChangeHandler<C>,
 ): (ctx: C) => Promise<void> {
-  return async (ctx) => {
-    const campaignId = spec.campaign?.(ctx);
-    await guarded(ctx.reply, ctx.deps.logger, () => carryOut(ctx, spec, handler), { campaignId, t: ctx.t ?? ENGLISH });
-  };
+  return (ctx) => carryOut(ctx, spec, handler);
 }

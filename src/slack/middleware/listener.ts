@@ -1,7 +1,8 @@
 /**
  * The shapes of the app's listeners, written once: a button (ack at once, its value decoded, a stale one answered,
- * the work after the ack with its failure turned into a sentence), a read-only button, and a view submission acked
- * exactly once within Slack's 3 seconds. src/slack/routes.ts puts these around each feature's handlers.
+ * the work after the ack with its failure turned into a sentence), a read-only button, `/campaign`, and a view
+ * submission (its metadata, words, refusal, checks and work in steps, acked exactly once within Slack's 3 seconds).
+ * src/slack/routes.ts puts these around each feature's handlers; a failure becomes a sentence here and only here.
  */
 import type {
   BlockAction,
@@ -14,14 +15,18 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { setTimeout } from 'node:timers/promises';
+import type { z } from 'zod';
+import type { Locale } from '../../i18n/locale.js';
 import { translator, type Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
+import { decodeJson } from '../../render/ids.js';
 import type { SlackMessage } from '../../render/types.js';
 import type { AppDeps, CommandContext, CommandHandler } from '../deps.js';
 import { parseCommandText, usageMessage, type CampaignCommand } from '../grammar.js';
 import { errorSummary, guarded } from './errors.js';
 import type { PersonLanguage } from '../locale.js';
 import { dmReply, respondReply, type Reply } from '../reply.js';
+import { refuseSubmissionIfReadOnly, type ChangeContext, type RefusedChange } from './change.js';
 
 /** The language of the person behind a request, and their words: every listener's answer is in them. */
 export interface Words {
@@ -126,39 +131,110 @@ export function readButton<V>(
   );
 }
 
-/** What a view submission's handler gets: its view, who submitted it, and its ack (sent once, whoever calls it). */
-export interface SubmissionContext<A> {
+/** What a view submission's steps get: its view, who submitted it, its metadata read back, its words, and its ack. */
+interface SubmissionContext<A, M> {
   view: ViewSubmitAction['view'];
   userId: string;
   client: WebClient;
+  /** The view's private_metadata as its schema read it (`undefined` for a submission that reads none here). */
+  meta: M;
+  /** The words the modal speaks: its metadata's language, else the submitter's. */
+  t: Translator;
+  /** Sent once, whoever calls it. */
   ack: (response: A) => Promise<void>;
 }
 
+/** What a submission's `save` gets after the ack: a change's context (answered in the person's DM) and the input. */
+export type Saved<I> = ChangeContext & { t: Translator } & I;
+
+/** A submission's values checked inside the ack: what to save, or the ack that says what is wrong. */
+type Checked<A, I> = { input: I } | { ack: A };
+
+/** After the checks, either the whole rest (`handler` acks when it knows how), or `read` then `save`. */
+type SubmissionWork<A, M, I> =
+  | { handler: (ctx: SubmissionContext<A, M>) => Promise<void> }
+  | {
+      /** The values: what to save, or the ack for what is wrong (errors under their fields). */
+      read: (ctx: SubmissionContext<A, M>) => Checked<A, I>;
+      /**
+       * After the empty ack (the modal closes): the person is answered in their DM, and what `save` throws is told
+       * there (naming the input's campaign) like any listener's failure.
+       */
+      save: (ctx: Saved<I>) => Promise<void>;
+    };
+
+/** Who may not: what they tried, about which campaign, and the ack that tells them ("You can't …", `mrkdwn`). */
+interface SubmissionRefusal<A, M> {
+  what: (meta: M) => RefusedChange;
+  campaign?: (meta: M) => number | undefined;
+  answer: (mrkdwn: string, t: Translator) => A;
+}
+
+export type SubmissionSpec<A, M, I> = SubmissionWork<A, M, I> & {
+  /** Names the submission in the log. */
+  what: string;
+  /** The view's private_metadata: its schema (render/), and the ack for a view it does not fit (out of date). */
+  metadata?: { schema: z.ZodType<M>; stale: (t: Translator) => A };
+  /** The language the modal speaks, from its metadata (null: out of date); undefined: the submitter's own. */
+  locale?: (meta: M | null) => Locale | undefined;
+  /** A change, refused inside the ack to a read-only person. */
+  refuse?: SubmissionRefusal<A, M>;
+  /**
+   * The ack when a step crashed before acking (a view saying nothing was lost, instead of Slack's error), in the
+   * modal's words once they are known (before: its metadata's language, else English).
+   */
+  crashed: (t: Translator) => A;
+};
+
 /**
- * A view submission whose ack carries the answer (errors under their blocks, a refusal, a pushed or updated view, or
- * nothing to close it) and whose work goes on after it. The ack goes out once, whoever sends it; when `handler`
- * crashes before acking, the person gets `crashed` (a view saying nothing was lost) instead of Slack's error.
+ * A view submission, its steps written once: its metadata read back (a stale view answered), its words picked, a
+ * read-only person refused inside the ack, then the values checked, the ack, and the work after it. The ack goes out
+ * exactly once within Slack's 3 seconds, whoever sends it; a crash before it becomes `crashed`.
  */
-export function submission<A>(
+export function submission<A, M = undefined, I extends object = object>(
   deps: AppDeps,
-  what: string,
-  handler: (ctx: SubmissionContext<A>) => Promise<void>,
-  crashed: (view: ViewSubmitAction['view']) => A,
+  spec: SubmissionSpec<A, M, I>,
 ): ViewListener {
   return async ({ ack, body, view, client }) => {
     let acked = false;
-    const once = async (response: A) => {
+    const once = async (response?: A) => {
       if (acked) return;
       acked = true;
       await (response ? ack(response as never) : ack());
     };
+    const userId = body.user.id;
+    const decoded = spec.metadata ? decodeJson(spec.metadata.schema, view.private_metadata) : undefined;
+    const locale = spec.locale?.(decoded ?? null);
+    let t = translator(locale ?? 'en');
     try {
-      await handler({ view, userId: body.user.id, client, ack: once });
+      // A modal opened moments ago: the submitter's language is cached, so this rarely asks Slack before the ack.
+      if (locale === undefined) t = (await wordsFor(deps, userId, client)).t;
+      if (spec.metadata && decoded === null) return await once(spec.metadata.stale(t));
+      const ctx: SubmissionContext<A, M> = { view, userId, client, meta: decoded as M, t, ack: once };
+      if (spec.refuse && (await refused(deps, ctx, spec.refuse))) return;
+      if ('handler' in spec) return await spec.handler(ctx);
+      const checked = spec.read(ctx);
+      if ('ack' in checked) return await once(checked.ack);
+      await once();
+      const reply = dmReply(client, userId);
+      const { input } = checked;
+      const campaignId = 'campaignId' in input && typeof input.campaignId === 'number' ? input.campaignId : undefined;
+      await guarded(reply, deps.logger, () => spec.save({ deps, client, reply, userId, t, ...input }), {
+        t,
+        campaignId,
+      });
     } catch (err) {
-      deps.logger.error({ err: errorSummary(err) }, `${what} crashed`);
-      await once(crashed(view));
+      deps.logger.error({ err: errorSummary(err) }, `${spec.what} crashed`);
+      await once(spec.crashed(t));
     }
   };
+}
+
+/** The refusal step of a submission: true when the person may only read (answered inside the ack, audited). */
+function refused<A, M>(deps: AppDeps, ctx: SubmissionContext<A, M>, refuse: SubmissionRefusal<A, M>): Promise<boolean> {
+  const { client, userId, meta, t } = ctx;
+  const req = { userId, what: refuse.what(meta), campaignId: refuse.campaign?.(meta), t };
+  return refuseSubmissionIfReadOnly(deps, client, req, (text) => ctx.ack(refuse.answer(text, t)));
 }
 
 /** One handler per kind of `/campaign` request the grammar parses (a missing one is a compile error). */

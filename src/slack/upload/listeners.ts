@@ -43,12 +43,14 @@ export const uploadButton: ChangeHandler<ButtonContext<number>> = ({ value, body
 
 /** The modal's submission (its ack budget is the upload settings', read at each submission). */
 export function submitted(deps: AppDeps & { uploads: UploadService }): ViewListener {
-  return submission<UploadAck>(
-    deps,
-    'upload submission',
-    ({ view, userId, client, ack }) =>
+  return submission<UploadAck>(deps, {
+    what: 'upload submission',
+    handler: ({ view, userId, client, ack }) =>
       submitUpload(deps, { view: view as SubmittedUploadView, userId, client, ack }, deps.uploads.tuning.ackBudgetMs),
-    // Crashed before the ack: no time to ask who the person is, so the app's default language.
-    () => ({ response_action: 'update', view: uploadProblemView(ENGLISH.t('uploadModal.crashed'), {}, ENGLISH) }),
-  );
+    // Crashed before the ack: the app's default language, as the upload's own steps may not have asked yet.
+    crashed: () => ({
+      response_action: 'update',
+      view: uploadProblemView(ENGLISH.t('uploadModal.crashed'), {}, ENGLISH),
+    }),
+  });
 }

@@ -226,11 +226,8 @@ export async function submitUpload(
     return;
   }
   const { campaignId } = meta;
-  const refused = await refuseSubmissionIfReadOnly(
-    deps,
-    client,
-    { userId, action: 'upload', what: 'upload contacts', campaignId },
-    (text) => req.ack({ response_action: 'update', view: uploadProblemViewMrkdwn(text, {}, t) }),
+  const refused = await refuseSubmissionIfReadOnly(deps, client, { userId, what: 'upload', campaignId }, (text) =>
+    req.ack({ response_action: 'update', view: uploadProblemViewMrkdwn(text, {}, t) }),
   );
   if (refused) return;
   const choices = uploadChoices(req.view.state?.values, deps.config.defaultPhoneRegion, t);

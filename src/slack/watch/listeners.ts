@@ -4,16 +4,8 @@
  * the message events (replies in watched call threads, messages in a try DM) and the membership events that bring
  * suspended watches back. src/slack/routes.ts registers these, wrapping the changes in `change()`.
  */
-import type {
-  BlockAction,
-  Middleware,
-  SlackEventMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
+import type { BlockAction, Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { z } from 'zod';
-import { LOCALES } from '../../i18n/locale.js';
-import { translator, type Translator } from '../../i18n/translator.js';
 import type { EndUser } from '../../outreach/schemas.js';
 import {
   END_USER_BLOCKS,
@@ -21,16 +13,17 @@ import {
   endUserModal,
   endUserNotice,
   endUserSummary,
+  EndUserModalMeta,
 } from '../../render/call-message.js';
-import { decodeCampaignId, parseJson, type ConfirmValue } from '../../render/ids.js';
+import { decodeCampaignId, decodeJson, type ConfirmValue } from '../../render/ids.js';
 import { cleanLabel, context, mrkdwnSection } from '../../render/mrkdwn.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
+import type { View } from '../../render/types.js';
 import type { SlackMessageEvent } from '../../watch/relay.js';
 import type { CommandContext, CommandHandler } from '../deps.js';
-import type { ChangeContext, ChangeHandler } from '../middleware/change.js';
-import { dmReply } from '../reply.js';
-import type { ButtonContext } from '../middleware/listener.js';
+import type { ChangeHandler } from '../middleware/change.js';
+import { submission, type ButtonContext, type Saved, type ViewListener } from '../middleware/listener.js';
 import { openSettingsModal, typedSettings } from './settings.js';
 import { unwatchCampaign, watchChange, watchingReply, type WatchDeps } from './subscribe.js';
 
@@ -94,16 +87,9 @@ export const watchConfirmed: ChangeHandler<ButtonContext<ConfirmValue, WatchDeps
 }) => watchChange(deps.watch, t, client, { userId, ...value, externalConfirmed: true });
 
 const ContactValue = z.object({ callId: z.string().min(1).max(200), threadId: z.string().min(1).max(200) });
-const ModalMeta = z.object({
-  endUserId: z.string().min(1),
-  channelId: z.string().optional(),
-  // Absent in a modal opened before languages: English.
-  lang: z.enum(LOCALES).optional(),
-});
 
 export function decodeContactValue(value: string | undefined): z.infer<typeof ContactValue> | null {
-  const v = ContactValue.safeParse(parseJson(value));
-  return v.success ? v.data : null;
+  return decodeJson(ContactValue, value);
 }
 
 /**
@@ -157,8 +143,8 @@ export async function showEndUser({
 }
 
 /** A checked submission of the end-user modal, answered in the person's DM, in the words the modal spoke. */
-export interface EndUserEdit extends ChangeContext {
-  t: Translator;
+export type EndUserEdit = Saved<EndUserInput>;
+interface EndUserInput {
   endUserId: string;
   name: string;
   info: string;
@@ -177,56 +163,34 @@ export const saveEndUser: ChangeHandler<EndUserEdit> = async ({ deps, endUserId,
   };
 };
 
-/** The end-user modal's submission: checked inside the ack (errors under the fields), then `save` after it. */
-export function endUserSubmitted(
-  deps: WatchDeps,
-  save: (edit: EndUserEdit) => Promise<void>,
-): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
-  return async ({ ack, body, view, client }) => {
-    const meta = ModalMeta.safeParse(parseJson(view.private_metadata));
+type EndUserAck =
+  { response_action: 'errors'; errors: Record<string, string> } | { response_action: 'push'; view: View };
+
+/**
+ * The end-user modal's submission: checked inside the ack (errors under the fields), then `save` after it (which
+ * checks the permission: routes.ts wraps it in `change()`).
+ */
+export function endUserSubmitted(deps: WatchDeps, save: (edit: EndUserEdit) => Promise<void>): ViewListener {
+  const under = (block: string, text: string): EndUserAck => ({ response_action: 'errors', errors: { [block]: text } });
+  return submission<EndUserAck, EndUserModalMeta, EndUserInput>(deps, {
+    what: 'end-user submission',
+    metadata: { schema: EndUserModalMeta, stale: (t) => under(END_USER_BLOCKS.name, t.t('endUser.stale')) },
     // The modal's language is in its metadata; a stale one is answered in the person's (cached since they clicked).
-    const t = translator(
-      meta.success ? (meta.data.lang ?? 'en') : (await deps.languages.person(body.user.id, client)).locale,
-    );
-    const values = view.state.values;
-    const name = (values[END_USER_BLOCKS.name]?.value?.value ?? '').trim();
-    const info = values[END_USER_BLOCKS.info]?.value?.value ?? '';
-    if (!meta.success) {
-      await ack({
-        response_action: 'errors',
-        errors: { [END_USER_BLOCKS.name]: t.t('endUser.stale') },
-      });
-      return;
-    }
-    if (name === '') {
-      await ack({
-        response_action: 'errors',
-        errors: { [END_USER_BLOCKS.name]: t.t('endUser.nameBlank') },
-      });
-      return;
-    }
-    if (name.length > END_USER_LIMITS.name || info.length > END_USER_LIMITS.info) {
-      await ack({
-        response_action: 'errors',
-        errors: {
-          [name.length > END_USER_LIMITS.name ? END_USER_BLOCKS.name : END_USER_BLOCKS.info]: t.t('endUser.tooLong'),
-        },
-      });
-      return;
-    }
-    await ack();
-    const userId = body.user.id;
-    await save({
-      deps,
-      client,
-      reply: dmReply(client, userId),
-      userId,
-      t,
-      endUserId: meta.data.endUserId,
-      name,
-      info,
-    });
-  };
+    locale: (meta) => (meta ? (meta.lang ?? 'en') : undefined),
+    read: ({ view, meta, t }) => {
+      const values = view.state.values;
+      const name = (values[END_USER_BLOCKS.name]?.value?.value ?? '').trim();
+      const info = values[END_USER_BLOCKS.info]?.value?.value ?? '';
+      if (name === '') return { ack: under(END_USER_BLOCKS.name, t.t('endUser.nameBlank')) };
+      if (name.length > END_USER_LIMITS.name || info.length > END_USER_LIMITS.info) {
+        const block = name.length > END_USER_LIMITS.name ? END_USER_BLOCKS.name : END_USER_BLOCKS.info;
+        return { ack: under(block, t.t('endUser.tooLong')) };
+      }
+      return { input: { endUserId: meta.endUserId, name, info } };
+    },
+    save,
+    crashed: (t) => ({ response_action: 'push', view: endUserNotice([mrkdwnSection(t.t('submission.crashed'))], t) }),
+  });
 }
 
 /**

@@ -4,14 +4,12 @@
  * `/campaign watching`) and read back when submitted, and a compact line's "Details" (the full card in a modal).
  * Who may change them is checked by the `change()` wrappers (routes.ts) and, for the submission, inside its ack.
  */
-import type { Middleware, SlackViewMiddlewareArgs, ViewSubmitAction, BlockAction } from '@slack/bolt';
+import type { ViewSubmitAction, BlockAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { z } from 'zod';
-import { LOCALES } from '../../i18n/locale.js';
-import { translator, type Translator } from '../../i18n/translator.js';
+import type { Translator } from '../../i18n/translator.js';
 import { CampaignCallItem, type CallListFilterStatus } from '../../outreach/schemas.js';
 import { callCardModal } from '../../render/call-message.js';
-import { parseJson, type CallCardValue, type SettingsValue } from '../../render/ids.js';
+import type { CallCardValue, SettingsValue } from '../../render/ids.js';
 import { raw } from '../../render/mrkdwn.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
@@ -19,16 +17,17 @@ import {
   SETTINGS_ACTION,
   SETTINGS_BLOCKS,
   SETTINGS_YES,
+  SettingsMetadata,
   settingsNoticeModal,
   watchSettingsModal,
 } from '../../render/watch-settings.js';
+import type { View } from '../../render/types.js';
 import { MAX_FILTER_TAGS, MAX_FILTER_WORD, readFilter, WatchFilter } from '../../watch/filter.js';
 import type { WatchSettings } from '../../watch/service.js';
 import type { Subscription } from '../../watch/state.js';
 import type { TypedWatchOptions } from '../grammar.js';
-import type { ButtonContext } from '../middleware/listener.js';
-import { refuseSubmissionIfReadOnly, type ChangeContext, type ChangeHandler } from '../middleware/change.js';
-import { dmReply } from '../reply.js';
+import { submission, type ButtonContext, type Saved, type ViewListener } from '../middleware/listener.js';
+import type { ChangeHandler } from '../middleware/change.js';
 import { watchChange, type WatchDeps } from './subscribe.js';
 
 /** The settings the typed options make of a watch's current ones (`only:` and `human` replace what they name). */
@@ -92,12 +91,6 @@ export const settingsButton: ChangeHandler<ButtonContext<Required<SettingsValue>
 // ---------------------------------------------------------------------------------------------------------------
 // The submission
 
-const Meta = z.object({
-  campaignId: z.number().int().positive(),
-  channelId: z.string().regex(/^[CGD][A-Z0-9]+$/),
-  lang: z.enum(LOCALES),
-});
-
 type Values = ViewSubmitAction['view']['state']['values'];
 type Problems = Partial<Record<(typeof SETTINGS_BLOCKS)[keyof typeof SETTINGS_BLOCKS], string>>;
 
@@ -145,58 +138,42 @@ function readSettingsForm(values: Values, t: Translator): { settings: WatchSetti
 }
 
 /** A checked submission of the settings modal, answered in the person's DM in the modal's words. */
-export type SettingsEdit = ChangeContext & {
+export type SettingsEdit = Saved<SettingsInput>;
+interface SettingsInput {
   campaignId: number;
   channelId: string;
   settings: WatchSettings;
-  t: Translator;
-};
+}
+
+type SettingsAck = { response_action: 'update' | 'push'; view: View } | { response_action: 'errors'; errors: Problems };
 
 /**
- * The settings modal's submission: a stale form and wrong values answered inside the ack (errors under their
- * fields), and so is a read-only person (the refusal audited); then `save` after the ack.
+ * The settings modal's submission: a stale form, a read-only person (the refusal audited) and wrong values (errors
+ * under their fields) are answered inside the ack; then `save` after it.
  */
-export function settingsSubmitted(
-  deps: WatchDeps,
-  save: (edit: SettingsEdit) => Promise<void>,
-): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
-  return async ({ ack, body, view, client }) => {
-    const meta = Meta.safeParse(parseJson(view.private_metadata));
-    const t = translator(meta.success ? meta.data.lang : (await deps.languages.person(body.user.id, client)).locale);
-    if (!meta.success) {
-      await ack({ response_action: 'update', view: settingsNoticeModal(t.t('watchSettings.stale'), t) });
-      return;
-    }
-    const userId = body.user.id;
-    const { campaignId, channelId } = meta.data;
-    const refused = await refuseSubmissionIfReadOnly(
-      deps,
-      client,
-      { userId, action: 'watch', what: 'watch campaigns', campaignId, t },
-      (text) =>
-        ack({
-          response_action: 'update',
-          view: settingsNoticeModal(tmd(t, 'watchSettings.refused', { text: raw(text) }), t),
-        }),
-    );
-    if (refused) return;
-    const form = readSettingsForm(view.state.values, t);
-    if ('problems' in form) {
-      await ack({ response_action: 'errors', errors: form.problems as Record<string, string> });
-      return;
-    }
-    await ack();
-    await save({
-      deps,
-      client,
-      reply: dmReply(client, userId),
-      userId,
-      campaignId,
-      channelId,
-      settings: form.settings,
-      t,
-    });
-  };
+export function settingsSubmitted(deps: WatchDeps, save: (edit: SettingsEdit) => Promise<void>): ViewListener {
+  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): SettingsAck => ({
+    response_action,
+    view: settingsNoticeModal(text, t),
+  });
+  return submission<SettingsAck, SettingsMetadata, SettingsInput>(deps, {
+    what: 'watch settings submission',
+    metadata: { schema: SettingsMetadata, stale: (t) => notice(t.t('watchSettings.stale'), t) },
+    // The modal's language is in its metadata; a stale one is answered in the person's.
+    locale: (meta) => meta?.lang,
+    refuse: {
+      what: () => 'watch',
+      campaign: (meta) => meta.campaignId,
+      answer: (text, t) => notice(tmd(t, 'watchSettings.refused', { text: raw(text) }), t),
+    },
+    read: ({ view, meta, t }) => {
+      const form = readSettingsForm(view.state.values, t);
+      if ('problems' in form) return { ack: { response_action: 'errors', errors: form.problems } };
+      return { input: { campaignId: meta.campaignId, channelId: meta.channelId, settings: form.settings } };
+    },
+    save,
+    crashed: (t) => notice(t.t('submission.crashed'), t, 'push'),
+  });
 }
 
 /** Saves the settings: of the channel's watch, or with a new watch when the channel does not watch it yet. */
