@@ -1,5 +1,5 @@
 /**
- * The campaign form (create and edit) and the views and messages around it. Pure: values in, Block Kit out.
+ * The campaign form (create and edit) and the views around it (the messages posted after it are in feedback.ts).
  *
  * Every input block's `block_id` is the API field it sets (`name`, `retries`, `scheduling.mon.startTime`,
  * `cycles.max_iterations`, ...), and its element's `action_id` is the same string, so the form, the submitted state,
@@ -24,17 +24,11 @@ import {
 import { DEFAULT_CYCLES_MODE, DEFAULT_TIMEZONE, normalizeScheduleTime } from '../outreach/unspecified.js';
 import { LOCALES, type Locale } from '../i18n/locale.js';
 import { translator, type MessageKey, type Translator } from '../i18n/translator.js';
-import { ACTION_IDS, decodeJson, encodeCampaignId, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
+import { decodeJson, FORM_CALLBACK_ID, FORM_INFO_CALLBACK_ID } from './ids.js';
 import { campaignStateLabel, channelLabel, contactStatusLabel, ENGLISH, NONE } from './format.js';
-import { lifecycleButtons } from './lifecycle.js';
 import {
-  actions,
-  button,
   cleanLabel,
-  confirmDialog,
-  escapeMrkdwn,
   context,
-  fallback,
   fieldSections,
   header,
   LIMITS,
@@ -45,17 +39,16 @@ import {
   RawMrkdwn,
   truncate,
 } from './mrkdwn.js';
-import { cyclesInWords, scheduleInWords } from './schedule.js';
 import { tmd } from './text.js';
-import type { KnownBlock, SlackMessage, View } from './types.js';
+import type { KnownBlock, View } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Ids
 
 export type WeekPrefix = 'scheduling' | 'cycles.schedule';
 
-/** Block ids (= action ids = API field paths). */
-export const B = {
+/** The form's input blocks by what they set: block id = action id = the API field path. */
+export const FORM_BLOCKS = {
   channel: 'integration_type',
   name: 'name',
   description: 'description',
@@ -89,7 +82,12 @@ export function timeBlock(prefix: WeekPrefix, day: Day, which: 'startTime' | 'st
 }
 
 /** The elements that rebuild the form when used (channel first, agent narrows integrations, cycles on/mode). */
-const DISPATCHING_BLOCKS = [B.channel, B.agent, B.cyclesEnabled, B.cyclesMode] as const;
+const DISPATCHING_BLOCKS = [
+  FORM_BLOCKS.channel,
+  FORM_BLOCKS.agent,
+  FORM_BLOCKS.cyclesEnabled,
+  FORM_BLOCKS.cyclesMode,
+] as const;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Matches the action ids of the dispatching inputs (each input's action_id is its block_id). */
@@ -134,14 +132,14 @@ export function listOf(v: FormValues, block: string): string[] {
   return Array.isArray(x) ? x : typeof x === 'string' && x !== '' ? [x] : [];
 }
 export function channelOf(v: FormValues): ChannelType | undefined {
-  const c = textOf(v, B.channel);
+  const c = textOf(v, FORM_BLOCKS.channel);
   return c === 'phone_call' || c === 'whatsapp' ? c : undefined;
 }
 export function cyclesOn(v: FormValues): boolean {
-  return listOf(v, B.cyclesEnabled).includes(CYCLES_ON);
+  return listOf(v, FORM_BLOCKS.cyclesEnabled).includes(CYCLES_ON);
 }
 export function cyclesModeOf(v: FormValues): CyclesMode {
-  return textOf(v, B.cyclesMode) === 'scheduled' ? 'scheduled' : 'cooldown';
+  return textOf(v, FORM_BLOCKS.cyclesMode) === 'scheduled' ? 'scheduled' : 'cooldown';
 }
 
 function setWeek(v: FormValues, prefix: WeekPrefix, schedule: Schedule | null | undefined): void {
@@ -160,38 +158,40 @@ function setWeek(v: FormValues, prefix: WeekPrefix, schedule: Schedule | null | 
 /** A new campaign's form: the spec's defaults filled in. */
 export function defaultFormValues(): FormValues {
   return {
-    [B.timezone]: DEFAULT_TIMEZONE,
-    [B.retries]: String(DEFAULT_RETRIES),
-    [B.messageLimit]: String(DEFAULT_MESSAGE_LIMIT),
-    [B.cyclesMode]: DEFAULT_CYCLES_MODE,
+    [FORM_BLOCKS.timezone]: DEFAULT_TIMEZONE,
+    [FORM_BLOCKS.retries]: String(DEFAULT_RETRIES),
+    [FORM_BLOCKS.messageLimit]: String(DEFAULT_MESSAGE_LIMIT),
+    [FORM_BLOCKS.cyclesMode]: DEFAULT_CYCLES_MODE,
   };
 }
 
 /** The edit form of an existing campaign. */
 export function formValuesFromCampaign(c: CampaignDetail): FormValues {
   const v: FormValues = {
-    [B.name]: c.name,
-    [B.description]: c.description ?? '',
-    [B.timezone]: c.timezone || DEFAULT_TIMEZONE,
-    [B.retries]: c.retries === null || c.retries === undefined ? '' : String(c.retries),
-    [B.messageLimit]: c.message_limit === null || c.message_limit === undefined ? '' : String(c.message_limit),
-    [B.firstMessage]: c.first_message ?? '',
-    [B.template]: c.template ?? '',
-    [B.templateAlt]: c.template_alt ?? '',
+    [FORM_BLOCKS.name]: c.name,
+    [FORM_BLOCKS.description]: c.description ?? '',
+    [FORM_BLOCKS.timezone]: c.timezone || DEFAULT_TIMEZONE,
+    [FORM_BLOCKS.retries]: c.retries === null || c.retries === undefined ? '' : String(c.retries),
+    [FORM_BLOCKS.messageLimit]:
+      c.message_limit === null || c.message_limit === undefined ? '' : String(c.message_limit),
+    [FORM_BLOCKS.firstMessage]: c.first_message ?? '',
+    [FORM_BLOCKS.template]: c.template ?? '',
+    [FORM_BLOCKS.templateAlt]: c.template_alt ?? '',
   };
-  if (c.integration) v[B.channel] = c.integration.type;
+  if (c.integration) v[FORM_BLOCKS.channel] = c.integration.type;
   setWeek(v, 'scheduling', c.scheduling);
   const cy = c.cycles;
   if (cy?.enabled) {
-    v[B.cyclesEnabled] = [CYCLES_ON];
-    v[B.cyclesMode] = cy.mode ?? 'cooldown';
-    v[B.maxIterations] = cy.max_iterations === null || cy.max_iterations === undefined ? '' : String(cy.max_iterations);
-    v[B.cooldownMinutes] =
+    v[FORM_BLOCKS.cyclesEnabled] = [CYCLES_ON];
+    v[FORM_BLOCKS.cyclesMode] = cy.mode ?? 'cooldown';
+    v[FORM_BLOCKS.maxIterations] =
+      cy.max_iterations === null || cy.max_iterations === undefined ? '' : String(cy.max_iterations);
+    v[FORM_BLOCKS.cooldownMinutes] =
       cy.cooldown_minutes === null || cy.cooldown_minutes === undefined ? '' : String(cy.cooldown_minutes);
-    v[B.filterStatuses] = [...(cy.filter_statuses ?? [])];
+    v[FORM_BLOCKS.filterStatuses] = [...(cy.filter_statuses ?? [])];
     setWeek(v, 'cycles.schedule', cy.schedule);
-    if (cy.schedule_start_date) v[B.cyclesStartDate] = cy.schedule_start_date;
-    if (cy.schedule_end_date) v[B.cyclesEndDate] = cy.schedule_end_date;
+    if (cy.schedule_start_date) v[FORM_BLOCKS.cyclesStartDate] = cy.schedule_start_date;
+    if (cy.schedule_end_date) v[FORM_BLOCKS.cyclesEndDate] = cy.schedule_end_date;
   }
   // Empty strings and lists mean "nothing": drop them so the form and a submitted state compare equal.
   for (const [k, x] of Object.entries(v)) if (x === '' || (Array.isArray(x) && x.length === 0)) delete v[k];
@@ -563,7 +563,7 @@ function weekBlocks(v: FormValues, prefix: WeekPrefix, t: Translator): KnownBloc
 function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlock[] {
   const blocks: KnownBlock[] = [];
   const agents = agentOptions(dir);
-  const chosen = textOf(v, B.agent);
+  const chosen = textOf(v, FORM_BLOCKS.agent);
   if (agents.length) {
     const element: Record<string, unknown> = {
       type: 'static_select',
@@ -574,7 +574,7 @@ function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlo
     if (initial) element.initial_option = initial;
     blocks.push(
       input({
-        block: B.agent,
+        block: FORM_BLOCKS.agent,
         label: t.t('campaignForm.agent'),
         element,
         hint: t.t('campaignForm.agent.hint'),
@@ -583,11 +583,17 @@ function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlo
     );
   }
   blocks.push(
-    textInput(v, B.agentTyped, t.t(agents.length ? 'campaignForm.agentTyped.orId' : 'campaignForm.agentTyped'), t, {
-      max: 100,
-      placeholder: t.t('campaignForm.agentTyped.placeholder'),
-      hint: t.t(agents.length ? 'campaignForm.agentTyped.hint' : 'campaignForm.agentTyped.hintNoAgents'),
-    }),
+    textInput(
+      v,
+      FORM_BLOCKS.agentTyped,
+      t.t(agents.length ? 'campaignForm.agentTyped.orId' : 'campaignForm.agentTyped'),
+      t,
+      {
+        max: 100,
+        placeholder: t.t('campaignForm.agentTyped.placeholder'),
+        hint: t.t(agents.length ? 'campaignForm.agentTyped.hint' : 'campaignForm.agentTyped.hintNoAgents'),
+      },
+    ),
   );
 
   const choices = integrationChoices(dir, chosen || undefined, channelOf(v), t);
@@ -598,11 +604,11 @@ function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlo
       ...choices,
     };
     const all = choices.options ?? choices.option_groups?.flatMap((g) => g.options) ?? [];
-    const initial = all.find((o) => o.value === textOf(v, B.integration));
+    const initial = all.find((o) => o.value === textOf(v, FORM_BLOCKS.integration));
     if (initial) element.initial_option = initial;
     blocks.push(
       input({
-        block: B.integration,
+        block: FORM_BLOCKS.integration,
         label: t.t('campaignForm.integration'),
         element,
         hint: t.t(chosen ? 'campaignForm.integration.hintAgent' : 'campaignForm.integration.hintGrouped'),
@@ -612,7 +618,7 @@ function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlo
   blocks.push(
     textInput(
       v,
-      B.integrationTyped,
+      FORM_BLOCKS.integrationTyped,
       t.t(
         choices.options || choices.option_groups
           ? 'campaignForm.integrationTyped.orId'
@@ -626,7 +632,7 @@ function agentBlocks(v: FormValues, dir: FormDirectory, t: Translator): KnownBlo
 }
 
 function timezoneBlock(v: FormValues, t: Translator): KnownBlock {
-  const current = textOf(v, B.timezone) || DEFAULT_TIMEZONE;
+  const current = textOf(v, FORM_BLOCKS.timezone) || DEFAULT_TIMEZONE;
   const groups = timeZoneOptionGroups(current);
   const element: Record<string, unknown> = {
     type: 'static_select',
@@ -636,7 +642,7 @@ function timezoneBlock(v: FormValues, t: Translator): KnownBlock {
   const initial = groups.flatMap((g) => g.options).find((o) => o.value === current);
   if (initial) element.initial_option = initial;
   return input({
-    block: B.timezone,
+    block: FORM_BLOCKS.timezone,
     label: t.t('campaignForm.timezone'),
     element,
     optional: false,
@@ -647,7 +653,7 @@ function timezoneBlock(v: FormValues, t: Translator): KnownBlock {
 function channelSpecificBlocks(v: FormValues, channel: ChannelType | undefined, t: Translator): KnownBlock[] {
   if (channel === 'phone_call') {
     return [
-      textInput(v, B.firstMessage, t.t('campaignForm.firstMessage'), t, {
+      textInput(v, FORM_BLOCKS.firstMessage, t.t('campaignForm.firstMessage'), t, {
         multiline: true,
         hint: t.t('campaignForm.firstMessage.hint'),
       }),
@@ -655,11 +661,11 @@ function channelSpecificBlocks(v: FormValues, channel: ChannelType | undefined, 
   }
   if (channel === 'whatsapp') {
     return [
-      textInput(v, B.template, t.t('campaignForm.template'), t, {
+      textInput(v, FORM_BLOCKS.template, t.t('campaignForm.template'), t, {
         max: 512,
         hint: t.t('campaignForm.template.hint'),
       }),
-      textInput(v, B.templateAlt, t.t('campaignForm.templateAlt'), t, {
+      textInput(v, FORM_BLOCKS.templateAlt, t.t('campaignForm.templateAlt'), t, {
         max: 512,
         hint: t.t('campaignForm.templateAlt.hint'),
       }),
@@ -672,21 +678,21 @@ function cyclesSettingBlocks(v: FormValues, mode: CyclesMode, t: Translator): Kn
   const blocks: KnownBlock[] = [
     numberInput(
       v,
-      B.maxIterations,
+      FORM_BLOCKS.maxIterations,
       t.t('campaignForm.maxIterations'),
       MAX_ITERATIONS_RANGE,
       t.t('campaignForm.maxIterations.hint', { min: MAX_ITERATIONS_RANGE[0], max: MAX_ITERATIONS_RANGE[1] }),
     ),
     numberInput(
       v,
-      B.cooldownMinutes,
+      FORM_BLOCKS.cooldownMinutes,
       t.t('campaignForm.cooldownMinutes'),
       COOLDOWN_RANGE,
       t.t('campaignForm.cooldownMinutes.hint', { min: COOLDOWN_RANGE[0], max: COOLDOWN_RANGE[1] }),
     ),
   ];
   const statusOpts = PHONE_CONTACT_STATUSES.map((s) => option(contactStatusLabel(s), s));
-  const chosen = new Set(listOf(v, B.filterStatuses));
+  const chosen = new Set(listOf(v, FORM_BLOCKS.filterStatuses));
   const statusEl: Record<string, unknown> = {
     type: 'multi_static_select',
     placeholder: plainText(t.t('campaignForm.filterStatuses.placeholder'), 150),
@@ -696,12 +702,12 @@ function cyclesSettingBlocks(v: FormValues, mode: CyclesMode, t: Translator): Kn
   if (initial.length) statusEl.initial_options = initial;
   blocks.push(
     input({
-      block: B.filterStatuses,
+      block: FORM_BLOCKS.filterStatuses,
       label: t.t('campaignForm.filterStatuses'),
       element: statusEl,
       hint: t.t('campaignForm.filterStatuses.hint'),
     }),
-    textInput(v, B.filterTags, t.t('campaignForm.filterTags'), t, {
+    textInput(v, FORM_BLOCKS.filterTags, t.t('campaignForm.filterTags'), t, {
       max: 2000,
       placeholder: t.t('campaignForm.filterTags.placeholder'),
       hint: t.t('campaignForm.filterTags.hint'),
@@ -711,8 +717,8 @@ function cyclesSettingBlocks(v: FormValues, mode: CyclesMode, t: Translator): Kn
     blocks.push(
       context(t.t('campaignForm.cycleSchedule')),
       ...weekBlocks(v, 'cycles.schedule', t),
-      datepicker(v, B.cyclesStartDate, t.t('campaignForm.cyclesStart')),
-      datepicker(v, B.cyclesEndDate, t.t('campaignForm.cyclesEnd')),
+      datepicker(v, FORM_BLOCKS.cyclesStartDate, t.t('campaignForm.cyclesStart')),
+      datepicker(v, FORM_BLOCKS.cyclesEndDate, t.t('campaignForm.cyclesEnd')),
     );
   }
   return blocks;
@@ -736,14 +742,20 @@ function createCyclesBlocks(v: FormValues, t: Translator): KnownBlock[] {
   const on = cyclesOn(v);
   const blocks: KnownBlock[] = [
     header(t.t('campaignForm.cycles')),
-    checkboxes(v, B.cyclesEnabled, t.t('campaignForm.repeat'), [option(t.t('campaignForm.repeat.option'), CYCLES_ON)], {
-      dispatch: true,
-      hint: t.t('campaignForm.repeat.hint'),
-    }),
+    checkboxes(
+      v,
+      FORM_BLOCKS.cyclesEnabled,
+      t.t('campaignForm.repeat'),
+      [option(t.t('campaignForm.repeat.option'), CYCLES_ON)],
+      {
+        dispatch: true,
+        hint: t.t('campaignForm.repeat.hint'),
+      },
+    ),
   ];
   if (!on) return blocks;
   blocks.push(
-    radio(v, B.cyclesMode, t.t('campaignForm.mode'), modeOptions(t), {
+    radio(v, FORM_BLOCKS.cyclesMode, t.t('campaignForm.mode'), modeOptions(t), {
       fallback: DEFAULT_CYCLES_MODE,
       dispatch: true,
       optional: false,
@@ -798,7 +810,7 @@ export function campaignFormView(f: CampaignFormInput, t: Translator = formWords
     blocks.push(
       radio(
         v,
-        B.channel,
+        FORM_BLOCKS.channel,
         t.t('campaignForm.channel'),
         [option(t.t('channel.phone_call'), 'phone_call'), option(t.t('channel.whatsapp'), 'whatsapp')],
         { dispatch: true, optional: false, hint: t.t('campaignForm.channel.hint') },
@@ -810,22 +822,22 @@ export function campaignFormView(f: CampaignFormInput, t: Translator = formWords
     blocks.push(...fixedSettingsBlocks(f.campaign, fixed, t));
   }
   blocks.push(
-    textInput(v, B.name, t.t('campaignForm.name'), t, { optional: false, max: NAME_MAX }),
-    textInput(v, B.description, t.t('campaignDetail.description'), t, { multiline: true }),
+    textInput(v, FORM_BLOCKS.name, t.t('campaignForm.name'), t, { optional: false, max: NAME_MAX }),
+    textInput(v, FORM_BLOCKS.description, t.t('campaignDetail.description'), t, { multiline: true }),
   );
   if (f.mode === 'create') blocks.push(...agentBlocks(v, f.directory, t));
   blocks.push(
     timezoneBlock(v, t),
     numberInput(
       v,
-      B.retries,
+      FORM_BLOCKS.retries,
       t.t('campaignDetail.retries'),
       RETRIES_RANGE,
       t.t('campaignForm.retries.hint', { min: RETRIES_RANGE[0], max: RETRIES_RANGE[1], byDefault: DEFAULT_RETRIES }),
     ),
     numberInput(
       v,
-      B.messageLimit,
+      FORM_BLOCKS.messageLimit,
       t.t('campaignDetail.messageLimit'),
       MESSAGE_LIMIT_RANGE,
       t.t('campaignForm.messageLimit.hint', {
@@ -964,79 +976,4 @@ export function doneView(externalId: string, text: string, t: Translator = ENGLI
 /** Nothing was changed in the edit form. */
 export function noChangesView(id: number, t: Translator = ENGLISH): View {
   return infoView(editTitle(id, t), [mrkdwnSection(t.t('campaignForm.noChanges', { id: String(id) }))], t);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Messages posted after a change
-
-function summaryFields(c: CampaignDetail, t: Translator): string[] {
-  const agentName = cleanLabel(c.agent.name ?? '', 150);
-  const agent = agentName ? escapeMrkdwn(agentName) : tmd(t, 'campaignDetail.agentId', { id: c.agent.id });
-  const field = (label: MessageKey, value: string | RawMrkdwn) =>
-    tmd(t, 'campaignDetail.field', { label: t.t(label), value });
-  const fields = [
-    field('campaignForm.status', campaignStateLabel(c.status, c.archived, t)),
-    field('campaignForm.channel', channelLabel(c.integration?.type, t)),
-    field('campaignDetail.agent', raw(agent)),
-    field('campaignDetail.integration', c.integration ? c.integration.id : t.t('campaignDetail.none')),
-    field('campaignForm.schedule', scheduleInWords(c.scheduling, t)),
-    field('campaignDetail.timezone', c.timezone ?? DEFAULT_TIMEZONE),
-  ];
-  if (c.retries !== null && c.retries !== undefined) fields.push(field('campaignDetail.retries', t.number(c.retries)));
-  if (c.message_limit !== null && c.message_limit !== undefined) {
-    fields.push(field('campaignDetail.messageLimit', t.number(c.message_limit)));
-  }
-  if (c.integration?.type !== 'whatsapp') fields.push(field('campaignDetail.cycles', cyclesInWords(c.cycles, {}, t)));
-  else if (c.template) fields.push(field('campaignDetail.template', truncate(c.template, 200)));
-  return fields.slice(0, 10);
-}
-
-/** Posted where the command was typed (in that conversation's language): the new campaign, and what to do next. */
-export function campaignCreatedMessage(c: CampaignDetail, userId: string, t: Translator = ENGLISH): SlackMessage {
-  const name = cleanLabel(c.name, 200);
-  const id = String(c.id);
-  const value = encodeCampaignId(c.id);
-  const blocks: KnownBlock[] = [
-    mrkdwnSection(tmd(t, 'campaignForm.created', { who: raw(`<@${userId}>`), name, id })),
-    ...fieldSections(summaryFields(c, t)),
-    actions([
-      ...lifecycleButtons(c, ['activate'], t),
-      button({ text: t.t('campaignDetail.button.upload'), actionId: ACTION_IDS.campaignUploadOpen, value }),
-      button({
-        text: t.t('campaignDetail.button.watchHere'),
-        actionId: ACTION_IDS.campaignWatchHere,
-        value,
-        confirm: confirmDialog({
-          title: t.t('campaignForm.watchConfirm.title'),
-          text: tmd(t, 'campaignForm.watchConfirm.text', { name: cleanLabel(c.name, 80), id }),
-          confirm: t.t('campaignForm.watchConfirm.confirm'),
-          deny: t.t('common.cancel'),
-        }),
-      }),
-    ]),
-    context(t.t('campaignForm.next')),
-  ];
-  return { text: fallback(tmd(t, 'campaignForm.created.fallback', { name, id })), blocks };
-}
-
-/** Posted after an edit: who changed which fields (their API names), in the conversation's language. */
-export function campaignUpdatedMessage(
-  c: CampaignDetail,
-  userId: string,
-  changed: string[],
-  t: Translator = ENGLISH,
-): SlackMessage {
-  const name = cleanLabel(c.name, 200);
-  const id = String(c.id);
-  const fields = changed.length
-    ? truncate(changed.map((f) => `\`${f}\``).join(', '), 1500)
-    : t.t('campaignForm.nothing');
-  const blocks: KnownBlock[] = [
-    mrkdwnSection(tmd(t, 'campaignForm.updated', { who: raw(`<@${userId}>`), name, id, fields: raw(fields) })),
-    ...fieldSections(summaryFields(c, t)),
-    actions([
-      button({ text: t.t('campaignList.show'), actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(c.id) }),
-    ]),
-  ];
-  return { text: fallback(tmd(t, 'campaignForm.updated.fallback', { name, id })), blocks };
 }

@@ -1,16 +1,31 @@
 /**
- * Errors, confirmations, "who did what" lines and the `/campaign` usage. Sentences passed in are escaped here, so
- * they may quote outside text (a service message, a name) safely; `*bold*` and `_italic_` still work, mentions and
- * links do not.
+ * Errors, confirmations, the messages posted after a change ("who did what": a lifecycle move, a campaign created or
+ * edited with the form) and the `/campaign` usage. Sentences passed in are escaped here, so they may quote outside
+ * text (a service message, a name) safely; `*bold*` and `_italic_` still work, mentions and links do not.
  */
-import type { CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
+import type { CampaignDetail, CampaignStatus, LifecycleAction } from '../outreach/schemas.js';
+import { DEFAULT_TIMEZONE } from '../outreach/unspecified.js';
 import { ACTION_IDS, encodeCampaignId } from './ids.js';
-import { campaignStateLabel, ENGLISH, statusLabel } from './format.js';
+import { campaignStateLabel, channelLabel, ENGLISH, statusLabel } from './format.js';
 import { lifecycleButtons } from './lifecycle.js';
-import { actions, button, cleanLabel, context, escapeMrkdwn, fallback, mrkdwnSection, raw } from './mrkdwn.js';
+import {
+  actions,
+  button,
+  cleanLabel,
+  confirmDialog,
+  context,
+  escapeMrkdwn,
+  fallback,
+  fieldSections,
+  mrkdwnSection,
+  raw,
+  truncate,
+  type RawMrkdwn,
+} from './mrkdwn.js';
+import { cyclesInWords, scheduleInWords } from './schedule.js';
 import { tmd } from './text.js';
 import type { KnownBlock, SectionBlock, SlackMessage } from './types.js';
-import type { Translator } from '../i18n/translator.js';
+import type { MessageKey, Translator } from '../i18n/translator.js';
 import { actionForTarget } from '../outreach/rules.js';
 
 export interface ErrorMessageInput {
@@ -99,6 +114,81 @@ export function lifecycleResultMessage(
     }),
   };
   return { text: fallback(text), blocks: [section] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A campaign created or edited with the form, as posted where it was asked
+
+function summaryFields(c: CampaignDetail, t: Translator): string[] {
+  const agentName = cleanLabel(c.agent.name ?? '', 150);
+  const agent = agentName ? escapeMrkdwn(agentName) : tmd(t, 'campaignDetail.agentId', { id: c.agent.id });
+  const field = (label: MessageKey, value: string | RawMrkdwn) =>
+    tmd(t, 'campaignDetail.field', { label: t.t(label), value });
+  const fields = [
+    field('campaignForm.status', campaignStateLabel(c.status, c.archived, t)),
+    field('campaignForm.channel', channelLabel(c.integration?.type, t)),
+    field('campaignDetail.agent', raw(agent)),
+    field('campaignDetail.integration', c.integration ? c.integration.id : t.t('campaignDetail.none')),
+    field('campaignForm.schedule', scheduleInWords(c.scheduling, t)),
+    field('campaignDetail.timezone', c.timezone ?? DEFAULT_TIMEZONE),
+  ];
+  if (c.retries !== null && c.retries !== undefined) fields.push(field('campaignDetail.retries', t.number(c.retries)));
+  if (c.message_limit !== null && c.message_limit !== undefined) {
+    fields.push(field('campaignDetail.messageLimit', t.number(c.message_limit)));
+  }
+  if (c.integration?.type !== 'whatsapp') fields.push(field('campaignDetail.cycles', cyclesInWords(c.cycles, {}, t)));
+  else if (c.template) fields.push(field('campaignDetail.template', truncate(c.template, 200)));
+  return fields.slice(0, 10);
+}
+
+/** Posted where the command was typed (in that conversation's language): the new campaign, and what to do next. */
+export function campaignCreatedMessage(c: CampaignDetail, userId: string, t: Translator = ENGLISH): SlackMessage {
+  const name = cleanLabel(c.name, 200);
+  const id = String(c.id);
+  const value = encodeCampaignId(c.id);
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(tmd(t, 'campaignForm.created', { who: raw(mentionUser(userId)), name, id })),
+    ...fieldSections(summaryFields(c, t)),
+    actions([
+      ...lifecycleButtons(c, ['activate'], t),
+      button({ text: t.t('campaignDetail.button.upload'), actionId: ACTION_IDS.campaignUploadOpen, value }),
+      button({
+        text: t.t('campaignDetail.button.watchHere'),
+        actionId: ACTION_IDS.campaignWatchHere,
+        value,
+        confirm: confirmDialog({
+          title: t.t('campaignForm.watchConfirm.title'),
+          text: tmd(t, 'campaignForm.watchConfirm.text', { name: cleanLabel(c.name, 80), id }),
+          confirm: t.t('campaignForm.watchConfirm.confirm'),
+          deny: t.t('common.cancel'),
+        }),
+      }),
+    ]),
+    context(t.t('campaignForm.next')),
+  ];
+  return { text: fallback(tmd(t, 'campaignForm.created.fallback', { name, id })), blocks };
+}
+
+/** Posted after an edit: who changed which fields (their API names), in the conversation's language. */
+export function campaignUpdatedMessage(
+  c: CampaignDetail,
+  userId: string,
+  changed: string[],
+  t: Translator = ENGLISH,
+): SlackMessage {
+  const name = cleanLabel(c.name, 200);
+  const id = String(c.id);
+  const fields = changed.length
+    ? truncate(changed.map((f) => `\`${f}\``).join(', '), 1500)
+    : t.t('campaignForm.nothing');
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(tmd(t, 'campaignForm.updated', { who: raw(mentionUser(userId)), name, id, fields: raw(fields) })),
+    ...fieldSections(summaryFields(c, t)),
+    actions([
+      button({ text: t.t('campaignList.show'), actionId: ACTION_IDS.campaignShow, value: encodeCampaignId(c.id) }),
+    ]),
+  ];
+  return { text: fallback(tmd(t, 'campaignForm.updated.fallback', { name, id })), blocks };
 }
 
 /** One line of the `/campaign` usage: its syntax and what it does, both our own mrkdwn in the person's language. */

@@ -5,6 +5,7 @@
  * The campaign id and where to post the progress travel in `private_metadata` (JSON, well under 3,000 characters);
  * the submission handler trusts nothing else in it and checks the campaign and the person again.
  */
+import { z } from 'zod';
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from '../contacts/libphonenumber.js';
 import type { Locale } from '../i18n/locale.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
@@ -13,7 +14,7 @@ import { campaignStateLabel } from './format.js';
 import { cleanLabel, context, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
 import { tmd } from './text.js';
 import type { KnownBlock, View } from './types.js';
-import { UPLOAD_CALLBACK_ID, UPLOAD_INFO_CALLBACK_ID } from './ids.js';
+import { decodeJson, UPLOAD_CALLBACK_ID, UPLOAD_INFO_CALLBACK_ID } from './ids.js';
 
 /** Block ids of the modal's inputs; each input's action_id is the same as its block_id. */
 export const UPLOAD_BLOCKS = {
@@ -37,16 +38,20 @@ export function encodeUploadMetadata(m: UploadMetadata): string {
   return JSON.stringify({ campaignId: m.campaignId, ...(m.postTo ? { postTo: m.postTo } : {}) });
 }
 
+/** The modal's private_metadata as `decodeJson` reads it: a conversation that is not one is dropped, not refused. */
+const UploadMetadata = z
+  .object({
+    campaignId: z.number().int().nonnegative(),
+    postTo: z
+      .string()
+      .regex(/^[CGDU][A-Z0-9]{2,}$/)
+      .optional()
+      .catch(undefined),
+  })
+  .transform(({ campaignId, postTo }): UploadMetadata => ({ campaignId, ...(postTo ? { postTo } : {}) }));
+
 export function decodeUploadMetadata(raw: string | undefined): UploadMetadata | undefined {
-  if (!raw) return undefined;
-  try {
-    const v = JSON.parse(raw) as { campaignId?: unknown; postTo?: unknown };
-    if (typeof v.campaignId !== 'number' || !Number.isSafeInteger(v.campaignId) || v.campaignId < 0) return undefined;
-    const postTo = typeof v.postTo === 'string' && /^[CGDU][A-Z0-9]{2,}$/.test(v.postTo) ? v.postTo : undefined;
-    return { campaignId: v.campaignId, ...(postTo ? { postTo } : {}) };
-  } catch {
-    return undefined;
-  }
+  return decodeJson(UploadMetadata, raw) ?? undefined;
 }
 
 /**

@@ -5,10 +5,8 @@
  */
 import type { CampaignDetail } from '../../src/outreach/schemas.js';
 import {
-  B,
-  campaignCreatedMessage,
+  FORM_BLOCKS,
   campaignFormView,
-  campaignUpdatedMessage,
   CYCLES_ON,
   defaultFormValues,
   editTitle,
@@ -24,6 +22,7 @@ import {
   type FormDirectory,
   type FormValues,
 } from '../../src/render/campaign-form.js';
+import { campaignCreatedMessage, campaignUpdatedMessage } from '../../src/render/feedback.js';
 import { validateBlocks, validateView, viewByteLength } from '../../src/emulator/block-kit-limits.js';
 import { editFormView } from '../../src/slack/campaign-form/open.js';
 import { LOCALES } from '../../src/i18n/locale.js';
@@ -76,9 +75,9 @@ function element(view: Json, id: string): Json {
 
 const fullPhone: FormValues = {
   ...defaultFormValues(),
-  [B.channel]: 'phone_call',
-  [B.cyclesEnabled]: [CYCLES_ON],
-  [B.cyclesMode]: 'scheduled',
+  [FORM_BLOCKS.channel]: 'phone_call',
+  [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+  [FORM_BLOCKS.cyclesMode]: 'scheduled',
 };
 
 function campaign(over: Partial<CampaignDetail> = {}): CampaignDetail {
@@ -120,8 +119,8 @@ describe.each(LOCALES)('campaign form view: Slack limits (%s)', (locale) => {
   const cases: [string, Json][] = [
     ['create, no channel yet', create(defaultFormValues())],
     ['create, phone with scheduled cycles (largest)', create(fullPhone)],
-    ['create, phone with cooldown cycles', create({ ...fullPhone, [B.cyclesMode]: 'cooldown' })],
-    ['create, WhatsApp', create({ ...defaultFormValues(), [B.channel]: 'whatsapp' })],
+    ['create, phone with cooldown cycles', create({ ...fullPhone, [FORM_BLOCKS.cyclesMode]: 'cooldown' })],
+    ['create, WhatsApp', create({ ...defaultFormValues(), [FORM_BLOCKS.channel]: 'whatsapp' })],
     ['create, no known agents', create(fullPhone, { agents: [] })],
     ['create, 150 agents with 3 integrations each', create(fullPhone, dir(150, 3))],
     ['edit, phone with scheduled cycles', editFormView(campaign(), 'C1', t) as unknown as Json],
@@ -193,7 +192,9 @@ describe.each(LOCALES)('campaign form view: Slack limits (%s)', (locale) => {
   it('the view stays under 250 kB even with a huge directory', () => {
     const huge = dir(150, 120);
     expect(viewByteLength(create(fullPhone, huge))).toBeLessThan(150_000);
-    expect(viewByteLength(create({ ...fullPhone, [B.agent]: huge.agents[1]!.id }, huge))).toBeLessThan(150_000);
+    expect(viewByteLength(create({ ...fullPhone, [FORM_BLOCKS.agent]: huge.agents[1]!.id }, huge))).toBeLessThan(
+      150_000,
+    );
     const grouped = integrationChoices(huge, undefined, undefined).option_groups!;
     expect(grouped.reduce((n, g) => n + g.options.length, 0)).toBe(300);
     expect(grouped.every((g) => g.options.length > 0)).toBe(true);
@@ -208,24 +209,24 @@ describe.each(LOCALES)('campaign form view: Slack limits (%s)', (locale) => {
     expect(values.sort()).toEqual([...timeZones()].sort());
     expect(values).toContain('UTC');
     expect(groups.filter((g) => g.label.startsWith('America')).length).toBeGreaterThanOrEqual(2);
-    const tz = element(create(defaultFormValues()), B.timezone);
+    const tz = element(create(defaultFormValues()), FORM_BLOCKS.timezone);
     expect((tz.initial_option as Json).value).toBe('America/Mexico_City');
   });
 
   it('a timezone alias from an existing campaign is still offered and preselected', () => {
-    const view = create({ ...defaultFormValues(), [B.timezone]: 'US/Eastern' });
+    const view = create({ ...defaultFormValues(), [FORM_BLOCKS.timezone]: 'US/Eastern' });
     expect(validateView(view, 'modal')).toEqual([]);
-    expect((element(view, B.timezone).initial_option as Json).value).toBe('US/Eastern');
+    expect((element(view, FORM_BLOCKS.timezone).initial_option as Json).value).toBe('US/Eastern');
   });
 
   it('metadata stays within 3,000 characters by dropping the largest stashed values', () => {
     const meta = encodeMetadata({
       mode: 'create',
       postTo: 'C1',
-      stash: { [B.firstMessage]: 'x'.repeat(2990), [B.template]: 'keep' },
+      stash: { [FORM_BLOCKS.firstMessage]: 'x'.repeat(2990), [FORM_BLOCKS.template]: 'keep' },
     });
     expect(meta.length).toBeLessThanOrEqual(3000);
-    expect(JSON.parse(meta).stash).toEqual({ [B.template]: 'keep' });
+    expect(JSON.parse(meta).stash).toEqual({ [FORM_BLOCKS.template]: 'keep' });
   });
 
   it('long texts from existing campaigns are cut to the input limits rather than breaking the view', () => {
@@ -273,9 +274,9 @@ describe('campaign form view: fields', () => {
 
   it("shows only the chosen channel's fields", () => {
     const none = inputBlockIds(create(defaultFormValues()));
-    const phone = inputBlockIds(create({ ...defaultFormValues(), [B.channel]: 'phone_call' }));
+    const phone = inputBlockIds(create({ ...defaultFormValues(), [FORM_BLOCKS.channel]: 'phone_call' }));
     const wa = inputBlockIds(
-      create({ ...defaultFormValues(), [B.channel]: 'whatsapp', [B.cyclesEnabled]: [CYCLES_ON] }),
+      create({ ...defaultFormValues(), [FORM_BLOCKS.channel]: 'whatsapp', [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON] }),
     );
     for (const f of ['first_message', 'template', 'template_alt', 'cycles.enabled']) expect(none).not.toContain(f);
     expect(phone).toContain('first_message');
@@ -289,10 +290,10 @@ describe('campaign form view: fields', () => {
   });
 
   it('cooldown mode hides the cycle schedule and dates; scheduled mode shows them', () => {
-    const cooldown = inputBlockIds(create({ ...fullPhone, [B.cyclesMode]: 'cooldown' }));
+    const cooldown = inputBlockIds(create({ ...fullPhone, [FORM_BLOCKS.cyclesMode]: 'cooldown' }));
     expect(cooldown).toContain('cycles.cooldown_minutes');
     expect(cooldown.some((b) => b.startsWith('cycles.schedule'))).toBe(false);
-    const off = inputBlockIds(create({ ...fullPhone, [B.cyclesEnabled]: [] }));
+    const off = inputBlockIds(create({ ...fullPhone, [FORM_BLOCKS.cyclesEnabled]: [] }));
     expect(off).toContain('cycles.enabled');
     expect(off).not.toContain('cycles.mode');
   });
@@ -308,10 +309,16 @@ describe('campaign form view: fields', () => {
   it('integrations are offered only under their own agent and channel', () => {
     const d = dir(3, 4);
     const agent = d.agents[1]!;
-    const view = create({ ...defaultFormValues(), [B.channel]: 'whatsapp', [B.agent]: agent.id }, d);
-    const opts = (element(view, B.integration).options as Json[]).map((o) => o.value);
+    const view = create(
+      { ...defaultFormValues(), [FORM_BLOCKS.channel]: 'whatsapp', [FORM_BLOCKS.agent]: agent.id },
+      d,
+    );
+    const opts = (element(view, FORM_BLOCKS.integration).options as Json[]).map((o) => o.value);
     expect(opts).toEqual(agent.integrations.filter((i) => i.type === 'whatsapp').map((i) => i.id));
-    const grouped = element(create({ ...defaultFormValues(), [B.channel]: 'phone_call' }, d), B.integration);
+    const grouped = element(
+      create({ ...defaultFormValues(), [FORM_BLOCKS.channel]: 'phone_call' }, d),
+      FORM_BLOCKS.integration,
+    );
     const groups = grouped.option_groups as Json[];
     expect(groups.length).toBe(3);
     expect(((groups[0]!.options as Json[])[0] as Json).value).toBe('int-0-0');
@@ -344,19 +351,19 @@ describe('campaign form view: fields', () => {
     expect(text).toContain('Sofía');
     expect(text).toContain('int-phone-1');
     expect(text).toContain('On (scheduled)');
-    expect(element(view, B.name).initial_value).toBe('Spring <renewals> & more');
+    expect(element(view, FORM_BLOCKS.name).initial_value).toBe('Spring <renewals> & more');
     expect(element(view, 'scheduling.tue.startTime').initial_time).toBe('09:00');
     expect(((element(view, 'scheduling.days').initial_options as Json[]) ?? []).map((o) => o.value)).toEqual([
       'mon',
       'tue',
     ]);
     expect(element(view, 'scheduling.sat.startTime').initial_time).toBe('10:00');
-    expect((element(view, B.timezone).initial_option as Json).value).toBe('America/Bogota');
-    expect(element(view, B.retries).initial_value).toBe('2');
-    expect(((element(view, B.filterStatuses).initial_options as Json[]) ?? []).map((o) => o.value)).toEqual([
+    expect((element(view, FORM_BLOCKS.timezone).initial_option as Json).value).toBe('America/Bogota');
+    expect(element(view, FORM_BLOCKS.retries).initial_value).toBe('2');
+    expect(((element(view, FORM_BLOCKS.filterStatuses).initial_options as Json[]) ?? []).map((o) => o.value)).toEqual([
       'converted',
     ]);
-    expect(element(view, B.cyclesStartDate).initial_date).toBe('2026-04-01');
+    expect(element(view, FORM_BLOCKS.cyclesStartDate).initial_date).toBe('2026-04-01');
     const meta = JSON.parse(view.private_metadata as string);
     expect(meta).toMatchObject({
       mode: 'edit',
@@ -368,8 +375,8 @@ describe('campaign form view: fields', () => {
 
   it('formValuesFromCampaign drops empty values', () => {
     const v = formValuesFromCampaign(campaign({ description: '', cycles: null }));
-    expect(v[B.description]).toBeUndefined();
-    expect(v[B.cyclesEnabled]).toBeUndefined();
+    expect(v[FORM_BLOCKS.description]).toBeUndefined();
+    expect(v[FORM_BLOCKS.cyclesEnabled]).toBeUndefined();
   });
 
   it('the finished and problem views are valid and offer no submit', () => {

@@ -5,7 +5,7 @@
 import { OutreachError } from '../../src/outreach/errors.js';
 import type { CampaignDetail } from '../../src/outreach/schemas.js';
 import {
-  B,
+  FORM_BLOCKS,
   campaignFormView,
   CYCLES_ON,
   defaultFormValues,
@@ -102,10 +102,10 @@ function submitCreate(values: FormValues, dir = directory) {
 
 const phone: FormValues = {
   ...defaultFormValues(),
-  [B.channel]: 'phone_call',
-  [B.name]: '  Spring renewals  ',
-  [B.agent]: AGENT,
-  [B.integration]: 'int-phone',
+  [FORM_BLOCKS.channel]: 'phone_call',
+  [FORM_BLOCKS.name]: '  Spring renewals  ',
+  [FORM_BLOCKS.agent]: AGENT,
+  [FORM_BLOCKS.integration]: 'int-phone',
 };
 
 function errorsOf(values: FormValues, dir = directory): Record<string, string> {
@@ -145,11 +145,11 @@ describe('validateCreate: a valid form becomes the API body', () => {
   it('phone call with schedule and scheduled cycles', () => {
     const r = submitCreate({
       ...phone,
-      [B.description]: 'desc',
-      [B.retries]: '0',
-      [B.messageLimit]: '10000',
-      [B.firstMessage]: 'Hola',
-      [B.template]: 'stale value from WhatsApp',
+      [FORM_BLOCKS.description]: 'desc',
+      [FORM_BLOCKS.retries]: '0',
+      [FORM_BLOCKS.messageLimit]: '10000',
+      [FORM_BLOCKS.firstMessage]: 'Hola',
+      [FORM_BLOCKS.template]: 'stale value from WhatsApp',
       'scheduling.days': ['mon', 'tue'],
       'scheduling.mon.startTime': '09:00',
       'scheduling.mon.stopTime': '18:00',
@@ -157,17 +157,17 @@ describe('validateCreate: a valid form becomes the API body', () => {
       'scheduling.tue.stopTime': '18:00',
       'scheduling.sat.startTime': '10:00',
       'scheduling.sat.stopTime': '12:00',
-      [B.cyclesEnabled]: [CYCLES_ON],
-      [B.cyclesMode]: 'scheduled',
-      [B.maxIterations]: '12',
-      [B.cooldownMinutes]: '1440',
-      [B.filterStatuses]: ['converted', 'voicemail'],
-      [B.filterTags]: 'tag-1, tag-2 tag-1',
+      [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+      [FORM_BLOCKS.cyclesMode]: 'scheduled',
+      [FORM_BLOCKS.maxIterations]: '12',
+      [FORM_BLOCKS.cooldownMinutes]: '1440',
+      [FORM_BLOCKS.filterStatuses]: ['converted', 'voicemail'],
+      [FORM_BLOCKS.filterTags]: 'tag-1, tag-2 tag-1',
       'cycles.schedule.days': ['fri'],
       'cycles.schedule.fri.startTime': '08:00',
       'cycles.schedule.fri.stopTime': '12:00',
-      [B.cyclesStartDate]: '2026-04-01',
-      [B.cyclesEndDate]: '2026-04-01',
+      [FORM_BLOCKS.cyclesStartDate]: '2026-04-01',
+      [FORM_BLOCKS.cyclesEndDate]: '2026-04-01',
     });
     expect(r).toEqual({
       ok: true,
@@ -204,13 +204,13 @@ describe('validateCreate: a valid form becomes the API body', () => {
   it('WhatsApp: templates, never first_message or cycles', () => {
     const r = submitCreate({
       ...phone,
-      [B.channel]: 'whatsapp',
-      [B.integration]: 'int-wa',
-      [B.template]: ' welcome_v2 ',
-      [B.templateAlt]: 'welcome_alt',
-      [B.firstMessage]: 'stale value from phone',
-      [B.cyclesEnabled]: [CYCLES_ON],
-      [B.maxIterations]: '99',
+      [FORM_BLOCKS.channel]: 'whatsapp',
+      [FORM_BLOCKS.integration]: 'int-wa',
+      [FORM_BLOCKS.template]: ' welcome_v2 ',
+      [FORM_BLOCKS.templateAlt]: 'welcome_alt',
+      [FORM_BLOCKS.firstMessage]: 'stale value from phone',
+      [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+      [FORM_BLOCKS.maxIterations]: '99',
     });
     expect(r.ok && r.input).toEqual({
       name: 'Spring renewals',
@@ -228,11 +228,11 @@ describe('validateCreate: a valid form becomes the API body', () => {
   it('cooldown mode never sends the cycle schedule or dates', () => {
     const r = submitCreate({
       ...phone,
-      [B.cyclesEnabled]: [CYCLES_ON],
-      [B.cyclesMode]: 'cooldown',
+      [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+      [FORM_BLOCKS.cyclesMode]: 'cooldown',
       'cycles.schedule.fri.startTime': '08:00',
       'cycles.schedule.fri.stopTime': '12:00',
-      [B.cyclesStartDate]: '2026-04-01',
+      [FORM_BLOCKS.cyclesStartDate]: '2026-04-01',
     });
     expect(r.ok && r.input.cycles).toEqual({ enabled: true, mode: 'cooldown' });
   });
@@ -240,17 +240,17 @@ describe('validateCreate: a valid form becomes the API body', () => {
   it('typed ids are used when nothing is picked, and may repeat the picked one', () => {
     const r = submitCreate({
       ...phone,
-      [B.agent]: undefined,
-      [B.agentTyped]: ` ${OTHER_AGENT} `,
-      [B.integration]: undefined,
-      [B.integrationTyped]: 'int-unknown',
+      [FORM_BLOCKS.agent]: undefined,
+      [FORM_BLOCKS.agentTyped]: ` ${OTHER_AGENT} `,
+      [FORM_BLOCKS.integration]: undefined,
+      [FORM_BLOCKS.integrationTyped]: 'int-unknown',
     });
     expect(r.ok && [r.input.agent_id, r.input.integration_id]).toEqual([OTHER_AGENT, 'int-unknown']);
-    expect(submitCreate({ ...phone, [B.agentTyped]: AGENT }).ok).toBe(true);
+    expect(submitCreate({ ...phone, [FORM_BLOCKS.agentTyped]: AGENT }).ok).toBe(true);
   });
 
   it('blank numbers use the service defaults (left out)', () => {
-    const r = submitCreate({ ...phone, [B.retries]: undefined, [B.messageLimit]: undefined });
+    const r = submitCreate({ ...phone, [FORM_BLOCKS.retries]: undefined, [FORM_BLOCKS.messageLimit]: undefined });
     expect(r.ok && 'retries' in r.input).toBe(false);
     expect(r.ok && 'message_limit' in r.input).toBe(false);
   });
@@ -258,30 +258,40 @@ describe('validateCreate: a valid form becomes the API body', () => {
 
 describe('validateCreate: every rule answered on its block', () => {
   const cases: [string, FormValues, string, RegExp][] = [
-    ['channel missing', { ...phone, [B.channel]: undefined }, 'integration_type', /channel/],
-    ['name missing', { ...phone, [B.name]: '   ' }, 'name', /name/],
-    ['agent missing', { ...phone, [B.agent]: undefined }, 'agent_id', /agent/],
-    ['agent typed not a UUID', { ...phone, [B.agent]: undefined, [B.agentTyped]: 'sofia' }, 'agent_id_typed', /UUID/],
-    ['picked and typed agents differ', { ...phone, [B.agentTyped]: OTHER_AGENT }, 'agent_id_typed', /keep only one/],
-    ['integration missing', { ...phone, [B.integration]: undefined }, 'integration_id', /integration/],
+    ['channel missing', { ...phone, [FORM_BLOCKS.channel]: undefined }, 'integration_type', /channel/],
+    ['name missing', { ...phone, [FORM_BLOCKS.name]: '   ' }, 'name', /name/],
+    ['agent missing', { ...phone, [FORM_BLOCKS.agent]: undefined }, 'agent_id', /agent/],
+    [
+      'agent typed not a UUID',
+      { ...phone, [FORM_BLOCKS.agent]: undefined, [FORM_BLOCKS.agentTyped]: 'sofia' },
+      'agent_id_typed',
+      /UUID/,
+    ],
+    [
+      'picked and typed agents differ',
+      { ...phone, [FORM_BLOCKS.agentTyped]: OTHER_AGENT },
+      'agent_id_typed',
+      /keep only one/,
+    ],
+    ['integration missing', { ...phone, [FORM_BLOCKS.integration]: undefined }, 'integration_id', /integration/],
     [
       'integration of another agent',
-      { ...phone, [B.integrationTyped]: 'int-max', [B.integration]: undefined },
+      { ...phone, [FORM_BLOCKS.integrationTyped]: 'int-max', [FORM_BLOCKS.integration]: undefined },
       'integration_id_typed',
       /belongs to agent Max/,
     ],
     [
       'integration of the other channel',
-      { ...phone, [B.integration]: 'int-wa' },
+      { ...phone, [FORM_BLOCKS.integration]: 'int-wa' },
       'integration_id',
       /WhatsApp integration/,
     ],
-    ['retries above 5', { ...phone, [B.retries]: '6' }, 'retries', /0 to 5/],
-    ['retries negative', { ...phone, [B.retries]: '-1' }, 'retries', /0 to 5/],
-    ['retries not whole', { ...phone, [B.retries]: '1.5' }, 'retries', /whole number/],
-    ['message limit 0', { ...phone, [B.messageLimit]: '0' }, 'message_limit', /1 to 10,000/],
-    ['message limit above 10000', { ...phone, [B.messageLimit]: '10001' }, 'message_limit', /1 to 10,000/],
-    ['unknown timezone', { ...phone, [B.timezone]: 'Mars/Olympus' }, 'timezone', /timezone/],
+    ['retries above 5', { ...phone, [FORM_BLOCKS.retries]: '6' }, 'retries', /0 to 5/],
+    ['retries negative', { ...phone, [FORM_BLOCKS.retries]: '-1' }, 'retries', /0 to 5/],
+    ['retries not whole', { ...phone, [FORM_BLOCKS.retries]: '1.5' }, 'retries', /whole number/],
+    ['message limit 0', { ...phone, [FORM_BLOCKS.messageLimit]: '0' }, 'message_limit', /1 to 10,000/],
+    ['message limit above 10000', { ...phone, [FORM_BLOCKS.messageLimit]: '10001' }, 'message_limit', /1 to 10,000/],
+    ['unknown timezone', { ...phone, [FORM_BLOCKS.timezone]: 'Mars/Olympus' }, 'timezone', /timezone/],
     [
       'ticked day without start',
       { ...phone, 'scheduling.days': ['wed'], 'scheduling.wed.stopTime': '10:00' },
@@ -302,19 +312,19 @@ describe('validateCreate: every rule answered on its block', () => {
     ],
     [
       'max_iterations below 2',
-      { ...phone, [B.cyclesEnabled]: [CYCLES_ON], [B.maxIterations]: '1' },
+      { ...phone, [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON], [FORM_BLOCKS.maxIterations]: '1' },
       'cycles.max_iterations',
       /2 to 12/,
     ],
     [
       'max_iterations above 12',
-      { ...phone, [B.cyclesEnabled]: [CYCLES_ON], [B.maxIterations]: '13' },
+      { ...phone, [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON], [FORM_BLOCKS.maxIterations]: '13' },
       'cycles.max_iterations',
       /2 to 12/,
     ],
     [
       'cooldown above 1440',
-      { ...phone, [B.cyclesEnabled]: [CYCLES_ON], [B.cooldownMinutes]: '1441' },
+      { ...phone, [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON], [FORM_BLOCKS.cooldownMinutes]: '1441' },
       'cycles.cooldown_minutes',
       /0 to 1,440/,
     ],
@@ -322,17 +332,22 @@ describe('validateCreate: every rule answered on its block', () => {
       'cycle end before start',
       {
         ...phone,
-        [B.cyclesEnabled]: [CYCLES_ON],
-        [B.cyclesMode]: 'scheduled',
-        [B.cyclesStartDate]: '2026-05-02',
-        [B.cyclesEndDate]: '2026-05-01',
+        [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+        [FORM_BLOCKS.cyclesMode]: 'scheduled',
+        [FORM_BLOCKS.cyclesStartDate]: '2026-05-02',
+        [FORM_BLOCKS.cyclesEndDate]: '2026-05-01',
       },
       'cycles.schedule_end_date',
       /before they start/,
     ],
     [
       'cycle schedule day ticked without times',
-      { ...phone, [B.cyclesEnabled]: [CYCLES_ON], [B.cyclesMode]: 'scheduled', 'cycles.schedule.days': ['sun'] },
+      {
+        ...phone,
+        [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+        [FORM_BLOCKS.cyclesMode]: 'scheduled',
+        'cycles.schedule.days': ['sun'],
+      },
       'cycles.schedule.sun.startTime',
       /Sunday is ticked/,
     ],
@@ -344,19 +359,19 @@ describe('validateCreate: every rule answered on its block', () => {
   });
 
   it('typed agent error goes to the typed field when no agent list is shown', () => {
-    const errors = errorsOf({ ...phone, [B.agent]: undefined }, { agents: [] });
+    const errors = errorsOf({ ...phone, [FORM_BLOCKS.agent]: undefined }, { agents: [] });
     expect(Object.keys(errors)).toEqual(expect.arrayContaining(['agent_id_typed', 'integration_id_typed']));
   });
 
   it('invalid values sent by a tampered client are refused, not passed on', () => {
-    const view = createView({ ...phone, [B.cyclesEnabled]: [CYCLES_ON] });
-    const state = stateFor(view, { ...phone, [B.cyclesEnabled]: [CYCLES_ON] });
-    (state[B.filterStatuses] as Json)[B.filterStatuses] = stateValue.multiStaticSelect(['read']);
+    const view = createView({ ...phone, [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON] });
+    const state = stateFor(view, { ...phone, [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON] });
+    (state[FORM_BLOCKS.filterStatuses] as Json)[FORM_BLOCKS.filterStatuses] = stateValue.multiStaticSelect(['read']);
     (state['scheduling.mon.startTime'] as Json)['scheduling.mon.startTime'] = stateValue.time('25:00');
     const r = validateCreate(formValuesFromState(state), { directory, visible: new Set(inputBlockIds(view)) });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.errors[B.filterStatuses]).toMatch(/not a phone contact status/);
+      expect(r.errors[FORM_BLOCKS.filterStatuses]).toMatch(/not a phone contact status/);
       expect(r.errors['scheduling.mon.startTime']).toMatch(/not a time/);
     }
   });
@@ -364,15 +379,15 @@ describe('validateCreate: every rule answered on its block', () => {
   it('a channel-exclusive field of the other channel is never sent, even if the state carries it', () => {
     const view = createView(phone);
     const state = stateFor(view, phone);
-    state[B.template] = { [B.template]: stateValue.text('tpl') };
-    state[B.cyclesEnabled] = { [B.cyclesEnabled]: stateValue.checkboxes([CYCLES_ON]) };
+    state[FORM_BLOCKS.template] = { [FORM_BLOCKS.template]: stateValue.text('tpl') };
+    state[FORM_BLOCKS.cyclesEnabled] = { [FORM_BLOCKS.cyclesEnabled]: stateValue.checkboxes([CYCLES_ON]) };
     const r = validateCreate(formValuesFromState(state), { directory, visible: new Set(inputBlockIds(view)) });
     expect(r.ok && 'template' in r.input).toBe(false);
-    const wa = { ...phone, [B.channel]: 'whatsapp', [B.integration]: 'int-wa' };
+    const wa = { ...phone, [FORM_BLOCKS.channel]: 'whatsapp', [FORM_BLOCKS.integration]: 'int-wa' };
     const waView = createView(wa);
     const waState = stateFor(waView, wa);
-    waState[B.firstMessage] = { [B.firstMessage]: stateValue.text('hola') };
-    waState[B.cyclesEnabled] = { [B.cyclesEnabled]: stateValue.checkboxes([CYCLES_ON]) };
+    waState[FORM_BLOCKS.firstMessage] = { [FORM_BLOCKS.firstMessage]: stateValue.text('hola') };
+    waState[FORM_BLOCKS.cyclesEnabled] = { [FORM_BLOCKS.cyclesEnabled]: stateValue.checkboxes([CYCLES_ON]) };
     const w = validateCreate(formValuesFromState(waState), { directory, visible: new Set(inputBlockIds(waView)) });
     expect(w.ok && Object.keys(w.input).filter((k) => k === 'first_message' || k === 'cycles')).toEqual([]);
   });
@@ -419,7 +434,12 @@ describe('validateEdit: only changed fields, immutable ones never', () => {
   });
 
   it('sends exactly the changed fields', () => {
-    const r = submitEdit({ [B.name]: 'Spring 2', [B.retries]: '5', [B.maxIterations]: '4', [B.filterTags]: 't1' });
+    const r = submitEdit({
+      [FORM_BLOCKS.name]: 'Spring 2',
+      [FORM_BLOCKS.retries]: '5',
+      [FORM_BLOCKS.maxIterations]: '4',
+      [FORM_BLOCKS.filterTags]: 't1',
+    });
     expect(r).toEqual({
       ok: true,
       patch: { name: 'Spring 2', retries: 5, cycles: { max_iterations: 4, filter_tags: ['t1'] } },
@@ -433,23 +453,23 @@ describe('validateEdit: only changed fields, immutable ones never', () => {
   });
 
   it('a cleared description is sent as empty', () => {
-    const r = submitEdit({ [B.description]: undefined }, { ...c, description: 'old' });
+    const r = submitEdit({ [FORM_BLOCKS.description]: undefined }, { ...c, description: 'old' });
     expect(r.ok && r.patch).toEqual({ description: '' });
   });
 
   it('validates changed fields only, and requires numbers once set', () => {
-    const r = submitEdit({ [B.retries]: undefined, [B.messageLimit]: '0' });
+    const r = submitEdit({ [FORM_BLOCKS.retries]: undefined, [FORM_BLOCKS.messageLimit]: '0' });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.errors.retries).toMatch(/Enter the retries/);
       expect(r.errors.message_limit).toMatch(/1 to 10,000/);
     }
     // A stored value the form would refuse does not block editing something else.
-    expect(submitEdit({ [B.name]: 'ok' }, { ...c, retries: 9 }).ok).toBe(true);
+    expect(submitEdit({ [FORM_BLOCKS.name]: 'ok' }, { ...c, retries: 9 }).ok).toBe(true);
   });
 
   it('never sends agent, integration, channel, cycles enabled or mode', () => {
-    const r = submitEdit({ [B.name]: 'x', [B.cooldownMinutes]: '0' });
+    const r = submitEdit({ [FORM_BLOCKS.name]: 'x', [FORM_BLOCKS.cooldownMinutes]: '0' });
     expect(r.ok && r.patch).toEqual({ name: 'x', cycles: { cooldown_minutes: 0 } });
     expect(JSON.stringify(r)).not.toMatch(/agent_id|integration_id|integration_type|enabled|"mode"/);
   });
@@ -463,13 +483,17 @@ describe('validateEdit: only changed fields, immutable ones never', () => {
       first_message: null,
     };
     expect(fixedSettingsOf(wa)).toEqual({ channel: 'whatsapp', cyclesEnabled: false, cyclesMode: null });
-    const r = submitEdit({ [B.template]: 'b' }, wa);
+    const r = submitEdit({ [FORM_BLOCKS.template]: 'b' }, wa);
     expect(r.ok && r.patch).toEqual({ template: 'b' });
   });
 });
 
 describe('service errors mapped back to blocks', () => {
-  const view = createView({ ...phone, [B.cyclesEnabled]: [CYCLES_ON], [B.cyclesMode]: 'scheduled' });
+  const view = createView({
+    ...phone,
+    [FORM_BLOCKS.cyclesEnabled]: [CYCLES_ON],
+    [FORM_BLOCKS.cyclesMode]: 'scheduled',
+  });
   const visible = new Set(inputBlockIds(view));
   const err = (init: Partial<ConstructorParameters<typeof OutreachError>[0]>) =>
     new OutreachError({ kind: 'service', endpoint: 'POST /campaigns', status: 400, ...init });
@@ -484,7 +508,7 @@ describe('service errors mapped back to blocks', () => {
     expect(blockForField('cycles.filter_statuses.0', phone, visible)).toBe('cycles.filter_statuses');
     expect(blockForField('cycles', phone, visible)).toBe('cycles.enabled');
     expect(blockForField('agent_id', phone, visible)).toBe('agent_id');
-    expect(blockForField('agent_id', { ...phone, [B.agentTyped]: 'x' }, visible)).toBe('agent_id_typed');
+    expect(blockForField('agent_id', { ...phone, [FORM_BLOCKS.agentTyped]: 'x' }, visible)).toBe('agent_id_typed');
     expect(blockForField('non_field_errors', phone, visible)).toBeUndefined();
   });
 
@@ -516,7 +540,7 @@ describe('service errors mapped back to blocks', () => {
     expect(a.errors.agent_id).toContain(AGENT);
     const i = mapServiceError(
       err({ key: 'INTEGRATION_NOT_FOUND', status: 404 }),
-      { ...phone, [B.integrationTyped]: 'zz' },
+      { ...phone, [FORM_BLOCKS.integrationTyped]: 'zz' },
       visible,
     );
     expect(Object.keys(i.errors)).toEqual(['integration_id_typed']);
@@ -559,7 +583,7 @@ describe('service errors mapped back to blocks', () => {
 
 describe('reshaping the form', () => {
   it("switching channel keeps typed values, hides the other channel's fields and brings them back", () => {
-    const v0 = { ...phone, [B.firstMessage]: 'Hola', [B.description]: 'kept' };
+    const v0 = { ...phone, [FORM_BLOCKS.firstMessage]: 'Hola', [FORM_BLOCKS.description]: 'kept' };
     const view0 = createView(v0);
     const asSubmitted = (view: Json, values: FormValues) => ({
       ...(view as object),
@@ -568,8 +592,8 @@ describe('reshaping the form', () => {
     });
     const action = (value: string) => ({
       type: 'radio_buttons',
-      block_id: B.channel,
-      action_id: B.channel,
+      block_id: FORM_BLOCKS.channel,
+      action_id: FORM_BLOCKS.channel,
       selected_option: { value },
     });
 
@@ -577,19 +601,21 @@ describe('reshaping the form', () => {
     const ids1 = inputBlockIds(view1);
     expect(ids1).toContain('template');
     expect(ids1).not.toContain('first_message');
-    const desc = (view1.blocks as Json[]).find((b) => b.block_id === B.description)!;
+    const desc = (view1.blocks as Json[]).find((b) => b.block_id === FORM_BLOCKS.description)!;
     expect((desc.element as Json).initial_value).toBe('kept');
     // The integration picked for phone is not WhatsApp's: dropped from the choice.
     expect(
-      ((view1.blocks as Json[]).find((b) => b.block_id === B.integration)!.element as Json).initial_option,
+      ((view1.blocks as Json[]).find((b) => b.block_id === FORM_BLOCKS.integration)!.element as Json).initial_option,
     ).toBeUndefined();
 
     const v1 = {
-      ...formValuesFromState(stateFor(view1, { ...v0, [B.channel]: 'whatsapp', [B.integration]: undefined })),
-      [B.template]: 'tpl',
+      ...formValuesFromState(
+        stateFor(view1, { ...v0, [FORM_BLOCKS.channel]: 'whatsapp', [FORM_BLOCKS.integration]: undefined }),
+      ),
+      [FORM_BLOCKS.template]: 'tpl',
     };
     const view2 = rebuiltFormView(asSubmitted(view1, v1) as never, directory, action('phone_call')) as unknown as Json;
-    const first = (view2.blocks as Json[]).find((b) => b.block_id === B.firstMessage)!;
+    const first = (view2.blocks as Json[]).find((b) => b.block_id === FORM_BLOCKS.firstMessage)!;
     expect((first.element as Json).initial_value).toBe('Hola');
     expect(JSON.parse(view2.private_metadata as string).stash).toMatchObject({ template: 'tpl' });
   });

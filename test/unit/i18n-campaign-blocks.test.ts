@@ -8,9 +8,7 @@ import { translator } from '../../src/i18n/translator.js';
 import { OutreachError, type OutreachErrorInit } from '../../src/outreach/errors.js';
 import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
 import {
-  campaignCreatedMessage,
   campaignFormView,
-  campaignUpdatedMessage,
   CYCLES_ON,
   decodeMetadata,
   doneView,
@@ -23,6 +21,7 @@ import {
   workingView,
   type FormDirectory,
 } from '../../src/render/campaign-form.js';
+import { campaignCreatedMessage, campaignUpdatedMessage } from '../../src/render/feedback.js';
 import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/render/feedback.js';
 import { serviceErrorText } from '../../src/render/service-error.js';
 import type { SlackMessage, View } from '../../src/render/types.js';

@@ -3,7 +3,7 @@ import type { Translator } from '../../i18n/translator.js';
 import { OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail } from '../../outreach/schemas.js';
 import {
-  B,
+  FORM_BLOCKS,
   campaignFormView,
   defaultFormValues,
   editTitle,
@@ -161,10 +161,10 @@ export function rebuiltFormView(view: SubmittedView, directory: FormDirectory, a
     else values[a.block_id] = chosen;
   }
   // An integration chosen under another agent is not carried over to the new agent's list.
-  const agent = values[B.agent];
-  if (typeof agent === 'string' && typeof values[B.integration] === 'string') {
-    const owner = directory.agents.find((a) => a.integrations.some((i) => i.id === values[B.integration]));
-    if (owner && owner.id !== agent) delete values[B.integration];
+  const agent = values[FORM_BLOCKS.agent];
+  if (typeof agent === 'string' && typeof values[FORM_BLOCKS.integration] === 'string') {
+    const owner = directory.agents.find((a) => a.integrations.some((i) => i.id === values[FORM_BLOCKS.integration]));
+    if (owner && owner.id !== agent) delete values[FORM_BLOCKS.integration];
   }
   const draft = createFormView(values, directory, { ...meta, stash: undefined });
   const visibleAfter = new Set(inputBlockIds(draft as { blocks?: unknown }));

@@ -26,7 +26,7 @@ import {
   SCHEDULE_TIME_PATTERN,
 } from '../../outreach/unspecified.js';
 import {
-  B,
+  FORM_BLOCKS,
   COOLDOWN_RANGE,
   DAY_NAMES,
   channelOf,
@@ -128,10 +128,14 @@ class Collector {
 
 /** Where an agent error shows: the typed field when it was used (or is the only one), else the select. */
 function agentBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
-  return textOf(values, B.agentTyped).trim() || !visible.has(B.agent) ? B.agentTyped : B.agent;
+  return textOf(values, FORM_BLOCKS.agentTyped).trim() || !visible.has(FORM_BLOCKS.agent)
+    ? FORM_BLOCKS.agentTyped
+    : FORM_BLOCKS.agent;
 }
 function integrationBlockOf(values: FormValues, visible: ReadonlySet<string>): string {
-  return textOf(values, B.integrationTyped).trim() || !visible.has(B.integration) ? B.integrationTyped : B.integration;
+  return textOf(values, FORM_BLOCKS.integrationTyped).trim() || !visible.has(FORM_BLOCKS.integration)
+    ? FORM_BLOCKS.integrationTyped
+    : FORM_BLOCKS.integration;
 }
 
 /** Which number a field holds (the catalog's `field` select names it). */
@@ -222,23 +226,23 @@ export function parseTagIds(raw: string): string[] {
 }
 
 function tagsField(c: Collector, values: FormValues): string[] | undefined {
-  const raw = textOf(values, B.filterTags);
+  const raw = textOf(values, FORM_BLOCKS.filterTags);
   if (!raw.trim()) return undefined;
   const tags = parseTagIds(raw);
   const bad = tags.find((t) => t.length > 100);
   if (bad) {
-    c.add(B.filterTags, c.t.t('campaignForm.error.tagTooLong', { raw: bad.slice(0, 30) }));
+    c.add(FORM_BLOCKS.filterTags, c.t.t('campaignForm.error.tagTooLong', { raw: bad.slice(0, 30) }));
     return undefined;
   }
   return tags;
 }
 
 function statusesField(c: Collector, values: FormValues): string[] {
-  const chosen = listOf(values, B.filterStatuses);
+  const chosen = listOf(values, FORM_BLOCKS.filterStatuses);
   const bad = chosen.filter((s) => !(PHONE_CONTACT_STATUSES as readonly string[]).includes(s));
   if (bad.length) {
     c.add(
-      B.filterStatuses,
+      FORM_BLOCKS.filterStatuses,
       c.t.t('campaignForm.error.notAContactStatus', {
         count: bad.length,
         raw: bad.join(', '),
@@ -252,9 +256,9 @@ function statusesField(c: Collector, values: FormValues): string[] {
 /** Cycles fields other than enabled/mode. `scheduled` decides whether the schedule and dates are read at all. */
 function cyclesSettings(c: Collector, values: FormValues, scheduled: boolean): Omit<CyclesInput, 'enabled' | 'mode'> {
   const out: Omit<CyclesInput, 'enabled' | 'mode'> = {};
-  const max = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', false);
+  const max = intField(c, values, FORM_BLOCKS.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', false);
   if (max !== undefined) out.max_iterations = max;
-  const cool = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', false);
+  const cool = intField(c, values, FORM_BLOCKS.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', false);
   if (cool !== undefined) out.cooldown_minutes = cool;
   const statuses = statusesField(c, values);
   if (statuses.length) out.filter_statuses = statuses;
@@ -263,38 +267,38 @@ function cyclesSettings(c: Collector, values: FormValues, scheduled: boolean): O
   if (scheduled) {
     const schedule = weekField(c, values, 'cycles.schedule');
     if (schedule) out.schedule = schedule;
-    const start = dateField(c, values, B.cyclesStartDate);
-    const end = dateField(c, values, B.cyclesEndDate);
+    const start = dateField(c, values, FORM_BLOCKS.cyclesStartDate);
+    const end = dateField(c, values, FORM_BLOCKS.cyclesEndDate);
     if (start) out.schedule_start_date = start;
     if (end) out.schedule_end_date = end;
     if (start && end && start > end) {
-      c.add(B.cyclesEndDate, c.t.t('campaignForm.error.endBeforeStart', { start, end }));
+      c.add(FORM_BLOCKS.cyclesEndDate, c.t.t('campaignForm.error.endBeforeStart', { start, end }));
     }
   }
   return out;
 }
 
 function nameField(c: Collector, values: FormValues): string | undefined {
-  const name = textOf(values, B.name).trim();
+  const name = textOf(values, FORM_BLOCKS.name).trim();
   if (!name) {
-    c.add(B.name, c.t.t('campaignForm.error.nameMissing'));
+    c.add(FORM_BLOCKS.name, c.t.t('campaignForm.error.nameMissing'));
     return undefined;
   }
   if (name.length > NAME_MAX) {
-    c.add(B.name, c.t.t('campaignForm.error.nameTooLong', { length: name.length, max: NAME_MAX }));
+    c.add(FORM_BLOCKS.name, c.t.t('campaignForm.error.nameTooLong', { length: name.length, max: NAME_MAX }));
     return undefined;
   }
   return name;
 }
 
 function timezoneField(c: Collector, values: FormValues, required: boolean): string | undefined {
-  const tz = textOf(values, B.timezone).trim();
+  const tz = textOf(values, FORM_BLOCKS.timezone).trim();
   if (!tz) {
-    if (required) c.add(B.timezone, c.t.t('campaignForm.error.timezoneMissing'));
+    if (required) c.add(FORM_BLOCKS.timezone, c.t.t('campaignForm.error.timezoneMissing'));
     return undefined;
   }
   if (!isValidTimeZone(tz)) {
-    c.add(B.timezone, c.t.t('campaignForm.error.unknownTimezone', { raw: tz.slice(0, 60) }));
+    c.add(FORM_BLOCKS.timezone, c.t.t('campaignForm.error.unknownTimezone', { raw: tz.slice(0, 60) }));
     return undefined;
   }
   return tz;
@@ -323,13 +327,13 @@ export function validateCreate(
 ): { ok: true; input: CreateCampaignInput } | { ok: false; errors: FormErrors } {
   const c = new Collector(t);
   const channel = channelOf(values);
-  if (!channel) c.add(B.channel, t.t('campaignForm.error.channelMissing'));
+  if (!channel) c.add(FORM_BLOCKS.channel, t.t('campaignForm.error.channelMissing'));
   const name = nameField(c, values);
 
   const agentBlock = agentBlockOf(values, ctx.visible);
   const integrationBlock = integrationBlockOf(values, ctx.visible);
-  const agentId = chosenId(c, values, B.agent, B.agentTyped, 'agent');
-  const integrationId = chosenId(c, values, B.integration, B.integrationTyped, 'integration');
+  const agentId = chosenId(c, values, FORM_BLOCKS.agent, FORM_BLOCKS.agentTyped, 'agent');
+  const integrationId = chosenId(c, values, FORM_BLOCKS.integration, FORM_BLOCKS.integrationTyped, 'integration');
   if (!agentId) c.add(agentBlock, t.t('campaignForm.error.agentMissing'));
   else if (!UUID.test(agentId)) {
     c.add(agentBlock, t.t('campaignForm.error.notAnAgentId', { raw: agentId.slice(0, 60) }));
@@ -353,9 +357,9 @@ export function validateCreate(
   }
 
   const timezone = timezoneField(c, values, false);
-  const retries = intField(c, values, B.retries, RETRIES_RANGE, 'retries', false);
-  const messageLimit = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', false);
-  const description = textOf(values, B.description).trim();
+  const retries = intField(c, values, FORM_BLOCKS.retries, RETRIES_RANGE, 'retries', false);
+  const messageLimit = intField(c, values, FORM_BLOCKS.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', false);
+  const description = textOf(values, FORM_BLOCKS.description).trim();
   const scheduling = weekField(c, values, 'scheduling');
 
   let cycles: CyclesInput | undefined;
@@ -377,11 +381,11 @@ export function validateCreate(
   if (messageLimit !== undefined) input.message_limit = messageLimit;
   // Channel-exclusive fields are only ever read for their own channel.
   if (channel === 'phone_call') {
-    const first = textOf(values, B.firstMessage);
+    const first = textOf(values, FORM_BLOCKS.firstMessage);
     if (first.trim()) input.first_message = first.trim();
   } else {
-    const template = textOf(values, B.template).trim();
-    const alt = textOf(values, B.templateAlt).trim();
+    const template = textOf(values, FORM_BLOCKS.template).trim();
+    const alt = textOf(values, FORM_BLOCKS.templateAlt).trim();
     if (template) input.template = template;
     if (alt) input.template_alt = alt;
   }
@@ -403,27 +407,27 @@ function weekBlocks(prefix: WeekPrefix): string[] {
 /** The editable API fields of a campaign and the blocks each is made of. */
 function editableFields(fixed: FixedSettings): Record<string, string[]> {
   const f: Record<string, string[]> = {
-    name: [B.name],
-    description: [B.description],
-    timezone: [B.timezone],
-    retries: [B.retries],
-    message_limit: [B.messageLimit],
+    name: [FORM_BLOCKS.name],
+    description: [FORM_BLOCKS.description],
+    timezone: [FORM_BLOCKS.timezone],
+    retries: [FORM_BLOCKS.retries],
+    message_limit: [FORM_BLOCKS.messageLimit],
   };
-  if (fixed.channel === 'phone_call') f.first_message = [B.firstMessage];
+  if (fixed.channel === 'phone_call') f.first_message = [FORM_BLOCKS.firstMessage];
   if (fixed.channel === 'whatsapp') {
-    f.template = [B.template];
-    f.template_alt = [B.templateAlt];
+    f.template = [FORM_BLOCKS.template];
+    f.template_alt = [FORM_BLOCKS.templateAlt];
   }
   f.scheduling = weekBlocks('scheduling');
   if (fixed.channel === 'phone_call' && fixed.cyclesEnabled) {
-    f['cycles.max_iterations'] = [B.maxIterations];
-    f['cycles.cooldown_minutes'] = [B.cooldownMinutes];
-    f['cycles.filter_statuses'] = [B.filterStatuses];
-    f['cycles.filter_tags'] = [B.filterTags];
+    f['cycles.max_iterations'] = [FORM_BLOCKS.maxIterations];
+    f['cycles.cooldown_minutes'] = [FORM_BLOCKS.cooldownMinutes];
+    f['cycles.filter_statuses'] = [FORM_BLOCKS.filterStatuses];
+    f['cycles.filter_tags'] = [FORM_BLOCKS.filterTags];
     if (fixed.cyclesMode === 'scheduled') {
       f['cycles.schedule'] = weekBlocks('cycles.schedule');
-      f['cycles.schedule_start_date'] = [B.cyclesStartDate];
-      f['cycles.schedule_end_date'] = [B.cyclesEndDate];
+      f['cycles.schedule_start_date'] = [FORM_BLOCKS.cyclesStartDate];
+      f['cycles.schedule_end_date'] = [FORM_BLOCKS.cyclesEndDate];
     }
   }
   return f;
@@ -470,32 +474,32 @@ export function validateEdit(
     const name = nameField(c, values);
     if (name) patch.name = name;
   }
-  if (has('description')) patch.description = textOf(values, B.description).trim();
+  if (has('description')) patch.description = textOf(values, FORM_BLOCKS.description).trim();
   if (has('timezone')) {
     const tz = timezoneField(c, values, true);
     if (tz) patch.timezone = tz;
   }
   if (has('retries')) {
-    const n = intField(c, values, B.retries, RETRIES_RANGE, 'retries', true);
+    const n = intField(c, values, FORM_BLOCKS.retries, RETRIES_RANGE, 'retries', true);
     if (n !== undefined) patch.retries = n;
   }
   if (has('message_limit')) {
-    const n = intField(c, values, B.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', true);
+    const n = intField(c, values, FORM_BLOCKS.messageLimit, MESSAGE_LIMIT_RANGE, 'messageLimit', true);
     if (n !== undefined) patch.message_limit = n;
   }
-  if (has('first_message')) patch.first_message = textOf(values, B.firstMessage).trim();
-  if (has('template')) patch.template = textOf(values, B.template).trim();
-  if (has('template_alt')) patch.template_alt = textOf(values, B.templateAlt).trim();
+  if (has('first_message')) patch.first_message = textOf(values, FORM_BLOCKS.firstMessage).trim();
+  if (has('template')) patch.template = textOf(values, FORM_BLOCKS.template).trim();
+  if (has('template_alt')) patch.template_alt = textOf(values, FORM_BLOCKS.templateAlt).trim();
   // A schedule is sent whole: the days the form shows are the whole week (no days = runs any time).
   if (has('scheduling')) patch.scheduling = weekField(c, values, 'scheduling') ?? {};
 
   if (fixed.cyclesEnabled && fixed.channel === 'phone_call') {
     if (has('cycles.max_iterations')) {
-      const n = intField(c, values, B.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', true);
+      const n = intField(c, values, FORM_BLOCKS.maxIterations, MAX_ITERATIONS_RANGE, 'rounds', true);
       if (n !== undefined) cycles.max_iterations = n;
     }
     if (has('cycles.cooldown_minutes')) {
-      const n = intField(c, values, B.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', true);
+      const n = intField(c, values, FORM_BLOCKS.cooldownMinutes, COOLDOWN_RANGE, 'cooldown', true);
       if (n !== undefined) cycles.cooldown_minutes = n;
     }
     if (has('cycles.filter_statuses')) cycles.filter_statuses = statusesField(c, values);
@@ -506,14 +510,18 @@ export function validateEdit(
     }
     if (fixed.cyclesMode === 'scheduled') {
       if (has('cycles.schedule')) cycles.schedule = weekField(c, values, 'cycles.schedule') ?? {};
-      const start = has('cycles.schedule_start_date') ? (dateField(c, values, B.cyclesStartDate) ?? null) : undefined;
-      const end = has('cycles.schedule_end_date') ? (dateField(c, values, B.cyclesEndDate) ?? null) : undefined;
+      const start = has('cycles.schedule_start_date')
+        ? (dateField(c, values, FORM_BLOCKS.cyclesStartDate) ?? null)
+        : undefined;
+      const end = has('cycles.schedule_end_date')
+        ? (dateField(c, values, FORM_BLOCKS.cyclesEndDate) ?? null)
+        : undefined;
       if (start !== undefined) cycles.schedule_start_date = start;
       if (end !== undefined) cycles.schedule_end_date = end;
-      const s = dateField(new Collector(t), values, B.cyclesStartDate);
-      const e = dateField(new Collector(t), values, B.cyclesEndDate);
+      const s = dateField(new Collector(t), values, FORM_BLOCKS.cyclesStartDate);
+      const e = dateField(new Collector(t), values, FORM_BLOCKS.cyclesEndDate);
       if ((start !== undefined || end !== undefined) && s && e && s > e) {
-        c.add(B.cyclesEndDate, t.t('campaignForm.error.endBeforeStart', { start: s, end: e }));
+        c.add(FORM_BLOCKS.cyclesEndDate, t.t('campaignForm.error.endBeforeStart', { start: s, end: e }));
       }
     }
   }
@@ -558,7 +566,7 @@ export function blockForField(path: string, values: FormValues, visible: Readonl
     if (visible.has(b)) return b;
   }
   if (p === 'cycles') {
-    if (visible.has(B.cyclesEnabled)) return B.cyclesEnabled;
+    if (visible.has(FORM_BLOCKS.cyclesEnabled)) return FORM_BLOCKS.cyclesEnabled;
     return [...visible].find((b) => b.startsWith('cycles.'));
   }
   // `cycles.filter_statuses.0` -> `cycles.filter_statuses`

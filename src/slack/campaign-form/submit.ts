@@ -10,8 +10,6 @@ import type { Translator } from '../../i18n/translator.js';
 import { OutreachError } from '../../outreach/errors.js';
 import type { CampaignDetail, CreateCampaignInput, UpdateCampaignInput } from '../../outreach/schemas.js';
 import {
-  campaignCreatedMessage,
-  campaignUpdatedMessage,
   doneView,
   inputBlockIds,
   noChangesView,
@@ -21,6 +19,7 @@ import {
   type FormMetadata,
   type FormValues,
 } from '../../render/campaign-form.js';
+import { campaignCreatedMessage, campaignUpdatedMessage } from '../../render/feedback.js';
 import { cleanLabel, context, raw } from '../../render/mrkdwn.js';
 import { englishErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
