@@ -36,6 +36,7 @@ import {
   fallback,
   fieldSections,
   header,
+  inputBlock,
   LIMITS,
   md,
   mrkdwnSection,
@@ -523,23 +524,21 @@ export function endUserModal(endUser: EndUser, meta: EndUserModalMeta, t: Transl
     close: plainText(t.t('common.cancel'), 24),
     blocks: [
       context(endUserIdLine({ id: endUser.id }, t)),
-      {
-        type: 'input',
-        block_id: END_USER_BLOCKS.name,
-        label: plainText(t.t('endUser.nameLabel'), 2000),
+      inputBlock({
+        blockId: END_USER_BLOCKS.name,
+        label: t.t('endUser.nameLabel'),
         element: {
           type: 'plain_text_input',
           action_id: 'value',
           max_length: END_USER_LIMITS.name,
           ...(endUser.display_name ? { initial_value: truncate(endUser.display_name, END_USER_LIMITS.name, '') } : {}),
         },
-      },
-      {
-        type: 'input',
-        block_id: END_USER_BLOCKS.info,
+      }),
+      inputBlock({
+        blockId: END_USER_BLOCKS.info,
         optional: true,
-        label: plainText(t.t('endUser.infoLabel'), 2000),
-        hint: plainText(t.t('endUser.infoHint'), 2000),
+        label: t.t('endUser.infoLabel'),
+        hint: t.t('endUser.infoHint'),
         element: {
           type: 'plain_text_input',
           action_id: 'value',
@@ -547,7 +546,7 @@ export function endUserModal(endUser: EndUser, meta: EndUserModalMeta, t: Transl
           max_length: END_USER_LIMITS.info,
           ...(endUser.info ? { initial_value: truncate(endUser.info, END_USER_LIMITS.info, '') } : {}),
         },
-      },
+      }),
     ],
   };
 }

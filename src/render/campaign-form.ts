@@ -31,6 +31,7 @@ import {
   context,
   fieldSections,
   header,
+  inputBlock,
   LIMITS,
   mrkdwnSection,
   plainLabel,
@@ -40,7 +41,7 @@ import {
   truncate,
 } from './mrkdwn.js';
 import { tmd } from './text.js';
-import type { KnownBlock, View } from './types.js';
+import type { InputBlock, KnownBlock, View } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Ids
@@ -329,17 +330,16 @@ interface InputSpec {
   dispatch?: boolean;
 }
 
+/** The form's input: optional unless said, its element's action id its block id (= the API field). */
 function input(spec: InputSpec): KnownBlock {
-  const b: Record<string, unknown> = {
-    type: 'input',
-    block_id: spec.block,
-    label: plainText(spec.label, 2000),
-    element: { ...spec.element, action_id: spec.block },
+  return inputBlock({
+    blockId: spec.block,
+    label: spec.label,
     optional: spec.optional ?? true,
-  };
-  if (spec.hint) b.hint = plainText(spec.hint, 2000);
-  if (spec.dispatch) b.dispatch_action = true;
-  return b as unknown as KnownBlock;
+    ...(spec.hint ? { hint: spec.hint } : {}),
+    ...(spec.dispatch ? { dispatch: true } : {}),
+    element: { ...spec.element, action_id: spec.block } as unknown as InputBlock['element'],
+  });
 }
 
 function textInput(

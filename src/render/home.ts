@@ -30,6 +30,7 @@ import {
   fieldSections,
   fitGroups,
   header,
+  inputBlock,
   LIMITS,
   mrkdwnSection,
   oneLine,
@@ -431,17 +432,16 @@ export function homeWatchModal(campaign: { id: number; name?: string | null }, t
     close: plainText(t.t('common.cancel'), 24),
     blocks: [
       mrkdwnSection(question),
-      {
-        type: 'input',
-        block_id: HOME_WATCH_BLOCK,
-        label: plainText(t.t('home.watch.channel'), 2000),
+      inputBlock({
+        blockId: HOME_WATCH_BLOCK,
+        label: t.t('home.watch.channel'),
         element: {
           type: 'conversations_select',
           action_id: HOME_WATCH_ACTION,
           placeholder: plainText(t.t('home.watch.placeholder'), 150),
           filter: { include: ['public', 'private'], exclude_bot_users: true },
         },
-      },
+      }),
       context(t.t('home.watch.hint')),
     ],
   };

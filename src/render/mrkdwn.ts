@@ -16,6 +16,7 @@ import type {
   ContextBlock,
   DividerBlock,
   HeaderBlock,
+  InputBlock,
   KnownBlock,
   MrkdwnElement,
   PlainTextElement,
@@ -240,6 +241,31 @@ export function context(...texts: string[]): ContextBlock {
 
 export function divider(): DividerBlock {
   return { type: 'divider' };
+}
+
+export interface InputSpec {
+  blockId: string;
+  /** Our own words (plain text, 2,000 characters), as the hint. */
+  label: string;
+  hint?: string;
+  /** Written out when given (Slack's default is required). */
+  optional?: boolean;
+  /** The element's choices rebuild the view (block_actions on each change). */
+  dispatch?: boolean;
+  element: InputBlock['element'];
+}
+
+/** An input block of a modal: its label (and hint) above and below `element`. */
+export function inputBlock(spec: InputSpec): InputBlock {
+  return {
+    type: 'input',
+    block_id: spec.blockId,
+    ...(spec.optional !== undefined ? { optional: spec.optional } : {}),
+    label: plainText(spec.label, 2000),
+    ...(spec.hint ? { hint: plainText(spec.hint, 2000) } : {}),
+    element: spec.element,
+    ...(spec.dispatch ? { dispatch_action: true } : {}),
+  };
 }
 
 export interface ConfirmSpec {

@@ -11,6 +11,7 @@ export type ActionsBlock = types.ActionsBlock;
 export type ContextBlock = types.ContextBlock;
 export type HeaderBlock = types.HeaderBlock;
 export type DividerBlock = types.DividerBlock;
+export type InputBlock = types.InputBlock;
 export type Button = types.Button;
 export type ConfirmationDialog = types.ConfirmationDialog;
 export type PlainTextElement = types.PlainTextElement;

@@ -11,9 +11,9 @@ import type { Locale } from '../i18n/locale.js';
 import type { MessageKey, Translator } from '../i18n/translator.js';
 import type { DuplicatePolicy } from '../outreach/schemas.js';
 import { campaignStateLabel } from './format.js';
-import { cleanLabel, context, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import { cleanLabel, context, inputBlock, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
 import { tmd } from './text.js';
-import type { KnownBlock, View } from './types.js';
+import type { InputBlock, KnownBlock, View } from './types.js';
 import { decodeJson, UPLOAD_CALLBACK_ID, UPLOAD_INFO_CALLBACK_ID } from './ids.js';
 
 /** Block ids of the modal's inputs; each input's action_id is the same as its block_id. */
@@ -151,41 +151,39 @@ export function uploadModalView(input: UploadModalInput, t: Translator): View {
         state: campaignStateLabel(campaign.status, campaign.archived, t),
       }),
     ),
-    {
-      type: 'input',
-      block_id: UPLOAD_BLOCKS.file,
-      label: plainText(t.t('uploadModal.file'), 2000),
-      hint: plainText(t.t('uploadModal.fileHint', { maxSize: input.maxSizeText }), 2000),
+    inputBlock({
+      blockId: UPLOAD_BLOCKS.file,
+      label: t.t('uploadModal.file'),
+      hint: t.t('uploadModal.fileHint', { maxSize: input.maxSizeText }),
+      // Block Kit's file_input, which @slack/types does not list among an input's elements.
       element: {
         type: 'file_input',
         action_id: UPLOAD_BLOCKS.file,
         filetypes: [...UPLOAD_FILETYPES],
         max_files: 1,
-      },
-    } as unknown as KnownBlock,
-    {
-      type: 'input',
-      block_id: UPLOAD_BLOCKS.ifDuplicate,
-      label: plainText(t.t('uploadModal.duplicates'), 2000),
+      } as unknown as InputBlock['element'],
+    }),
+    inputBlock({
+      blockId: UPLOAD_BLOCKS.ifDuplicate,
+      label: t.t('uploadModal.duplicates'),
       element: {
         type: 'radio_buttons',
         action_id: UPLOAD_BLOCKS.ifDuplicate,
         options: [policyOption('skip', t), policyOption('update', t)],
         initial_option: policyOption('skip', t),
       },
-    } as KnownBlock,
-    {
-      type: 'input',
-      block_id: UPLOAD_BLOCKS.country,
-      label: plainText(t.t('uploadModal.country'), 2000),
-      hint: plainText(t.t('uploadModal.countryHint'), 2000),
+    }),
+    inputBlock({
+      blockId: UPLOAD_BLOCKS.country,
+      label: t.t('uploadModal.country'),
+      hint: t.t('uploadModal.countryHint'),
       element: {
         type: 'static_select',
         action_id: UPLOAD_BLOCKS.country,
         options: uploadCountries(input.defaultCountry).map((c) => countryOption(c, t)),
         initial_option: countryOption(input.defaultCountry, t),
       },
-    } as KnownBlock,
+    }),
     context(t.t('uploadModal.rejectedNote')),
   ];
   return {

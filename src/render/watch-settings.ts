@@ -9,7 +9,18 @@ import type { MessageKey, Translator } from '../i18n/translator.js';
 import { ANSWERED_BY, CALL_LIST_FILTER_STATUSES } from '../outreach/schemas.js';
 import { answeredByLabel, callStatusLabel } from './format.js';
 import { encodeSettingsValue, WATCH_ACTION_IDS, WATCH_SETTINGS_VIEW_ID } from './ids.js';
-import { actions, button, cleanLabel, context, fallback, mrkdwnSection, plainText, raw, truncate } from './mrkdwn.js';
+import {
+  actions,
+  button,
+  cleanLabel,
+  context,
+  fallback,
+  inputBlock,
+  mrkdwnSection,
+  plainText,
+  raw,
+  truncate,
+} from './mrkdwn.js';
 import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage, View } from './types.js';
 
@@ -107,6 +118,98 @@ export function settingsButton(campaignId: number, channelId: string | undefined
 }
 
 const option = (text: string, value: string) => ({ text: plainText(text, 75), value });
+type Option = ReturnType<typeof option>;
+
+/** "Name (#12)", or "#12" for a campaign whose name is not known. */
+function campaignWords(input: { campaignId: number; campaignName?: string }): string {
+  return input.campaignName ? `${cleanLabel(input.campaignName, 120)} (#${input.campaignId})` : `#${input.campaignId}`;
+}
+
+/** The modal's checkboxes, those in `chosen` ticked. */
+function checkboxes(opts: Option[], chosen: readonly string[] | undefined) {
+  return {
+    type: 'checkboxes' as const,
+    action_id: SETTINGS_ACTION,
+    options: opts,
+    ...(chosen?.length ? { initial_options: opts.filter((o) => chosen.includes(o.value)) } : {}),
+  };
+}
+
+/** The modal's number inputs: a whole or decimal number within `range`. */
+function numberInput(range: { min: string; max: string; decimal: boolean }, initial: string | undefined) {
+  return {
+    type: 'number_input' as const,
+    action_id: SETTINGS_ACTION,
+    is_decimal_allowed: range.decimal,
+    min_value: range.min,
+    max_value: range.max,
+    ...(initial !== undefined ? { initial_value: initial } : {}),
+  };
+}
+
+/** An optional text input of the modal, at most `max` characters. */
+function textInput(block: string, label: string, initial: string | undefined, hint?: string, max = 500) {
+  return inputBlock({
+    blockId: block,
+    optional: true,
+    label,
+    ...(hint ? { hint } : {}),
+    element: {
+      type: 'plain_text_input',
+      action_id: SETTINGS_ACTION,
+      max_length: max,
+      ...(initial ? { initial_value: truncate(initial, max, '') } : {}),
+    },
+  });
+}
+
+/** The filter's inputs (every one optional: nothing chosen lets every call through), filled in with `filter`. */
+function filterInputs(filter: NonNullable<SettingsShown['filter']>, t: Translator): KnownBlock[] {
+  const ticks = (block: string, label: MessageKey, element: ReturnType<typeof checkboxes>, hint?: MessageKey) =>
+    inputBlock({ blockId: block, optional: true, label: t.t(label), ...(hint ? { hint: t.t(hint) } : {}), element });
+  const yes = (label: MessageKey) => [option(t.t(label), SETTINGS_YES)];
+  const outcomes = CALL_LIST_FILTER_STATUSES.map((o) => option(callStatusLabel(o, t), o));
+  const answeredBy = ANSWERED_BY.map((a) => option(answeredByLabel(a, t), a));
+  const score = filter.policyScoreBelow !== undefined ? String(filter.policyScoreBelow) : undefined;
+  return [
+    ticks(
+      SETTINGS_BLOCKS.outcomes,
+      'watchSettings.outcomes.label',
+      checkboxes(outcomes, filter.outcomes),
+      'watchSettings.noneTicked',
+    ),
+    ticks(
+      SETTINGS_BLOCKS.answeredBy,
+      'watchSettings.answeredBy.label',
+      checkboxes(answeredBy, filter.answeredBy),
+      'watchSettings.noneTicked',
+    ),
+    inputBlock({
+      blockId: SETTINGS_BLOCKS.score,
+      optional: true,
+      label: t.t('watchSettings.score.label'),
+      hint: t.t('watchSettings.score.hint'),
+      element: numberInput({ min: '0', max: '100', decimal: true }, score),
+    }),
+    ticks(
+      SETTINGS_BLOCKS.data,
+      'watchSettings.data.label',
+      checkboxes(yes('watchSettings.data.with'), filter.withData ? [SETTINGS_YES] : []),
+    ),
+    textInput(SETTINGS_BLOCKS.dataKey, t.t('watchSettings.dataKey.label'), filter.dataKey, undefined, 100),
+    textInput(
+      SETTINGS_BLOCKS.tags,
+      t.t('watchSettings.tags.label'),
+      filter.tags?.join(', '),
+      t.t('watchSettings.tags.hint'),
+    ),
+    ticks(
+      SETTINGS_BLOCKS.conversations,
+      'watchSettings.conversations.label',
+      checkboxes(yes('watchSettings.conversations.only'), filter.conversationsOnly ? [SETTINGS_YES] : []),
+    ),
+  ];
+}
 
 /** The "Watch settings" modal, filled in with the watch's settings (`watching` false: saving starts it). */
 export function watchSettingsModal(
@@ -120,117 +223,37 @@ export function watchSettingsModal(
   t: Translator,
 ): View {
   const { settings } = input;
-  const filter = settings.filter ?? {};
   const meta: SettingsMetadata = { campaignId: input.campaignId, channelId: input.channelId, lang: t.locale };
-  const outcomeOptions = CALL_LIST_FILTER_STATUSES.map((o) => option(callStatusLabel(o, t), o));
-  const answeredOptions = ANSWERED_BY.map((a) => option(answeredByLabel(a, t), a));
-  const formatOptions = (['detailed', 'compact'] as const).map((f) =>
+  const formats = (['detailed', 'compact'] as const).map((f) =>
     option(t.t(f === 'compact' ? 'watchSettings.format.compact' : 'watchSettings.format.detailed'), f),
   );
-  const withData = option(t.t('watchSettings.data.with'), SETTINGS_YES);
-  const conversations = option(t.t('watchSettings.conversations.only'), SETTINGS_YES);
-  const campaign = input.campaignName
-    ? `${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
-    : `#${input.campaignId}`;
-  const checkboxes = (opts: ReturnType<typeof option>[], chosen: readonly string[] | undefined) => ({
-    type: 'checkboxes' as const,
-    action_id: SETTINGS_ACTION,
-    options: opts,
-    ...(chosen?.length ? { initial_options: opts.filter((o) => chosen.includes(o.value)) } : {}),
-  });
-  const text = (block: string, label: MessageKey, initial: string | undefined, hint?: MessageKey, max = 500) => ({
-    type: 'input' as const,
-    block_id: block,
-    optional: true,
-    label: plainText(t.t(label), 2000),
-    ...(hint ? { hint: plainText(t.t(hint), 2000) } : {}),
-    element: {
-      type: 'plain_text_input' as const,
-      action_id: SETTINGS_ACTION,
-      max_length: max,
-      ...(initial ? { initial_value: truncate(initial, max, '') } : {}),
-    },
+  const intro = tmd(t, 'watchSettings.intro', {
+    campaign: campaignWords(input),
+    channel: raw(`<#${input.channelId}>`),
+    watching: input.watching ? 'yes' : 'no',
   });
   const blocks: KnownBlock[] = [
-    mrkdwnSection(
-      tmd(t, 'watchSettings.intro', {
-        campaign,
-        channel: raw(`<#${input.channelId}>`),
-        watching: input.watching ? 'yes' : 'no',
-      }),
-    ),
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.format,
-      label: plainText(t.t('watchSettings.format.label'), 2000),
+    mrkdwnSection(intro),
+    inputBlock({
+      blockId: SETTINGS_BLOCKS.format,
+      label: t.t('watchSettings.format.label'),
       element: {
         type: 'radio_buttons',
         action_id: SETTINGS_ACTION,
-        options: formatOptions,
-        initial_option: formatOptions[settings.format === 'compact' ? 1 : 0]!,
+        options: formats,
+        initial_option: formats[settings.format === 'compact' ? 1 : 0]!,
       },
-    },
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.outcomes,
-      optional: true,
-      label: plainText(t.t('watchSettings.outcomes.label'), 2000),
-      hint: plainText(t.t('watchSettings.noneTicked'), 2000),
-      element: checkboxes(outcomeOptions, filter.outcomes),
-    },
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.answeredBy,
-      optional: true,
-      label: plainText(t.t('watchSettings.answeredBy.label'), 2000),
-      hint: plainText(t.t('watchSettings.noneTicked'), 2000),
-      element: checkboxes(answeredOptions, filter.answeredBy),
-    },
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.score,
-      optional: true,
-      label: plainText(t.t('watchSettings.score.label'), 2000),
-      hint: plainText(t.t('watchSettings.score.hint'), 2000),
-      element: {
-        type: 'number_input',
-        action_id: SETTINGS_ACTION,
-        is_decimal_allowed: true,
-        min_value: '0',
-        max_value: '100',
-        ...(filter.policyScoreBelow !== undefined ? { initial_value: String(filter.policyScoreBelow) } : {}),
-      },
-    },
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.data,
-      optional: true,
-      label: plainText(t.t('watchSettings.data.label'), 2000),
-      element: checkboxes([withData], filter.withData ? [SETTINGS_YES] : []),
-    },
-    text(SETTINGS_BLOCKS.dataKey, 'watchSettings.dataKey.label', filter.dataKey, undefined, 100),
-    text(SETTINGS_BLOCKS.tags, 'watchSettings.tags.label', filter.tags?.join(', '), 'watchSettings.tags.hint'),
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.conversations,
-      optional: true,
-      label: plainText(t.t('watchSettings.conversations.label'), 2000),
-      element: checkboxes([conversations], filter.conversationsOnly ? [SETTINGS_YES] : []),
-    },
-    {
-      type: 'input',
-      block_id: SETTINGS_BLOCKS.reminder,
-      label: plainText(t.t('watchSettings.reminder.label'), 2000),
-      hint: plainText(t.t('watchSettings.reminder.hint'), 2000),
-      element: {
-        type: 'number_input',
-        action_id: SETTINGS_ACTION,
-        is_decimal_allowed: false,
-        min_value: '1',
-        max_value: '1440',
-        initial_value: String(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES),
-      },
-    },
+    }),
+    ...filterInputs(settings.filter ?? {}, t),
+    inputBlock({
+      blockId: SETTINGS_BLOCKS.reminder,
+      label: t.t('watchSettings.reminder.label'),
+      hint: t.t('watchSettings.reminder.hint'),
+      element: numberInput(
+        { min: '1', max: '1440', decimal: false },
+        String(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES),
+      ),
+    }),
     context(t.t('watchSettings.waitingNote')),
   ];
   return {
@@ -263,11 +286,8 @@ export function settingsSavedMessage(
   input: { campaignId: number; campaignName?: string; channelId: string; settings: SettingsShown },
   t: Translator,
 ): SlackMessage {
-  const campaign = input.campaignName
-    ? `${cleanLabel(input.campaignName, 120)} (#${input.campaignId})`
-    : `#${input.campaignId}`;
   const text = tmd(t, 'watchSettings.saved', {
-    campaign,
+    campaign: campaignWords(input),
     channel: raw(`<#${input.channelId}>`),
     summary: raw(settingsWords(input.settings, t)),
   });
