@@ -394,6 +394,79 @@ function parseWatch(args: string[], sub: string): ParseResult {
   return ok(cmd);
 }
 
+/** `list [status] [channel] [archived]`: each filter at most once, in any order. */
+function parseList(args: string[]): ParseResult {
+  const cmd: Extract<CampaignCommand, { kind: 'list' }> = { kind: 'list', archived: false };
+  for (const a of args) {
+    const status = wordOf(CAMPAIGN_STATUS_WORDS, a);
+    const channel = wordOf(CHANNEL_WORDS, a);
+    const archived = normalizeWord(a) === 'archived' || ARCHIVED_WORDS.includes(normalizeWord(a));
+    if (status && !cmd.status) cmd.status = status;
+    else if (channel && !cmd.channel) cmd.channel = channel;
+    else if (archived && !cmd.archived) cmd.archived = true;
+    else return fail('grammar.notAListFilter', { raw: shown(a.toLowerCase()) });
+  }
+  return ok(cmd);
+}
+
+/** `<sub> <id>`: show, edit, upload and the lifecycle moves. */
+function parseOneId(name: 'show' | 'edit' | 'upload' | LifecycleAction, args: string[], sub: string): ParseResult {
+  if (args.length > 1) return fail('grammar.oneId', { sub });
+  const id = parseCampaignId(args[0], sub);
+  if (typeof id !== 'number') return id;
+  if (name === 'show' || name === 'edit' || name === 'upload') return ok({ kind: name, id });
+  return ok({ kind: 'lifecycle', action: name, id });
+}
+
+/** `contacts|calls <id> [status]`: the status in the words of that list. */
+function parseStatusPage(name: 'contacts' | 'calls', args: string[], sub: string): ParseResult {
+  if (args.length > 2) return fail('grammar.idAndStatus', { sub });
+  const id = parseCampaignId(args[0], sub);
+  if (typeof id !== 'number') return id;
+  const raw = args[1];
+  if (raw === undefined) return ok({ kind: name, id });
+  const problem = { raw: shown(raw.toLowerCase()) };
+  if (name === 'contacts') {
+    const status = wordOf(CONTACT_STATUS_WORDS, raw);
+    return status ? ok({ kind: name, id, status }) : fail('grammar.notAContactStatus', problem);
+  }
+  const status = wordOf(CALL_STATUS_WORDS, raw);
+  return status ? ok({ kind: name, id, status }) : fail('grammar.notACallStatus', problem);
+}
+
+/** `unwatch <id> [#channel]`. */
+function parseUnwatch(args: string[], sub: string): ParseResult {
+  if (args.length > 2) return fail('grammar.idAndChannel', { sub });
+  const id = parseCampaignId(args[0], sub);
+  if (typeof id !== 'number') return id;
+  if (args[1] === undefined) return ok({ kind: 'unwatch', id });
+  const channel = parseChannel(args[1]);
+  if ('ok' in channel) return channel;
+  return ok({ kind: 'unwatch', id, channel });
+}
+
+/** `try [agent id]`. */
+function parseTry(args: string[], sub: string): ParseResult {
+  const agentId = args[0];
+  if (args.length > 1) return fail('grammar.tryOneAgent', { sub });
+  if (agentId === undefined) return ok({ kind: 'try' });
+  if (!AGENT_ID.test(agentId)) return fail('grammar.notAnAgentId', { raw: shown(agentId) });
+  return ok({ kind: 'try', agentId });
+}
+
+/** `lang [es|en|auto]`. */
+function parseLang(args: string[]): ParseResult {
+  if (args.length === 0) return ok({ kind: 'lang' });
+  const setting = args.length === 1 ? wordOf(LANGUAGE_WORDS, args[0]!) : undefined;
+  if (!setting) return fail('grammar.langChoice', { raw: shown(args.join(' ')) });
+  return ok({ kind: 'lang', setting });
+}
+
+/** A subcommand that takes no arguments. */
+function bare(command: CampaignCommand, args: string[], sub: string, key: MessageKey = 'grammar.noArguments') {
+  return args.length ? fail(key, { sub }) : ok(command);
+}
+
 export function parseCommandText(text: string): ParseResult {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
   // `sub` is the word as typed (problems quote it, so a Spanish speaker reads their own word back).
@@ -404,84 +477,35 @@ export function parseCommandText(text: string): ParseResult {
   switch (name) {
     case 'help':
       return ok({ kind: 'help' });
-    case 'list': {
-      const cmd: Extract<CampaignCommand, { kind: 'list' }> = { kind: 'list', archived: false };
-      for (const a of args) {
-        const status = wordOf(CAMPAIGN_STATUS_WORDS, a);
-        const channel = wordOf(CHANNEL_WORDS, a);
-        const archived = normalizeWord(a) === 'archived' || ARCHIVED_WORDS.includes(normalizeWord(a));
-        if (status && !cmd.status) cmd.status = status;
-        else if (channel && !cmd.channel) cmd.channel = channel;
-        else if (archived && !cmd.archived) cmd.archived = true;
-        else return fail('grammar.notAListFilter', { raw: shown(a.toLowerCase()) });
-      }
-      return ok(cmd);
-    }
+    case 'list':
+      return parseList(args);
     case 'show':
     case 'edit':
     case 'upload':
     case 'activate':
     case 'pause':
     case 'resume':
-    case 'archive': {
-      if (args.length > 1) return fail('grammar.oneId', { sub });
-      const id = parseCampaignId(args[0], sub);
-      if (typeof id !== 'number') return id;
-      if (name === 'show' || name === 'edit' || name === 'upload') return ok({ kind: name, id });
-      return ok({ kind: 'lifecycle', action: name, id });
-    }
+    case 'archive':
+      return parseOneId(name, args, sub);
     case 'contacts':
-    case 'calls': {
-      if (args.length > 2) return fail('grammar.idAndStatus', { sub });
-      const id = parseCampaignId(args[0], sub);
-      if (typeof id !== 'number') return id;
-      const rawStatus = args[1];
-      if (name === 'contacts') {
-        if (rawStatus === undefined) return ok({ kind: 'contacts', id });
-        const status = wordOf(CONTACT_STATUS_WORDS, rawStatus);
-        if (!status) return fail('grammar.notAContactStatus', { raw: shown(rawStatus.toLowerCase()) });
-        return ok({ kind: 'contacts', id, status });
-      }
-      if (rawStatus === undefined) return ok({ kind: 'calls', id });
-      const status = wordOf(CALL_STATUS_WORDS, rawStatus);
-      if (!status) return fail('grammar.notACallStatus', { raw: shown(rawStatus.toLowerCase()) });
-      return ok({ kind: 'calls', id, status });
-    }
+    case 'calls':
+      return parseStatusPage(name, args, sub);
     case 'create':
-      if (args.length) return fail('grammar.createNoArguments', { sub });
-      return ok({ kind: 'create' });
+      return bare({ kind: 'create' }, args, sub, 'grammar.createNoArguments');
     case 'watching':
-      if (args.length) return fail('grammar.noArguments', { sub });
-      return ok({ kind: 'watching' });
+      return bare({ kind: 'watching' }, args, sub);
     case 'watch':
       return parseWatch(args, sub);
-    case 'unwatch': {
-      if (args.length > 2) return fail('grammar.idAndChannel', { sub });
-      const id = parseCampaignId(args[0], sub);
-      if (typeof id !== 'number') return id;
-      if (args[1] === undefined) return ok({ kind: name, id });
-      const channel = parseChannel(args[1]);
-      if ('ok' in channel) return channel;
-      return ok({ kind: name, id, channel });
-    }
-    case 'try': {
-      const agentId = args[0];
-      if (args.length > 1) return fail('grammar.tryOneAgent', { sub });
-      if (agentId === undefined) return ok({ kind: 'try' });
-      if (!AGENT_ID.test(agentId)) return fail('grammar.notAnAgentId', { raw: shown(agentId) });
-      return ok({ kind: 'try', agentId });
-    }
-    case 'lang': {
-      if (args.length === 0) return ok({ kind: 'lang' });
-      const setting = args.length === 1 ? wordOf(LANGUAGE_WORDS, args[0]!) : undefined;
-      if (!setting) return fail('grammar.langChoice', { raw: shown(args.join(' ')) });
-      return ok({ kind: 'lang', setting });
-    }
+    case 'unwatch':
+      return parseUnwatch(args, sub);
+    case 'try':
+      return parseTry(args, sub);
+    case 'lang':
+      return parseLang(args);
     case 'report':
       return parseReport(sub, args);
     case 'reports':
-      if (args.length) return fail('grammar.noArguments', { sub });
-      return ok({ kind: 'reports' });
+      return bare({ kind: 'reports' }, args, sub);
     default:
       return fail('grammar.unknownSubcommand', { raw: shown(sub) });
   }

@@ -113,6 +113,27 @@ export function orderCampaigns(items: readonly CampaignListItem[]): CampaignList
   });
 }
 
+/** What a list holds for the person's filters: its agents, the count of each status, the matching ones in order. */
+function tally(items: readonly CampaignListItem[], filters: HomeFilters) {
+  const agents = new Map<string, { id: string; name?: string | null }>();
+  for (const c of items) if (c.agent && !agents.has(c.agent.id)) agents.set(c.agent.id, c.agent);
+  const ofAgent = filters.agentId ? items.filter((c) => c.agent?.id === filters.agentId) : items;
+  const counts = emptyCounts();
+  let archivedCount = 0;
+  for (const c of ofAgent) {
+    if (c.archived) archivedCount++;
+    else if (c.status in counts) counts[c.status]++;
+  }
+  const matching = ofAgent.filter((c) =>
+    filters.status === 'archived'
+      ? c.archived
+      : !c.archived && (filters.status === undefined || c.status === filters.status),
+  );
+  return { agents: [...agents.values()], counts, archivedCount, ordered: orderCampaigns(matching) };
+}
+
+const emptyCounts = () => Object.fromEntries(CAMPAIGN_STATUSES.map((s) => [s, 0])) as Record<CampaignStatus, number>;
+
 /** Runs `fn` over `items`, at most `limit` at a time; results in order. */
 async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
@@ -364,20 +385,11 @@ export class HomeService {
       ...(waiting.length ? { waiting } : {}),
     };
 
-    let snap: ListSnapshot | undefined;
-    let problem: string | undefined;
-    try {
-      snap = await this.list(filters.channel);
-    } catch (err) {
-      this.deps.logger.warn({ err: errorSummary(err), user: userId }, 'Home tab: could not list campaigns');
-      problem = serviceErrorText(err, t);
-      snap = this.lists.get(filters.channel ?? 'all');
-    }
-    const counts = Object.fromEntries(CAMPAIGN_STATUSES.map((s) => [s, 0])) as Record<CampaignStatus, number>;
+    const { snap, problem } = await this.listFor(filters, userId, t);
     if (!snap) {
       return {
         ...base,
-        counts,
+        counts: emptyCounts(),
         archivedCount: 0,
         agents: [],
         page: 0,
@@ -391,27 +403,48 @@ export class HomeService {
       };
     }
 
-    const agents = new Map<string, { id: string; name?: string | null }>();
-    for (const c of snap.items) if (c.agent && !agents.has(c.agent.id)) agents.set(c.agent.id, c.agent);
-
-    const ofAgent = filters.agentId ? snap.items.filter((c) => c.agent?.id === filters.agentId) : snap.items;
-    let archivedCount = 0;
-    for (const c of ofAgent) {
-      if (c.archived) archivedCount++;
-      else if (c.status in counts) counts[c.status]++;
-    }
-    const matching = ofAgent.filter((c) =>
-      filters.status === 'archived'
-        ? c.archived
-        : !c.archived && (filters.status === undefined || c.status === filters.status),
-    );
-    const ordered = orderCampaigns(matching);
+    const { agents, counts, archivedCount, ordered } = tally(snap.items, filters);
     const perPage = Math.max(1, this.tuning.perPage);
     const pageCount = Math.max(1, Math.ceil(ordered.length / perPage));
     const page = Math.min(Math.max(0, prefs.page), pageCount - 1);
     const shown = ordered.slice(page * perPage, (page + 1) * perPage);
+    return {
+      ...base,
+      counts,
+      archivedCount,
+      agents,
+      page,
+      pageCount,
+      matching: ordered.length,
+      firstIndex: page * perPage,
+      campaigns: await this.campaignsShown(shown, problem, t),
+      readAt: new Date(snap.at),
+      ...(snap.capped ? { listCap: this.tuning.maxCampaigns } : {}),
+      ...(problem ? { problem } : {}),
+    };
+  }
 
-    const campaigns: HomeCampaign[] = await mapBounded(shown, this.tuning.detailConcurrency, async (item) => {
+  /** The list for the person's channel filter; when the service fails, the one read before (if any) and why. */
+  private async listFor(
+    filters: HomeFilters,
+    userId: string,
+    t: Translator,
+  ): Promise<{ snap: ListSnapshot | undefined; problem?: string }> {
+    try {
+      return { snap: await this.list(filters.channel) };
+    } catch (err) {
+      this.deps.logger.warn({ err: errorSummary(err), user: userId }, 'Home tab: could not list campaigns');
+      return { snap: this.lists.get(filters.channel ?? 'all'), problem: serviceErrorText(err, t) };
+    }
+  }
+
+  /** The campaigns of a page with their details (a few read at once); while the service fails, those read before. */
+  private campaignsShown(
+    shown: CampaignListItem[],
+    problem: string | undefined,
+    t: Translator,
+  ): Promise<HomeCampaign[]> {
+    return mapBounded(shown, this.tuning.detailConcurrency, async (item) => {
       const watching = await this.watching(item.id);
       if (problem) {
         // The service is failing: show what was read before rather than asking again.
@@ -426,20 +459,5 @@ export class HomeService {
         return { item, watching, detailProblem: serviceErrorText(err, t) };
       }
     });
-
-    return {
-      ...base,
-      counts,
-      archivedCount,
-      agents: [...agents.values()],
-      page,
-      pageCount,
-      matching: ordered.length,
-      firstIndex: page * perPage,
-      campaigns,
-      readAt: new Date(snap.at),
-      ...(snap.capped ? { listCap: this.tuning.maxCampaigns } : {}),
-      ...(problem ? { problem } : {}),
-    };
   }
 }
