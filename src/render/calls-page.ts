@@ -11,10 +11,10 @@ import {
   formatPhone,
   NONE,
 } from './format.js';
-import { actions, cleanLabel, context, fallback, fitGroups, header, LIMITS, mrkdwnSection, raw } from './mrkdwn.js';
-import { pageButtons } from './paging.js';
+import { cleanLabel, mrkdwnSection } from './mrkdwn.js';
+import { listPageMessage } from './paging.js';
 import { tmd } from './text.js';
-import type { KnownBlock, SlackMessage } from './types.js';
+import type { SlackMessage } from './types.js';
 
 /** Page size to request: a page of this many calls fits in one message (1 block each). */
 export const CALLS_PER_MESSAGE = 20;
@@ -58,42 +58,25 @@ function callText(call: CampaignCallItem, tz: string | null | undefined, t: Tran
 }
 
 export function callsPageMessage(input: CallsPageInput, t: Translator): SlackMessage {
-  const { campaignId, calls, page, pagination, status } = input;
+  const { campaignId, calls, page, status } = input;
   const which = {
     id: String(campaignId),
     filtered: status ? 'yes' : 'no',
     status: status ? callStatusLabel(status, t) : '',
   };
-  const nav = pageButtons(
-    ACTION_IDS.callsPage,
-    page,
-    pagination,
-    (p) => encodeCallsPage({ campaignId, page: p, status }),
+  return listPageMessage(
+    {
+      base: ACTION_IDS.callsPage,
+      encode: (p) => encodeCallsPage({ campaignId, page: p, status }),
+      page,
+      pagination: input.pagination,
+      totalCount: input.totalCount,
+      title: t.t('callsPage.header', { id: String(campaignId) }),
+      empty: page === 0 ? tmd(t, 'callsPage.empty', which) : t.t('callsPage.emptyPage'),
+      which,
+      keys: { summary: 'callsPage.summary', more: 'callsPage.more', fallback: 'callsPage.fallback' },
+      groups: calls.map((c) => [mrkdwnSection(callText(c, input.timezone, t))]),
+    },
     t,
   );
-  const tail: KnownBlock[] = nav.length ? [actions(nav)] : [];
-  const title = t.t('callsPage.header', { id: String(campaignId) });
-
-  if (calls.length === 0) {
-    const text = page === 0 ? tmd(t, 'callsPage.empty', which) : t.t('callsPage.emptyPage');
-    return { text: fallback(text), blocks: [header(title), mrkdwnSection(text), ...tail] };
-  }
-
-  const total = input.totalCount;
-  const counted = total !== null && total !== undefined;
-  const summary = tmd(t, 'callsPage.summary', {
-    ...which,
-    page: page + 1,
-    counted: counted ? 'yes' : 'no',
-    shown: calls.length,
-    total: total ?? 0,
-  });
-  const blocks = fitGroups({
-    head: [header(title), context(summary)],
-    groups: calls.map((c) => [mrkdwnSection(callText(c, input.timezone, t))]),
-    tail,
-    max: LIMITS.messageBlocks,
-    moreText: (n) => t.t('callsPage.more', { count: n, max: LIMITS.messageBlocks }),
-  });
-  return { text: fallback(tmd(t, 'callsPage.fallback', { summary: raw(summary) })), blocks };
 }

@@ -16,15 +16,12 @@ import {
   context,
   fallback,
   fieldSections,
-  fitGroups,
   header,
-  LIMITS,
   md,
   mrkdwnSection,
-  raw,
   truncate,
 } from './mrkdwn.js';
-import { pageButtons } from './paging.js';
+import { listPageMessage } from './paging.js';
 import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
 
@@ -102,7 +99,7 @@ function contactGroup(
 }
 
 export function contactsPageMessage(input: ContactsPageInput, t: Translator): SlackMessage {
-  const { campaignId, contacts, page, pagination, status } = input;
+  const { campaignId, contacts, page, status } = input;
   const name = cleanLabel(input.campaignName ?? '', 200);
   /** Which campaign, and the status filter: the same placeholders in every message below. */
   const which = {
@@ -112,39 +109,22 @@ export function contactsPageMessage(input: ContactsPageInput, t: Translator): Sl
     filtered: status ? 'yes' : 'no',
     status: status ? contactStatusLabel(status, t) : '',
   };
-  const nav = pageButtons(
-    ACTION_IDS.contactsPage,
-    page,
-    pagination,
-    (p) => encodeContactsPage({ campaignId, page: p, status }),
+  return listPageMessage(
+    {
+      base: ACTION_IDS.contactsPage,
+      encode: (p) => encodeContactsPage({ campaignId, page: p, status }),
+      page,
+      pagination: input.pagination,
+      totalCount: input.totalCount,
+      title: t.t('contactsPage.header', { id: String(campaignId) }),
+      empty: page === 0 ? tmd(t, 'contactsPage.empty', which) : t.t('contactsPage.emptyPage'),
+      ...(page === 0 && !status ? { emptyHint: `\n${t.t('contactsPage.addSome', { id: String(campaignId) })}` } : {}),
+      which,
+      keys: { summary: 'contactsPage.summary', more: 'contactsPage.more', fallback: 'contactsPage.fallback' },
+      groups: contacts.map((c) => contactGroup(campaignId, c, input.timezone, t)),
+    },
     t,
   );
-  const tail: KnownBlock[] = nav.length ? [actions(nav)] : [];
-  const title = t.t('contactsPage.header', { id: String(campaignId) });
-
-  if (contacts.length === 0) {
-    const text = page === 0 ? tmd(t, 'contactsPage.empty', which) : t.t('contactsPage.emptyPage');
-    const hint = page === 0 && !status ? `\n${t.t('contactsPage.addSome', { id: String(campaignId) })}` : '';
-    return { text: fallback(text), blocks: [header(title), mrkdwnSection(text + hint), ...tail] };
-  }
-
-  const total = input.totalCount;
-  const counted = total !== null && total !== undefined;
-  const summary = tmd(t, 'contactsPage.summary', {
-    ...which,
-    page: page + 1,
-    counted: counted ? 'yes' : 'no',
-    shown: contacts.length,
-    total: total ?? 0,
-  });
-  const blocks = fitGroups({
-    head: [header(title), context(summary)],
-    groups: contacts.map((c) => contactGroup(campaignId, c, input.timezone, t)),
-    tail,
-    max: LIMITS.messageBlocks,
-    moreText: (n) => t.t('contactsPage.more', { count: n, max: LIMITS.messageBlocks }),
-  });
-  return { text: fallback(tmd(t, 'contactsPage.fallback', { summary: raw(summary) })), blocks };
 }
 
 export interface ContactDetailOptions {

@@ -5,7 +5,7 @@
 import type { AppDeps } from '../deps.js';
 import type { Translator } from '../../i18n/translator.js';
 import { statusLabel } from '../../render/format.js';
-import type { CallListFilterStatus, ContactStatus } from '../../outreach/schemas.js';
+import type { CallListFilterStatus, ContactStatus, PagePagination } from '../../outreach/schemas.js';
 import type { CampaignListRequestFilter } from '../../render/ids.js';
 import { CAMPAIGNS_PER_MESSAGE, campaignListMessage } from '../../render/campaign-list.js';
 import { campaignDetailMessage } from '../../render/campaign-detail.js';
@@ -63,6 +63,26 @@ export async function loadCampaignDetail(
   return campaignDetailMessage(await deps.outreach.getCampaign(id), timeZone ? { timeZone } : {}, t);
 }
 
+/**
+ * What a page of a campaign's contacts or calls shows besides its rows, as the service answered it: which page of
+ * which campaign, filtered how, its pagination, times in `timeZone`.
+ */
+function pageOf<S>(
+  req: { campaignId: number; page: number; status?: S },
+  list: { pagination: PagePagination; total_count?: number | null },
+  timeZone?: string,
+) {
+  const { campaignId, page, status } = req;
+  return {
+    campaignId,
+    page,
+    pagination: list.pagination,
+    totalCount: list.total_count ?? undefined,
+    status,
+    timezone: timeZone,
+  };
+}
+
 /** A page of a campaign's contacts, in the words of `t`; times in `timeZone` (the reader's Slack zone). */
 export async function loadContactsPage(
   deps: AppDeps,
@@ -70,23 +90,9 @@ export async function loadContactsPage(
   req: { campaignId: number; page: number; status?: ContactStatus },
   timeZone?: string,
 ): Promise<SlackMessage> {
-  const list = await deps.outreach.listContacts(req.campaignId, {
-    page: req.page,
-    pageSize: CONTACTS_PER_MESSAGE,
-    status: req.status,
-  });
-  return contactsPageMessage(
-    {
-      campaignId: req.campaignId,
-      contacts: list.contacts,
-      page: req.page,
-      pagination: list.pagination,
-      totalCount: list.total_count ?? undefined,
-      status: req.status,
-      timezone: timeZone,
-    },
-    t,
-  );
+  const query = { page: req.page, pageSize: CONTACTS_PER_MESSAGE, status: req.status };
+  const list = await deps.outreach.listContacts(req.campaignId, query);
+  return contactsPageMessage({ ...pageOf(req, list, timeZone), contacts: list.contacts }, t);
 }
 
 export async function loadContactDetail(
@@ -106,21 +112,7 @@ export async function loadCallsPage(
   req: { campaignId: number; page: number; status?: CallListFilterStatus },
   timeZone?: string,
 ): Promise<SlackMessage> {
-  const list = await deps.outreach.listCampaignCalls(req.campaignId, {
-    page: req.page,
-    pageSize: CALLS_PER_MESSAGE,
-    status: req.status,
-  });
-  return callsPageMessage(
-    {
-      campaignId: req.campaignId,
-      calls: list.calls,
-      page: req.page,
-      pagination: list.pagination,
-      totalCount: list.total_count ?? undefined,
-      status: req.status,
-      timezone: timeZone,
-    },
-    t,
-  );
+  const query = { page: req.page, pageSize: CALLS_PER_MESSAGE, status: req.status };
+  const list = await deps.outreach.listCampaignCalls(req.campaignId, query);
+  return callsPageMessage({ ...pageOf(req, list, timeZone), calls: list.calls }, t);
 }
