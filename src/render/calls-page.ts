@@ -12,7 +12,7 @@ import {
   NONE,
 } from './format.js';
 import { cleanLabel, mrkdwnSection } from './mrkdwn.js';
-import { listPageMessage } from './paging.js';
+import { listPageMessage, type ListKind } from './paging.js';
 import { tmd } from './text.js';
 import type { SlackMessage } from './types.js';
 
@@ -57,26 +57,26 @@ function callText(call: CampaignCallItem, tz: string | null | undefined, t: Tran
   });
 }
 
+const CALLS: ListKind<CallListFilterStatus> = {
+  base: ACTION_IDS.callsPage,
+  encode: encodeCallsPage,
+  keys: {
+    header: 'callsPage.header',
+    empty: 'callsPage.empty',
+    emptyPage: 'callsPage.emptyPage',
+    summary: 'callsPage.summary',
+    more: 'callsPage.more',
+    fallback: 'callsPage.fallback',
+  },
+};
+
 export function callsPageMessage(input: CallsPageInput, t: Translator): SlackMessage {
-  const { campaignId, calls, page, status } = input;
+  const { campaignId, status } = input;
   const which = {
     id: String(campaignId),
     filtered: status ? 'yes' : 'no',
     status: status ? callStatusLabel(status, t) : '',
   };
-  return listPageMessage(
-    {
-      base: ACTION_IDS.callsPage,
-      encode: (p) => encodeCallsPage({ campaignId, page: p, status }),
-      page,
-      pagination: input.pagination,
-      totalCount: input.totalCount,
-      title: t.t('callsPage.header', { id: String(campaignId) }),
-      empty: page === 0 ? tmd(t, 'callsPage.empty', which) : t.t('callsPage.emptyPage'),
-      which,
-      keys: { summary: 'callsPage.summary', more: 'callsPage.more', fallback: 'callsPage.fallback' },
-      groups: calls.map((c) => [mrkdwnSection(callText(c, input.timezone, t))]),
-    },
-    t,
-  );
+  const groups = input.calls.map((c) => [mrkdwnSection(callText(c, input.timezone, t))]);
+  return listPageMessage(CALLS, input, { groups, which }, t);
 }

@@ -21,7 +21,7 @@ import {
   mrkdwnSection,
   truncate,
 } from './mrkdwn.js';
-import { listPageMessage } from './paging.js';
+import { listPageMessage, type ListKind } from './paging.js';
 import { tmd } from './text.js';
 import type { Button, KnownBlock, SlackMessage } from './types.js';
 
@@ -98,8 +98,21 @@ function contactGroup(
   return [mrkdwnSection(text), actions(buttons)];
 }
 
+const CONTACTS: ListKind<ContactStatus> = {
+  base: ACTION_IDS.contactsPage,
+  encode: encodeContactsPage,
+  keys: {
+    header: 'contactsPage.header',
+    empty: 'contactsPage.empty',
+    emptyPage: 'contactsPage.emptyPage',
+    summary: 'contactsPage.summary',
+    more: 'contactsPage.more',
+    fallback: 'contactsPage.fallback',
+  },
+};
+
 export function contactsPageMessage(input: ContactsPageInput, t: Translator): SlackMessage {
-  const { campaignId, contacts, page, status } = input;
+  const { campaignId, status } = input;
   const name = cleanLabel(input.campaignName ?? '', 200);
   /** Which campaign, and the status filter: the same placeholders in every message below. */
   const which = {
@@ -109,22 +122,10 @@ export function contactsPageMessage(input: ContactsPageInput, t: Translator): Sl
     filtered: status ? 'yes' : 'no',
     status: status ? contactStatusLabel(status, t) : '',
   };
-  return listPageMessage(
-    {
-      base: ACTION_IDS.contactsPage,
-      encode: (p) => encodeContactsPage({ campaignId, page: p, status }),
-      page,
-      pagination: input.pagination,
-      totalCount: input.totalCount,
-      title: t.t('contactsPage.header', { id: String(campaignId) }),
-      empty: page === 0 ? tmd(t, 'contactsPage.empty', which) : t.t('contactsPage.emptyPage'),
-      ...(page === 0 && !status ? { emptyHint: `\n${t.t('contactsPage.addSome', { id: String(campaignId) })}` } : {}),
-      which,
-      keys: { summary: 'contactsPage.summary', more: 'contactsPage.more', fallback: 'contactsPage.fallback' },
-      groups: contacts.map((c) => contactGroup(campaignId, c, input.timezone, t)),
-    },
-    t,
-  );
+  const groups = input.contacts.map((c) => contactGroup(campaignId, c, input.timezone, t));
+  // An empty campaign (no filter): how to add some.
+  const emptyHint = input.page === 0 && !status ? `\n${t.t('contactsPage.addSome', { id: String(campaignId) })}` : '';
+  return listPageMessage(CONTACTS, input, { groups, which, emptyHint }, t);
 }
 
 export interface ContactDetailOptions {

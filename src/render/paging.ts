@@ -32,50 +32,65 @@ export function pageButtons(
   return out;
 }
 
-export interface ListPage {
-  /** The list's Previous / Next action ids, and a page's button value. */
+/** A page-numbered list of a campaign's: its Previous / Next action ids and values, and its sentences. */
+export interface ListKind<S> {
   base: PageActionId;
-  encode: (page: number) => string;
+  encode: (v: { campaignId: number; page: number; status?: S }) => string;
+  /** Worded with the list's placeholders (which campaign, filtered how: `which`). */
+  keys: {
+    header: MessageKey;
+    /** The first page empty, a later one empty (the list ended). */
+    empty: MessageKey;
+    emptyPage: MessageKey;
+    /** "page 2, 20 of 45 …", its "and N more", and the notification. */
+    summary: MessageKey;
+    more: MessageKey;
+    fallback: MessageKey;
+  };
+}
+
+/** Which page of a campaign's list, filtered how, as the service counted it. */
+interface PageOf<S> {
+  campaignId: number;
   page: number;
   pagination: PagePagination;
   totalCount?: number | null | undefined;
-  title: string;
-  /** What an empty page says (mrkdwn), and what its section adds below that (not in the notification). */
-  empty: string;
-  emptyHint?: string;
-  /** The placeholders of the list's sentences: which campaign, filtered how. */
-  which: Record<string, string>;
-  /** The list's summary ("page 2, 20 of 45 …"), its "and N more" and its notification, worded with `which`. */
-  keys: { summary: MessageKey; more: MessageKey; fallback: MessageKey };
-  /** The page's rows, a few blocks each (as many as fit). */
+  status?: S | undefined;
+}
+
+/** A page's rows (a few blocks each), the placeholders of its sentences, and what an empty first page adds. */
+interface PageRows {
   groups: KnownBlock[][];
+  which: Record<string, string>;
+  emptyHint?: string;
 }
 
 /** A page of a list: its title, a summary, its rows (as many as fit a message) and its Previous / Next buttons. */
-export function listPageMessage(p: ListPage, t: Translator): SlackMessage {
-  const nav = pageButtons(p.base, p.page, p.pagination, p.encode, t);
+export function listPageMessage<S>(kind: ListKind<S>, p: PageOf<S>, rows: PageRows, t: Translator): SlackMessage {
+  const { campaignId, page, status } = p;
+  const { keys } = kind;
+  const encode = (n: number) => kind.encode({ campaignId, page: n, ...(status ? { status } : {}) });
+  const nav = pageButtons(kind.base, page, p.pagination, encode, t);
   const tail: KnownBlock[] = nav.length ? [actions(nav)] : [];
-  if (p.groups.length === 0) {
-    return {
-      text: fallback(p.empty),
-      blocks: [header(p.title), mrkdwnSection(p.empty + (p.emptyHint ?? '')), ...tail],
-    };
+  const title = t.t(keys.header, { id: String(campaignId) });
+  if (rows.groups.length === 0) {
+    const empty = page === 0 ? tmd(t, keys.empty, rows.which) : t.t(keys.emptyPage);
+    return { text: fallback(empty), blocks: [header(title), mrkdwnSection(empty + (rows.emptyHint ?? '')), ...tail] };
   }
-  const total = p.totalCount;
-  const counted = total !== null && total !== undefined;
-  const summary = tmd(t, p.keys.summary, {
-    ...p.which,
-    page: p.page + 1,
+  const counted = p.totalCount !== null && p.totalCount !== undefined;
+  const summary = tmd(t, keys.summary, {
+    ...rows.which,
+    page: page + 1,
     counted: counted ? 'yes' : 'no',
-    shown: p.groups.length,
-    total: total ?? 0,
+    shown: rows.groups.length,
+    total: p.totalCount ?? 0,
   });
   const blocks = fitGroups({
-    head: [header(p.title), context(summary)],
-    groups: p.groups,
+    head: [header(title), context(summary)],
+    groups: rows.groups,
     tail,
     max: LIMITS.messageBlocks,
-    moreText: (n) => t.t(p.keys.more, { count: n, max: LIMITS.messageBlocks }),
+    moreText: (n) => t.t(keys.more, { count: n, max: LIMITS.messageBlocks }),
   });
-  return { text: fallback(tmd(t, p.keys.fallback, { summary: raw(summary) })), blocks };
+  return { text: fallback(tmd(t, keys.fallback, { summary: raw(summary) })), blocks };
 }
