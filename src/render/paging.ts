@@ -13,7 +13,7 @@ type PageActionId = typeof ACTION_IDS.contactsPage | typeof ACTION_IDS.callsPage
  * "◀ Previous" (`<base>:prev`) and "Next ▶" (`<base>:next`) as the pagination allows; `encode(page)` makes the value.
  * The service's previous_page/next_page win; without them the neighbours of `page` are used.
  */
-export function pageButtons(
+function pageButtons(
   base: PageActionId,
   page: number,
   pagination: PagePagination,

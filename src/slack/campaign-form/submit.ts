@@ -3,7 +3,7 @@
  * ack (campaign-form/listeners.ts): validation, the service call carried out once (once.ts), the ack within its
  * budget, and the result posted where the form was opened.
  */
-import { slowAfter } from '../middleware/listener.js';
+import { slowAfter, type ViewAck } from '../middleware/listener.js';
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Translator } from '../../i18n/translator.js';
@@ -28,7 +28,7 @@ import type { View } from '../../render/types.js';
 import type { AppDeps } from '../deps.js';
 import { errorSummary } from '../middleware/errors.js';
 import type { SlackMessage } from '../../render/types.js';
-import { formValuesFromState, mapServiceError, validateCreate, validateEdit, type FormErrors } from './state.js';
+import { formValuesFromState, mapServiceError, validateCreate, validateEdit } from './state.js';
 
 import { AgentDirectory } from './directory.js';
 import { FormSubmissions, submissionKey, type Outcome } from './once.js';
@@ -38,11 +38,7 @@ import { type SubmittedView } from './open.js';
 // Submitting
 
 /** What the view_submission is acknowledged with. */
-export type SubmitAck =
-  | { response_action: 'errors'; errors: FormErrors }
-  | { response_action: 'push'; view: View }
-  | { response_action: 'update'; view: View }
-  | undefined;
+export type SubmitAck = ViewAck;
 
 export interface SubmitTiming {
   /** How long the ack may wait for the service before answering "working on it" (Slack allows 3 s in all). */

@@ -13,7 +13,6 @@ import { errorMessage } from '../../render/feedback.js';
 import { HOME_FILTER_PATTERN } from '../../render/ids.js';
 import { raw } from '../../render/mrkdwn.js';
 import { tmd } from '../../render/text.js';
-import type { View } from '../../render/types.js';
 import {
   decodeFilterChoice,
   HomeWatchMetadata,
@@ -32,6 +31,7 @@ import {
   submission,
   type ActionListener,
   type ButtonContext,
+  type ViewAck,
   type Saved,
   type ViewListener,
 } from '../middleware/listener.js';
@@ -115,19 +115,16 @@ export async function openWatchModal({ value, body, client, t }: MenuContext): P
 /** The watch modal's checked submission: who, which campaign, which channel, answered in the person's DM. */
 export type HomeWatch = Saved<{ campaignId: number; channelId: string }>;
 
-type HomeWatchAck =
-  { response_action: 'update' | 'push'; view: View } | { response_action: 'errors'; errors: Record<string, string> };
-
 /**
  * The watch modal's submission: a stale form, a read-only person (the refusal audited) and a missing channel are
  * answered inside the ack; then `watch` after it.
  */
 export function watchSubmitted(deps: AppDeps, watch: (req: HomeWatch) => Promise<void>): ViewListener {
-  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): HomeWatchAck => ({
+  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): ViewAck => ({
     response_action,
     view: homeNoticeModal(t.t('home.watch.title'), text, t),
   });
-  return submission<HomeWatchAck, number, { campaignId: number; channelId: string }>(deps, {
+  return submission<ViewAck, number, { campaignId: number; channelId: string }>(deps, {
     what: 'home watch submission',
     metadata: { schema: HomeWatchMetadata, stale: (t) => notice(t.t('home.watch.stale'), t) },
     refuse: {

@@ -20,7 +20,7 @@ import type { Locale } from '../../i18n/locale.js';
 import { translator, type Translator } from '../../i18n/translator.js';
 import { errorMessage } from '../../render/feedback.js';
 import { decodeJson } from '../../render/ids.js';
-import type { SlackMessage } from '../../render/types.js';
+import type { SlackMessage, View } from '../../render/types.js';
 import type { AppDeps, CommandContext, CommandHandler } from '../deps.js';
 import { parseCommandText, usageMessage, type CampaignCommand } from '../grammar.js';
 import { errorSummary, guarded } from './errors.js';
@@ -131,6 +131,12 @@ export function readButton<V>(
   );
 }
 
+/** What a view submission is acked with: errors under their blocks, a view pushed or put in its place; none closes it. */
+export type ViewAck =
+  | { response_action: 'errors'; errors: Record<string, string> }
+  | { response_action: 'update' | 'push'; view: View }
+  | undefined;
+
 /** What a view submission's steps get: its view, who submitted it, its metadata read back, its words, and its ack. */
 interface SubmissionContext<A, M> {
   view: ViewSubmitAction['view'];
@@ -191,7 +197,7 @@ export type SubmissionSpec<A, M, I> = SubmissionWork<A, M, I> & {
  * read-only person refused inside the ack, then the values checked, the ack, and the work after it. The ack goes out
  * exactly once within Slack's 3 seconds, whoever sends it; a crash before it becomes `crashed`.
  */
-export function submission<A, M = undefined, I extends object = object>(
+export function submission<A extends ViewAck, M = undefined, I extends object = object>(
   deps: AppDeps,
   spec: SubmissionSpec<A, M, I>,
 ): ViewListener {

@@ -19,11 +19,10 @@ import { decodeCampaignId, decodeJson, type ConfirmValue } from '../../render/id
 import { cleanLabel, context, mrkdwnSection } from '../../render/mrkdwn.js';
 import { serviceErrorText } from '../../render/service-error.js';
 import { tmd } from '../../render/text.js';
-import type { View } from '../../render/types.js';
 import type { SlackMessageEvent } from '../../watch/relay.js';
 import type { CommandContext, CommandHandler } from '../deps.js';
 import type { ChangeHandler } from '../middleware/change.js';
-import { submission, type ButtonContext, type Saved, type ViewListener } from '../middleware/listener.js';
+import { submission, type ButtonContext, type ViewAck, type Saved, type ViewListener } from '../middleware/listener.js';
 import { openSettingsModal, typedSettings } from './settings.js';
 import { unwatchCampaign, watchChange, watchingReply, type WatchDeps } from './subscribe.js';
 
@@ -163,16 +162,13 @@ export const saveEndUser: ChangeHandler<EndUserEdit> = async ({ deps, endUserId,
   };
 };
 
-type EndUserAck =
-  { response_action: 'errors'; errors: Record<string, string> } | { response_action: 'push'; view: View };
-
 /**
  * The end-user modal's submission: checked inside the ack (errors under the fields), then `save` after it (which
  * checks the permission: routes.ts wraps it in `change()`).
  */
 export function endUserSubmitted(deps: WatchDeps, save: (edit: EndUserEdit) => Promise<void>): ViewListener {
-  const under = (block: string, text: string): EndUserAck => ({ response_action: 'errors', errors: { [block]: text } });
-  return submission<EndUserAck, EndUserModalMeta, EndUserInput>(deps, {
+  const under = (block: string, text: string): ViewAck => ({ response_action: 'errors', errors: { [block]: text } });
+  return submission<ViewAck, EndUserModalMeta, EndUserInput>(deps, {
     what: 'end-user submission',
     metadata: { schema: EndUserModalMeta, stale: (t) => under(END_USER_BLOCKS.name, t.t('endUser.stale')) },
     // The modal's language is in its metadata; a stale one is answered in the person's (cached since they clicked).

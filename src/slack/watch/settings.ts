@@ -21,12 +21,11 @@ import {
   settingsNoticeModal,
   watchSettingsModal,
 } from '../../render/watch-settings.js';
-import type { View } from '../../render/types.js';
 import { MAX_FILTER_TAGS, MAX_FILTER_WORD, readFilter, WatchFilter } from '../../watch/filter.js';
 import type { WatchSettings } from '../../watch/service.js';
 import type { Subscription } from '../../watch/state.js';
 import type { TypedWatchOptions } from '../grammar.js';
-import { submission, type ButtonContext, type Saved, type ViewListener } from '../middleware/listener.js';
+import { submission, type ButtonContext, type ViewAck, type Saved, type ViewListener } from '../middleware/listener.js';
 import type { ChangeHandler } from '../middleware/change.js';
 import { watchChange, type WatchDeps } from './subscribe.js';
 
@@ -145,18 +144,16 @@ interface SettingsInput {
   settings: WatchSettings;
 }
 
-type SettingsAck = { response_action: 'update' | 'push'; view: View } | { response_action: 'errors'; errors: Problems };
-
 /**
  * The settings modal's submission: a stale form, a read-only person (the refusal audited) and wrong values (errors
  * under their fields) are answered inside the ack; then `save` after it.
  */
 export function settingsSubmitted(deps: WatchDeps, save: (edit: SettingsEdit) => Promise<void>): ViewListener {
-  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): SettingsAck => ({
+  const notice = (text: string, t: Translator, response_action: 'update' | 'push' = 'update'): ViewAck => ({
     response_action,
     view: settingsNoticeModal(text, t),
   });
-  return submission<SettingsAck, SettingsMetadata, SettingsInput>(deps, {
+  return submission<ViewAck, SettingsMetadata, SettingsInput>(deps, {
     what: 'watch settings submission',
     metadata: { schema: SettingsMetadata, stale: (t) => notice(t.t('watchSettings.stale'), t) },
     // The modal's language is in its metadata; a stale one is answered in the person's.
