@@ -1,3 +1,7 @@
+/**
+ * The words and numbers people read (src/render/format.ts: labels, dates, counts) and schedules in words
+ * (src/render/schedule.ts).
+ */
 import {
   answeredByLabel,
   callStatusLabel,

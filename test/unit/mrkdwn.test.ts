@@ -1,3 +1,4 @@
+/** Block Kit text and its escaping (src/render/mrkdwn.ts): mrkdwn, invisible characters, labels, cuts, helpers. */
 import {
   actions,
   button,

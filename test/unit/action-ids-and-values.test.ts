@@ -1,3 +1,4 @@
+/** Action ids and button values (src/render/ids.ts); which lifecycle actions a campaign has (src/outreach/rules.ts). */
 import {
   ACTION_IDS,
   actionId,
