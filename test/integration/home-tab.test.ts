@@ -3,6 +3,7 @@
  * published to the fake Slack (which validates every view against Block Kit's limits), the service played by the
  * simulator.
  */
+import { jest } from '@jest/globals';
 import type { FakeCall, Json } from '../../src/emulator/fake-slack.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
@@ -19,8 +20,21 @@ let waA: string;
 let phoneB: string;
 let savedTuning: HomeTuning;
 
+/**
+ * How long a step may take before the test fails, and a test: a loaded machine may take seconds where a quiet one
+ * takes milliseconds (each reading of the list and of the campaigns shown is paced at the service's 12 a second), and
+ * only a failing test waits this long.
+ */
+const PATIENCE_MS = 60_000;
+jest.setTimeout(3 * PATIENCE_MS);
+/** The cache lifetimes of these tests: what they open "soon" after is within them however slow the machine is. */
+const HOUR_MS = 3_600_000;
+
 beforeAll(async () => {
   t = await startTestApp({ env: { ADMIN_USER_IDS: `${ADMIN},U0ONE,U0TWO` } });
+  // A list or a campaign read by one test stays fresh through the next ones unless a test changes it or says so
+  // (Refresh, a change through the app, `changedOutsideTheApp`, a TTL of 0 in 'a list older than the TTL').
+  Object.assign(t.app.settings.home, { listTtlMs: HOUR_MS, detailTtlMs: HOUR_MS });
   savedTuning = { ...t.app.settings.home };
   const c = t.sim.control;
   agentA = c.addAgent({ name: 'Sofía' });
@@ -45,7 +59,7 @@ const viewOfCall = (c: FakeCall): Json =>
   (typeof c.args.view === 'string' ? JSON.parse(c.args.view) : c.args.view) as Json;
 
 /** The Home tab of `userId` as published by the first finished (not loading) publish after harness seq `since`. */
-async function homeAfter(userId: string, since: number, timeoutMs = 8000): Promise<Json> {
+async function homeAfter(userId: string, since: number, timeoutMs = PATIENCE_MS): Promise<Json> {
   await t.fake.waitFor(
     () =>
       t.fake
@@ -206,7 +220,7 @@ describe('sizes: 0, 1 and 300 campaigns', () => {
     view = await homeAfter(user, since);
     expect(shownIds(view)).toEqual(expected.slice(0, 20));
     expect(elementsOf(view, 'home_pages').map((e) => e.action_id)).toEqual(['home_page:next']);
-  }, 30_000);
+  });
 });
 
 describe('filters', () => {
@@ -262,7 +276,7 @@ describe('filters', () => {
     expect(shownIds(view)).toEqual(ids);
     const other = await openHome('U0OTHER');
     expect((elementsOf(other, 'home_filters')[0]!.initial_option as Json).value).toBe('all');
-  }, 30_000);
+  });
 
   it('a filter matching nothing says so and how to widen it', async () => {
     const since = await click(user, { actionId: 'home_filter:status', selectedOption: { value: 'cooldown' } });
@@ -286,7 +300,7 @@ describe('caching and failures', () => {
     const since = await click(user, { actionId: 'home_refresh' });
     await homeAfter(user, since);
     expect(listRequests().length).toBeGreaterThan(lists);
-  }, 30_000);
+  });
 
   it('a list older than the TTL is read again', async () => {
     t.app.settings.home.listTtlMs = 0;
@@ -295,7 +309,7 @@ describe('caching and failures', () => {
     const lists = listRequests().length;
     await openHome(user);
     expect(listRequests().length).toBeGreaterThan(lists);
-  }, 30_000);
+  });
 
   it('the service failing: a clear notice, not an empty page; with an older list, that list marked as old', async () => {
     t.sim.control.injectFaults({ status: 500, count: 1000, match: /^GET .*\/campaigns$/ });
@@ -320,7 +334,7 @@ describe('caching and failures', () => {
     const back = await homeAfter('U0DOWN', again);
     expect(textOf(back)).not.toContain("I couldn't read");
     expect(shownIds(back).length).toBe(20);
-  }, 30_000);
+  });
 });
 
 describe('one campaign list for every Home tab', () => {
@@ -333,7 +347,7 @@ describe('one campaign list for every Home tab', () => {
       t.sim.control.seedCampaign({ name: 'To pause', agentId: agentB.id, integrationId: phoneB, status: 'active' }).id,
     );
     await t.driver.command(`pause ${id}`, { userId: 'U0TWO' });
-    await t.fake.waitFor(() => t.sim.control.getCampaignState(id)?.record.status === 'inactive', 5000);
+    await t.fake.waitFor(() => t.sim.control.getCampaignState(id)?.record.status === 'inactive', PATIENCE_MS);
     const walksBefore = walks();
     const pagesBefore = listRequests().length;
 
@@ -347,7 +361,7 @@ describe('one campaign list for every Home tab', () => {
     // One walk: as many pages as the list has.
     const total = (await t.app.deps.outreach.listCampaigns({ pageSize: 1, includeArchived: true })).total_count;
     expect(listRequests().length - pagesBefore - 1).toBe(Math.ceil(total / 100));
-  }, 30_000);
+  });
 
   it("a change made through the app is in the changer's next view, even with an older walk under way", async () => {
     const agentR = t.sim.control.addAgent({ name: 'Rita' });
@@ -387,17 +401,17 @@ describe('one campaign list for every Home tab', () => {
     try {
       const from = listRequests().length;
       const otherSince = await click(other, { actionId: 'home_refresh' });
-      await t.fake.waitFor(() => listRequests().length > from, 5000);
+      await t.fake.waitFor(() => listRequests().length > from, PATIENCE_MS);
       // ...then the campaign is paused through the app, while that walk goes on.
       const since = t.fake.seq();
       const ack = await t.driver.command(`pause ${race}`, { userId: changer });
       expect(ack.status).toBe(200);
-      view = await homeAfter(changer, since, 20_000);
+      view = await homeAfter(changer, since);
       expect(t.sim.control.getCampaignState(race)!.record.status).toBe('inactive');
       const row = elementsOf(view, `home_campaign:${race}`).map((e) => e.action_id);
       expect(row).toContain('campaign_action:resume');
       expect(row).not.toContain('campaign_action:pause');
-      await homeAfter(other, otherSince, 20_000);
+      await homeAfter(other, otherSince);
     } finally {
       t.sim.control.setLatencyMs(0, slowList);
     }
@@ -414,7 +428,7 @@ describe('one campaign list for every Home tab', () => {
     expect(textOf(view)).toContain('⏸ Inactive\\n*1*');
     expect(textOf(view)).toContain('🟢 Active\\n*0*');
     expect(walks()).toBe(walksBefore);
-  }, 60_000);
+  });
 });
 
 describe('buttons in the tab', () => {
@@ -452,7 +466,7 @@ describe('buttons in the tab', () => {
     const row = elementsOf(view, `home_campaign:${id}`);
     expect(row.map((e) => e.action_id)).toContain('campaign_action:resume');
     expect(row.map((e) => e.action_id)).not.toContain('campaign_action:pause');
-    const dm = await t.fake.waitFor(() => t.fake.messages(user).find((m) => textOf(m).includes('paused')));
+    const dm = await t.fake.waitFor(() => t.fake.messages(user).find((m) => textOf(m).includes('paused')), PATIENCE_MS);
     expect(textOf(dm)).toContain(`<@${user}>`);
   });
 
@@ -464,7 +478,7 @@ describe('buttons in the tab', () => {
       blockId: `home_campaign:${id}`,
       selectedOption: { value: `calls:${id}` },
     });
-    const msg = await t.fake.waitFor(() => t.fake.messages(user)[before]);
+    const msg = await t.fake.waitFor(() => t.fake.messages(user)[before], PATIENCE_MS);
     expect(textOf(msg)).toContain('Zoe');
   });
 
@@ -478,7 +492,7 @@ describe('buttons in the tab', () => {
       () =>
         t.fake.calls('views.update').find((c) => c.seq > since && textOf(c.args).includes('campaign_form')) ??
         undefined,
-      5000,
+      PATIENCE_MS,
     );
     expect(textOf(form.args)).toContain('Newest active');
   });
@@ -489,8 +503,10 @@ describe('buttons in the tab', () => {
       blockId: `home_campaign:${id}`,
       selectedOption: { value: `watch:${id}` },
     });
-    const modal = await t.fake.waitFor(() =>
-      t.fake.calls('views.open').find((c) => c.seq > since && c.ok && textOf(c.args).includes('home_watch_channel')),
+    const modal = await t.fake.waitFor(
+      () =>
+        t.fake.calls('views.open').find((c) => c.seq > since && c.ok && textOf(c.args).includes('home_watch_channel')),
+      PATIENCE_MS,
     );
     const viewId = ((modal.response as Json).view as Json).id as string;
     const submitted = t.fake.seq();
@@ -502,10 +518,11 @@ describe('buttons in the tab', () => {
     const view = await t.fake.waitFor(() => {
       const v = t.fake.publishedHome(user);
       return v && textOf(v).includes('Watched in <#C0WATCH>') ? v : undefined;
-    }, 8000);
+    }, PATIENCE_MS);
     expect(textOf(view)).toContain('Watched in <#C0WATCH>');
-    const dm = await t.fake.waitFor(() =>
-      t.fake.calls('chat.postMessage').find((c) => c.seq > submitted && c.args.channel === user),
+    const dm = await t.fake.waitFor(
+      () => t.fake.calls('chat.postMessage').find((c) => c.seq > submitted && c.args.channel === user),
+      PATIENCE_MS,
     );
     expect(textOf(dm.args)).toContain('now watches');
   });
@@ -518,7 +535,7 @@ describe('buttons in the tab', () => {
     });
     const opened = await t.fake.waitFor(
       () => t.fake.calls('views.open').find((c) => c.seq > since && c.ok && textOf(c.args).includes('campaign_upload')),
-      5000,
+      PATIENCE_MS,
     );
     expect(textOf(opened.args)).toContain('Newest active');
   });
@@ -547,5 +564,5 @@ describe('across a restart', () => {
     const after = await openHome(user);
     expect(initial(after, 'home_filter:status')).toBe(wanted);
     expect(initial(after, 'home_filter:agent')).toBe(initial(before, 'home_filter:agent'));
-  }, 30_000);
+  });
 });

@@ -58,7 +58,7 @@ describe('rows and characters', () => {
     expect(simContacts(t, campaignId)).toHaveLength(MAX_ROWS);
     expect(await job(t, campaignId, file.id)).toMatchObject({ status: 'stopped', rowsRead: MAX_ROWS });
     expect(tempLeft()).toEqual([]);
-  });
+  }, 60_000);
 
   it('refuses a row with a cell over UPLOAD_MAX_CELL_CHARS, or four times that in all, naming the column', async () => {
     const campaignId = seedCampaign(t, 'Cell cap');
@@ -81,7 +81,7 @@ describe('rows and characters', () => {
     );
     expect(csv).toContain('3,5550000002,the row has 460 characters in all; a row may have at most 400');
     expect(report.channel).toBe(t.fake.dmChannel(ADMIN));
-  });
+  }, 60_000);
 });
 
 describe('uploads take turns', () => {
@@ -210,5 +210,5 @@ describe('a job the app keeps stopping in', () => {
       // The stopped runs' batches are answered 503 and never carried out.
       batches.drop();
     }
-  });
+  }, 90_000);
 });

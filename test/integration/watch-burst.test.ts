@@ -4,10 +4,25 @@
  * And calls spread over many channels, a few each, faster than the workspace's allowance of posts: the channels
  * switch to digests too.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
 
 const CH = 'C0BURST';
+// Hundreds of calls read, placed and written take seconds here, and may take a minute on a loaded machine.
+jest.setTimeout(180_000);
+
+/**
+ * One poll cycle read in full before anything is written: each channel's first write of `method` waits at Slack until
+ * the poll has placed every call, then the writes go and the cycle waits for them. What is posted on its own and
+ * what goes into a digest then does not depend on how fast this machine reads and places the calls (on a loaded one,
+ * posts answered meanwhile would make room for more calls of their own).
+ */
+async function cycleWithWritesHeld(h: WatchHarness, channels: readonly string[], method: string): Promise<void> {
+  const firsts = channels.map((channel) => h.fake.holdRequest(method, { channel }));
+  await h.svc.pollNow();
+  for (const first of firsts) first.release();
+  await h.svc.delivery.idle();
+}
 
 describe('bursts', () => {
   let h: WatchHarness;
@@ -25,18 +40,9 @@ describe('bursts', () => {
     const { id } = h.phoneCampaign(300);
     await runCommand(h, `watch ${id}`, { channelId: CH });
     const calls = Array.from({ length: 300 }, () => h.sim.control.createCall(id, { status: 'in-progress' }));
-    // Each poll is read in full before anything is written: the channel's first write waits at Slack until then, so
-    // what is written does not depend on how fast this machine reads the 300 calls.
-    const cycleWithWritesHeld = async (method: string) => {
-      const first = h.fake.holdRequest(method, { channel: CH });
-      await h.svc.pollNow();
-      await first.received;
-      first.release();
-      await h.svc.delivery.idle();
-    };
-    await cycleWithWritesHeld('chat.postMessage');
+    await cycleWithWritesHeld(h, [CH], 'chat.postMessage');
     for (const c of calls) h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
-    await cycleWithWritesHeld('chat.update');
+    await cycleWithWritesHeld(h, [CH], 'chat.update');
 
     const writes = h.fake.calls().filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update');
     // Slack never had to refuse us.
@@ -81,8 +87,7 @@ describe('more calls than the workspace takes posts', () => {
     const calls = campaigns.flatMap((id) =>
       [0, 1, 2].map(() => h.sim.control.createCall(id, { status: 'in-progress' })),
     );
-    await h.cycle();
-    await h.svc.delivery.idle();
+    await cycleWithWritesHeld(h, channels, 'chat.postMessage');
     for (const c of calls) h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
     await h.cycle();
     await h.svc.delivery.idle();
@@ -133,7 +138,7 @@ describe('digests over many channels', () => {
         h.sim.control.updateCall(c.id as string, { status: 'ended', answered_by: 'human' });
       }
     }
-    await h.cycle();
+    await cycleWithWritesHeld(h, channels, 'chat.postMessage');
     h.fake.clearFailures();
     const paced = channels.filter((ch) => digestsOf(ch).length > 0);
     expect(paced.length).toBeGreaterThanOrEqual(4);

@@ -22,6 +22,11 @@ import {
 } from '../support/watchHarness.js';
 
 const CH = 'C0OPS';
+/**
+ * How long the app may take to answer a reply before the test fails: seconds on a loaded machine (only a failing
+ * test waits this long).
+ */
+const PATIENCE_MS = 20_000;
 const ADMIN = 'U0ADMIN';
 const RESPONDER = 'U0RESP';
 const READER = 'U0READER';
@@ -97,6 +102,7 @@ describe('replies in call threads: who may speak to the customer', () => {
     return (await eventually(
       () => h.fake.message(CH, message.ts),
       (m) => (m?.reactions?.length ?? 0) > 0,
+      PATIENCE_MS,
     ))!;
   }
 
@@ -113,6 +119,7 @@ describe('replies in call threads: who may speak to the customer', () => {
     const eph = await eventually(
       () => h.fake.ephemerals(CH).filter((e) => e.user === userId),
       (e) => e.length > 0,
+      PATIENCE_MS,
     );
     expect(eph).toHaveLength(1);
     expect(eph[0]!.thread_ts).toBe(parent.ts);
@@ -122,6 +129,7 @@ describe('replies in call threads: who may speak to the customer', () => {
     const refused = await eventually(
       () => audits.filter((a) => a.userId === userId && a.result === 'refused'),
       (r) => r.length > 0,
+      PATIENCE_MS,
     );
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ campaignId, action: expect.stringContaining(`call ${callId}`) });
@@ -140,6 +148,7 @@ describe('replies in call threads: who may speak to the customer', () => {
     const ok = await eventually(
       () => audits.filter((a) => a.result === 'ok' && a.userId === RESPONDER),
       (x) => x.length >= 1,
+      PATIENCE_MS,
     );
     expect(ok).toHaveLength(1);
     expect(ok[0]!.campaignId).toBe(campaignId);
@@ -158,12 +167,14 @@ describe('replies in call threads: who may speak to the customer', () => {
     const eph = await eventually(
       () => h.fake.ephemerals(CH).filter((e) => e.user === RESPONDER),
       (e) => e.length > 0,
+      PATIENCE_MS,
     );
     expect(eph[0]!.text).toMatch(/not sent to the customer: I couldn't check with Slack who may reply/);
     // The audit line is written after the reaction and the ephemeral answer.
     const results = await eventually(
       () => audits.filter((a) => a.userId === RESPONDER).map((a) => a.result),
       (r) => r.length > 0,
+      PATIENCE_MS,
     );
     expect(results).toEqual(['failed']);
     await noneSent(h, lastAck);
@@ -180,6 +191,7 @@ describe('replies in call threads: who may speak to the customer', () => {
       await eventually(
         () => h.fake.message(CH, message.ts)?.reactions?.length ?? 0,
         (n) => n > 0,
+        PATIENCE_MS,
       ),
     ).toBe(1);
     // The same responder, but Slack says the message came from another team (a Slack Connect workspace).
@@ -199,6 +211,7 @@ describe('replies in call threads: who may speak to the customer', () => {
     const m = await eventually(
       () => h.fake.message(CH, ev.ts),
       (x) => (x?.reactions?.length ?? 0) > 0,
+      PATIENCE_MS,
     );
     expect(m?.reactions?.map((r) => r.name)).toEqual(['lock']);
     expect(sends(h).map((r) => (r.body as { content: string }).content)).toEqual(['hello']);
@@ -286,6 +299,7 @@ describe('/campaign try', () => {
     await eventually(
       () => audits.filter((a) => a.userId === GUEST && a.result === 'refused'),
       (a) => a.length > 0,
+      PATIENCE_MS,
     );
     expect(audits.filter((a) => a.result === 'refused').map((a) => [a.userId, a.action])).toEqual([
       [READER, 'try agents'],

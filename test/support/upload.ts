@@ -11,6 +11,8 @@ export type Json = Record<string, unknown>;
 export const ADMIN = 'U0ADMIN';
 export const READER = 'U0READER';
 export const CHANNEL = 'C0OPS';
+/** How long a step of an upload may take before a test fails: a loaded machine takes seconds (only a failure waits). */
+const PATIENCE_MS = 20_000;
 
 export function seedCampaign(
   t: TestApp,
@@ -30,7 +32,7 @@ export async function openUploadModal(t: TestApp, campaignId: number, userId = A
   expect(ack.status).toBe(200);
   const view = await t.fake.waitFor(
     () => t.fake.openViews(userId).find((v) => v.callback_id === 'campaign_upload' && !before.has(v.id)),
-    5000,
+    PATIENCE_MS,
   );
   return String(view.id);
 }
@@ -109,7 +111,6 @@ export function job(t: TestApp, campaignId: number, fileId: string): Promise<Upl
   return jobsOf(t.app.deps.store).get(uploadJobId(campaignId, fileId));
 }
 
-/** The upload's message in the channel once it shows the summary. */
 /** Polls `fn` (which may read the store) until it gives a value; the last try's value after `timeoutMs`. */
 export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 2000): Promise<T> {
   const start = Date.now();
@@ -121,11 +122,12 @@ export async function until<T>(fn: () => Promise<T | undefined | null | false>, 
   }
 }
 
+/** The upload's message in the channel once it shows the summary. */
 export async function waitForSummary(
   t: TestApp,
   campaignId: number,
   fileId: string,
-  timeoutMs = 10_000,
+  timeoutMs = PATIENCE_MS,
 ): Promise<FakeMessage> {
   const j = await until(async () => {
     const found = await job(t, campaignId, fileId);
