@@ -3,11 +3,18 @@
  * PostgreSQL, the person's requests spread over both in turn, are refused after the burst as with one replica (not
  * after twice the burst), and a Home tab clicker over the share gets one DM per streak, not one per replica.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { beforeAll, expect, it } from '@jest/globals';
+import { replicaSetOfFile, seedPhoneCampaign } from '../support/replicas.js';
 
 const BURST = 10;
-let set: ReplicaSet;
+// One action a minute once the burst is spent: no refill worth counting within the test.
+const set = replicaSetOfFile({
+  count: 2,
+  env: { PERSON_ACTIONS_PER_MINUTE: '1', PERSON_ACTIONS_BURST: String(BURST) },
+  // The shared count decides here, however slow a loaded machine opens the replicas' first database connections
+  // (past the deadline a replica's own count would decide, as when the database is down: fair-use.test.ts).
+  start: { fairUseSharedDeadlineMs: 2_500 },
+});
 let campaign: number;
 
 const text = (x: unknown) => JSON.stringify(x);
@@ -19,21 +26,9 @@ const refusalsOn = (i: number, who: string) =>
     .filter((l) => l.includes('over their share') && l.includes(`"user":"${who}"`)).length;
 const refusedOn = (i: number, who: string) => refusalsOn(i, who) > 0;
 
-beforeAll(async () => {
-  // One action a minute once the burst is spent: no refill worth counting within the test.
-  set = await startReplicas({
-    count: 2,
-    env: { PERSON_ACTIONS_PER_MINUTE: '1', PERSON_ACTIONS_BURST: String(BURST) },
-    // The shared count decides here, however slow a loaded machine opens the replicas' first database connections
-    // (past the deadline a replica's own count would decide, as when the database is down: fair-use.test.ts).
-    start: { fairUseSharedDeadlineMs: 2_500 },
-  });
-  const c = set.sim.control;
-  const agent = c.addAgent({ name: 'Ana' });
-  const phone = c.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  campaign = Number(c.seedCampaign({ name: 'Compartida', agentId: agent.id, integrationId: phone.id }).id);
-}, 90_000);
-afterAll(async () => set?.close());
+beforeAll(() => {
+  campaign = seedPhoneCampaign(set.sim, 'Compartida', { status: 'pending' });
+});
 
 it("a person's commands over both replicas are refused after one burst", async () => {
   const who = 'U0SPREAD';

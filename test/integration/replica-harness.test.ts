@@ -3,16 +3,10 @@
  * on its own port; Slack's requests spread over them in turn; a SIGKILLed replica leaves its log behind and gets no
  * more requests, and can be started again.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { expect, it } from '@jest/globals';
+import { replicaSetOfFile } from '../support/replicas.js';
 
-let set: ReplicaSet;
-beforeAll(async () => {
-  set = await startReplicas({ count: 2 });
-}, 90_000);
-afterAll(async () => {
-  await set?.close();
-});
+const set = replicaSetOfFile({ count: 2 });
 
 it('runs each replica in its own process on its own port, spreads requests over the live ones', async () => {
   const [a, b] = set.replicas;

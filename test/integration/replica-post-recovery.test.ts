@@ -4,48 +4,23 @@
  * message by its metadata and does not post it again: first a conversation line in a call's thread, then a call's
  * own message.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { expect, it } from '@jest/globals';
+import { callMessagesIn, quickWatch, replicaSetOfFile, seedPhoneCampaign } from '../support/replicas.js';
 
 const CH = 'C0HANG';
 
-let set: ReplicaSet;
+const set = replicaSetOfFile({ count: 2, start: quickWatch() });
 
-beforeAll(async () => {
-  set = await startReplicas({
-    count: 2,
-    env: { POLL_INTERVAL_SECONDS: '5' },
-    start: {
-      watch: { pollIntervalMs: 500, threadMaxGapMs: 0, minGapMs: 30, retryDelayMs: 200, backoffMs: 50 },
-      slackTimeScale: 20,
-    },
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await set?.close();
-});
-
-const callMessages = (callId: string) =>
-  set.fake
-    .messages(CH)
-    .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
+const callMessages = (callId: string) => callMessagesIn(set.fake, CH, callId);
 
 it('a leader killed between Slack taking a post and recording it: the next one finds the post, none is doubled', async () => {
   const { sim, fake } = set;
-  const agent = sim.control.addAgent({ name: 'Ana Agent' });
-  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const campaign = sim.control.seedCampaign({
-    name: 'Recovery',
-    agentId: agent.id,
-    integrationId: phone.id,
-    status: 'active',
+  const campaignId = seedPhoneCampaign(sim, 'Recovery', {
     contacts: [
       { contact: '+525510000001', name: 'Ana López' },
       { contact: '+525510000002', name: 'Luis Pérez' },
     ],
   });
-  const campaignId = campaign.id as number;
   const r = await set.driver.command(`watch ${campaignId}`, { channelId: CH });
   expect(r.status).toBe(200);
 

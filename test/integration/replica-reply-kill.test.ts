@@ -6,61 +6,31 @@
  * the mark once abandoned, looks the thread up, and sends it again with the same Idempotency-Key only when the
  * service does not have it: the customer gets the reply exactly once, the person's message gets ✅, one audit line.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { beforeAll, expect, it } from '@jest/globals';
+import { callMessagesIn, quickWatch, replicaSetOfFile, seedPhoneCampaign } from '../support/replicas.js';
 
 const CH = 'C0KILL';
 /** A mark this old is the leader's to complete; its sender gives its POST up after half of it. */
 const REPLY_ABANDONED_MS = 10_000;
 
-let set: ReplicaSet;
+const set = replicaSetOfFile({ count: 3, start: quickWatch({ replyAbandonedMs: REPLY_ABANDONED_MS }) });
 let parentTs: string;
 let threadId: string;
 let callId: string;
 
 beforeAll(async () => {
-  set = await startReplicas({
-    count: 3,
-    start: {
-      watch: {
-        pollIntervalMs: 500,
-        threadMaxGapMs: 0,
-        minGapMs: 30,
-        retryDelayMs: 200,
-        backoffMs: 50,
-        replyAbandonedMs: REPLY_ABANDONED_MS,
-      },
-      slackTimeScale: 20,
-    },
-  });
   const { sim, fake } = set;
   sim.control.setAgentReply((content) => `Con gusto: ${content}`);
-  const agent = sim.control.addAgent({ name: 'Ana Agent' });
-  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const campaign = sim.control.seedCampaign({
-    name: 'Kill',
-    agentId: agent.id,
-    integrationId: phone.id,
-    status: 'active',
-    contacts: [{ contact: '+525510000001', name: 'Ana López' }],
-  });
-  expect((await set.driver.command(`watch ${campaign.id as number}`, { channelId: CH })).status).toBe(200);
-  const call = sim.control.createCall(campaign.id as number, { status: 'in-progress' });
+  const campaignId = seedPhoneCampaign(sim, 'Kill', { contacts: [{ contact: '+525510000001', name: 'Ana López' }] });
+  expect((await set.driver.command(`watch ${campaignId}`, { channelId: CH })).status).toBe(200);
+  const call = sim.control.createCall(campaignId, { status: 'in-progress' });
   callId = call.id as string;
   threadId = call.thread_id as string;
   sim.control.addMessage(threadId, { sent_by: 'AI', content: 'Hola, soy Ana' });
-  const parent = await set.until('the call message', () =>
-    fake
-      .messages(CH)
-      .find((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId),
-  );
+  const parent = await set.until('the call message', () => callMessagesIn(fake, CH, callId)[0]);
   parentTs = parent.ts;
   await set.until('the first line', () => fake.threadReplies(CH, parentTs).some((m) => m.text.includes('soy Ana')));
 }, 120_000);
-
-afterAll(async () => {
-  await set?.close();
-});
 
 const sendsOf = (text: string) =>
   set.sim.control

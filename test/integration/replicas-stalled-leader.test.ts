@@ -7,27 +7,17 @@
  * retry is refused by the fence (its term is over), logged, and never reaches Slack; the new leader's writes go on
  * (the call's end is shown in the one message).
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { callMessagesIn, seedPhoneCampaign, startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { expect, it } from '@jest/globals';
+import { callMessagesIn, quickWatch, replicaSetOfFile, seedPhoneCampaign } from '../support/replicas.js';
 
 const CH = 'C0FENCE';
 const REFUSED = 'a leader-only Slack write was not sent';
 
-let set: ReplicaSet;
-
-beforeAll(async () => {
-  set = await startReplicas({
-    count: 2,
-    start: {
-      watch: { pollIntervalMs: 500, threadMaxGapMs: 0, minGapMs: 30, retryDelayMs: 200, backoffMs: 50 },
-      slackTimeScale: 20,
-    },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  for (const r of set?.replicas ?? []) r.child?.kill('SIGCONT');
-  await set?.close();
+const set = replicaSetOfFile({
+  count: 2,
+  start: quickWatch(),
+  // A replica left stopped (SIGSTOP) by a failed test is woken, so that it can stop.
+  beforeClose: (s) => s.replicas.forEach((r) => r.child?.kill('SIGCONT')),
 });
 
 const callMessages = (callId: string) => callMessagesIn(set.fake, CH, callId);

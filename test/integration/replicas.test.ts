@@ -10,12 +10,10 @@
  * - the upload finished on another replica with each contact added once (each batch applied once at the service);
  * - exactly one replica led at a time, and a new one led within 2 × POLL_INTERVAL_SECONDS + 15 s of each kill.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { batchIdempotencyKey } from '../../src/contacts/index.js';
 import { RATE_LIMITED_ENDPOINTS } from '../../src/outreach/unspecified.js';
-import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
-import { stateValue } from '../../src/emulator/slack-driver.js';
+import { callMessagesIn, replicaSetOfFile, seedPhoneCampaign, uploadThrough } from '../support/replicas.js';
 
 const CHANNELS = ['C0OPS', 'C0SALES'] as const;
 const POLL_INTERVAL_SECONDS = 5;
@@ -27,36 +25,29 @@ const BATCHES = ROWS / BATCH;
 /** The upload through the replica that stays, at the same time. */
 const PRESSURE_ROWS = 400;
 
-let set: ReplicaSet;
-
-beforeAll(async () => {
-  set = await startReplicas({
-    count: 3,
-    env: { POLL_INTERVAL_SECONDS: String(POLL_INTERVAL_SECONDS) },
-    start: {
-      // Polls every second; one message per call (no digest), Slack pacing scaled down (the fake enforces none here).
-      watch: {
-        pollIntervalMs: 1000,
-        minGapMs: 30,
-        retryDelayMs: 200,
-        backoffMs: 50,
-        burstThreshold: 1000,
-        workspacePostsPerInterval: 100_000,
-      },
-      // Slack's per-method windows 20 times faster: this test checks what is posted, not Slack's pace.
-      slackTimeScale: 20,
-      upload: { batchSize: BATCH, concurrency: 2, progressIntervalMs: 200, retryBaseMs: 50, leaseMs: 3000 },
+const set = replicaSetOfFile({
+  count: 3,
+  env: { POLL_INTERVAL_SECONDS: String(POLL_INTERVAL_SECONDS) },
+  start: {
+    // Polls every second; one message per call (no digest), Slack pacing scaled down (the fake enforces none here).
+    watch: {
+      pollIntervalMs: 1000,
+      minGapMs: 30,
+      retryDelayMs: 200,
+      backoffMs: 50,
+      burstThreshold: 1000,
+      workspacePostsPerInterval: 100_000,
     },
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await set?.close();
+    // Slack's per-method windows 20 times faster: this test checks what is posted, not Slack's pace.
+    slackTimeScale: 20,
+    upload: { batchSize: BATCH, concurrency: 2, progressIntervalMs: 200, retryBaseMs: 50, leaseMs: 3000 },
+  },
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = <T>(what: string, fn: () => T | Promise<T>, timeoutMs: number) => set.until(what, fn, timeoutMs);
 const theLeader = (timeoutMs: number) => set.theLeader(timeoutMs);
+const callMessages = (channel: string, callId: string) => callMessagesIn(set.fake, channel, callId);
 
 /** Kills replica `i` right after the simulator received a poll request (the leader is in the middle of a cycle). */
 async function killMidCycle(i: number): Promise<number> {
@@ -74,12 +65,6 @@ async function killMidCycle(i: number): Promise<number> {
   return Date.now();
 }
 
-function callMessages(channel: string, callId: string): FakeMessage[] {
-  return set.fake
-    .messages(channel)
-    .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
-}
-
 async function command(replica: number, text: string, channelId: string): Promise<Record<string, unknown>> {
   const r = await set.driverFor(replica).command(text, { channelId });
   expect(r.status).toBe(200);
@@ -94,20 +79,12 @@ async function command(replica: number, text: string, channelId: string): Promis
 it('three replicas: one polls at a time, failovers lose and repeat nothing, one budget at the service', async () => {
   const started = Date.now();
   const { sim, fake } = set;
-  const agent = sim.control.addAgent({ name: 'Ana Agent' });
-  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const watched = Number(
-    sim.control.seedCampaign({
-      name: 'Replicas',
-      agentId: agent.id,
-      integrationId: phone.id,
-      status: 'active',
-      contacts: Array.from({ length: 200 }, (_, i) => ({
-        contact: `+5255${String(10000000 + i).padStart(8, '0')}`,
-        name: `Contact ${i + 1}`,
-      })),
-    }).id,
-  );
+  const watched = seedPhoneCampaign(sim, 'Replicas', {
+    contacts: Array.from({ length: 200 }, (_, i) => ({
+      contact: `+5255${String(10000000 + i).padStart(8, '0')}`,
+      name: `Contact ${i + 1}`,
+    })),
+  });
   // Each watch through another replica: whichever polls honours both.
   for (const [k, channel] of CHANNELS.entries()) {
     const answer = await command(k, `watch ${watched}`, channel);
@@ -175,25 +152,9 @@ it('three replicas: one polls at a time, failovers lose and repeat nothing, one 
       return `${lines.join('\n')}\n`;
     };
     const upload = async (replica: number, name: string, rows: number, from: number) => {
-      const campaignId = Number(
-        sim.control.seedCampaign({ name, agentId: agent.id, integrationId: phone.id, status: 'ready' }).id,
-      );
+      const campaignId = seedPhoneCampaign(sim, name, { status: 'ready' });
       const f = fake.addFile({ name: `${name}.csv`, content: csv(rows, from) });
-      const through = set.driverFor(replica);
-      const before = new Set(fake.openViews('U0ADMIN').map((v) => v.id));
-      const opened = await through.command(`upload ${campaignId}`, { userId: 'U0ADMIN', channelId: CHANNELS[0] });
-      expect(opened.status).toBe(200);
-      const view = await until(
-        'the upload modal',
-        () => fake.openViews('U0ADMIN').find((v) => v.callback_id === 'campaign_upload' && !before.has(v.id)),
-        5000,
-      );
-      const submitted = await through.viewSubmission({
-        viewId: String(view.id),
-        userId: 'U0ADMIN',
-        values: { file: { file: stateValue.files([f]) } },
-      });
-      expect(submitted.status).toBe(200);
+      await uploadThrough(set, replica, campaignId, f, { userId: 'U0ADMIN', channelId: CHANNELS[0] });
       return { campaignId, file: f };
     };
     sim.control.setLatencyMs(150, /\/contacts$/);

@@ -9,13 +9,18 @@
  *   and the next run after the fix posts.
  */
 import type { AuditEntry } from '../../src/slack/audit.js';
-import { seedPhoneCampaign } from '../support/reportData.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { TestClock } from '../support/testClock.js';
+import {
+  ADMIN,
+  answered,
+  commandAnswer,
+  OPS,
+  READER,
+  reportsIn,
+  scheduleClock,
+  startScheduleApp,
+} from '../support/scheduled-reports.js';
+import type { TestApp } from '../support/testApp.js';
 
-const ADMIN = 'U0ADMIN';
-const READER = 'U0READER';
-const OPS = 'C0OPS';
 const SECRET = 'G0SECRET';
 const ELSEWHERE = 'C0ELSEWHERE';
 const OUTSIDE = 'C0OUTSIDE';
@@ -24,15 +29,13 @@ const LEAVE = 'C0LEAVE';
 const LATER = 'C0LATER';
 const TYPED = 'C0TYPED99';
 
-// Monday 2 March 2026, 08:58 in Mexico City (UTC-6 all year).
-const clock = new TestClock(Date.parse('2026-03-02T14:58:00Z'));
+const clock = scheduleClock();
 let t: TestApp;
 let id: number;
 const audits: AuditEntry[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { clock, reports: { tickMs: 40 } } });
-  t.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
+  ({ t, campaignId: id } = await startScheduleApp(clock, { called: 12, queued: 3, spreadHours: 48 }));
   t.fake.addUser({ id: READER, locale: 'en-US' });
   const members = [ADMIN, READER];
   t.fake.addChannel({ id: OPS, members });
@@ -44,29 +47,17 @@ beforeAll(async () => {
   t.fake.addChannel({ id: LATER, members });
   t.fake.addChannel({ id: TYPED, members });
   t.app.deps.audit.subscribe((e) => audits.push(e));
-  id = seedPhoneCampaign(t.sim.control, { called: 12, queued: 3, spreadHours: 48 });
 });
 afterAll(async () => t.close());
 
-const postsIn = (channel: string) => t.fake.uploadedFiles().filter((f) => f.channel === channel && f.messageTs);
+const postsIn = (channel: string) => reportsIn(t.fake, channel);
 const scheduled = async (channel: string) =>
   (await t.app.services.reports.schedules.all()).find((s) => s.campaignId === id && s.channelId === channel);
 
-/** The answers to a command or a click, once `n` came. */
-async function answered(responseUrl: string, n = 1): Promise<string> {
-  const uses = await t.fake.waitFor(() => {
-    const u = t.fake.responseUrlUses().filter((x) => x.url === responseUrl);
-    return u.length >= n ? u : undefined;
-  }, 10_000);
-  return JSON.stringify(uses.map((u) => u.body));
-}
-
-async function command(text: string, userId = ADMIN, channelId = OPS): Promise<string> {
-  return answered((await t.driver.command(text, { userId, channelId })).responseUrl);
-}
+const command = (text: string, userId = ADMIN, channelId = OPS) => commandAnswer(t, text, userId, channelId);
 
 async function press(actionId: string, value: string, userId: string, channelId: string): Promise<string> {
-  return answered((await t.driver.blockAction({ actionId, value, userId, channelId })).responseUrl!);
+  return answered(t, (await t.driver.blockAction({ actionId, value, userId, channelId })).responseUrl!);
 }
 
 /** The value of a button in an answer (JSON text). */

@@ -4,53 +4,41 @@
  * (insert-if-absent per schedule and minute), so a report is posted once, also when the leader stops right after
  * posting and the other replica takes over and looks back over the last hour.
  */
-import { freshDatabase } from '../support/postgres.js';
-import { seedPhoneCampaign } from '../support/reportData.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { TestClock } from '../support/testClock.js';
+import {
+  ADMIN,
+  commandAnswer,
+  OPS,
+  reportsIn,
+  scheduleClock,
+  startSchedulePair,
+} from '../support/scheduled-reports.js';
+import type { ReplicaPair, TestApp } from '../support/testApp.js';
 
-const ADMIN = 'U0ADMIN';
-const OPS = 'C0OPS';
 const DAILY = 'C0DAILY';
 
-const clock = new TestClock(Date.parse('2026-03-02T14:58:00Z')); // 08:58 in Mexico City
+const clock = scheduleClock();
+let pair: ReplicaPair;
 let a: TestApp;
 let b: TestApp;
 let id: number;
 
 beforeAll(async () => {
-  const env = {
-    ADMIN_USER_IDS: ADMIN,
-    DATABASE_URL: await freshDatabase('reports'),
-    LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-  };
-  const start = { clock, reports: { tickMs: 40 } };
-  // Two API keys of one organization: the service's limiter is one per key and process (src/outreach/limiter.ts), and
-  // its shared windows are those of the app that made it; replicas in their own processes each have their own.
-  a = await startTestApp({ env, start, sim: { orgs: { 'sim-key': 'org-sim', 'sim-key-b': 'org-sim' } } });
-  b = await startTestApp({
-    env: { ...env, OUTREACH_API_KEY: 'sim-key-b' },
-    start,
-    shared: { sim: a.sim, fake: a.fake },
-  });
-  a.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
+  const env = { LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' };
+  ({ pair, campaignId: id } = await startSchedulePair(clock, { called: 8, queued: 2, spreadHours: 24 }, { env }));
+  ({ a, b } = pair);
   for (const c of [OPS, DAILY]) a.fake.addChannel({ id: c, members: [ADMIN] });
-  id = seedPhoneCampaign(a.sim.control, { called: 8, queued: 2, spreadHours: 24 });
 }, 60_000);
 afterAll(async () => {
-  await b?.close();
-  await a?.close();
+  await pair?.close();
 });
 
-const posts = () => a.fake.uploadedFiles().filter((f) => f.channel === DAILY && f.messageTs);
+const posts = () => reportsIn(a.fake, DAILY);
 const settle = (ms = 600) => new Promise((r) => setTimeout(r, ms));
 const leads = async (t: TestApp) => (await t.app.health.report()).leader === true;
 
 it('one replica leads the scheduler; a report is posted once, also across a failover', async () => {
   expect([await leads(a), await leads(b)].filter(Boolean)).toHaveLength(1);
-  const since = a.fake.responseUrlUses().length;
-  await b.driver.command(`report ${id} daily 09:00 <#${DAILY}|daily>`, { userId: ADMIN, channelId: OPS });
-  await a.fake.waitFor(() => a.fake.responseUrlUses()[since], 5000);
+  await commandAnswer(b, `report ${id} daily 09:00 <#${DAILY}|daily>`);
   // Written through one replica, read by both.
   expect(await a.app.services.reports.schedules.all()).toHaveLength(1);
 

@@ -5,46 +5,34 @@
  * was down is posted once when it comes back within the hour, not after; `off` stops it; a finished campaign gets a
  * last report and its schedule stops; a reader may not schedule.
  */
-import { seedPhoneCampaign } from '../support/reportData.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { TestClock } from '../support/testClock.js';
+import {
+  ADMIN,
+  commandAnswer,
+  OPS,
+  READER,
+  reportsIn,
+  scheduleClock,
+  startScheduleApp,
+} from '../support/scheduled-reports.js';
+import type { TestApp } from '../support/testApp.js';
 
-const ADMIN = 'U0ADMIN';
-const READER = 'U0READER';
-const OPS = 'C0OPS';
 const DAILY = 'C0DAILY';
 const WEEKLY = 'C0WEEKLY';
 
-// Monday 2 March 2026, 08:58 in Mexico City (UTC-6 all year).
-const clock = new TestClock(Date.parse('2026-03-02T14:58:00Z'));
+const clock = scheduleClock();
 let t: TestApp;
 let id: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ADMIN_USER_IDS: ADMIN }, start: { clock, reports: { tickMs: 40 } } });
-  t.fake.addUser({ id: ADMIN, locale: 'en-US', tz: 'America/Mexico_City' });
+  ({ t, campaignId: id } = await startScheduleApp(clock, { called: 12, queued: 3, spreadHours: 48 }));
   t.fake.addUser({ id: READER, locale: 'en-US', tz: 'America/New_York' });
   for (const c of [OPS, DAILY, WEEKLY]) t.fake.addChannel({ id: c, members: [ADMIN, READER] });
-  id = seedPhoneCampaign(t.sim.control, { called: 12, queued: 3, spreadHours: 48 });
 });
 afterAll(async () => t.close());
 
-const postsIn = (channel: string) => t.fake.uploadedFiles().filter((f) => f.channel === channel && f.messageTs);
+const postsIn = (channel: string) => reportsIn(t.fake, channel);
 const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
-
-async function command(text: string, userId = ADMIN): Promise<string> {
-  const since = t.fake.responseUrlUses().length;
-  const ack = await t.driver.command(text, { userId, channelId: OPS });
-  expect(ack.status).toBe(200);
-  await t.fake.waitFor(() => t.fake.responseUrlUses()[since], 5000);
-  await settle(100);
-  return JSON.stringify(
-    t.fake
-      .responseUrlUses()
-      .slice(since)
-      .map((u) => u.body),
-  );
-}
+const command = (text: string, userId = ADMIN) => commandAnswer(t, text, userId);
 
 async function waitForPosts(channel: string, n: number) {
   await t.fake.waitFor(() => postsIn(channel).length >= n, 10_000);

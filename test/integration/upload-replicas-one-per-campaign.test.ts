@@ -4,11 +4,8 @@
  * other replica waits, says why, and starts by itself once the first has finished), and one Slack file submitted
  * through both replicas at once starts one job.
  */
-import { startApp, type RunningApp, type StartOptions } from '../../src/main.js';
 import { jobsOf } from '../../src/slack/upload/jobs.js';
-import { freshDatabase } from '../support/postgres.js';
-import { SlackDriver } from '../../src/emulator/slack-driver.js';
-import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
+import { startReplicaPair, type ReplicaPair, type TestApp } from '../support/testApp.js';
 import {
   blocksText,
   contactPosts,
@@ -25,25 +22,16 @@ import {
 const UPLOAD = { batchSize: 5, concurrency: 1, progressIntervalMs: 100, retryBaseMs: 20, leaseMs: 3000 };
 
 /** Replica A (with the fake Slack and the simulator) and B, a second app on the same database. */
+let pair: ReplicaPair;
 let a: TestApp;
-let bApp: RunningApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  const url = await freshDatabase('uploads');
-  a = await startTestApp({ env: { DATABASE_URL: url }, start: { upload: UPLOAD } });
-  const opts: StartOptions = { botId: a.fake.botId, botUserId: a.fake.botUserId, slackRetries: 0, upload: UPLOAD };
-  bApp = await startApp(a.config, opts);
-  const driver = new SlackDriver({
-    appUrl: `http://127.0.0.1:${bApp.port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    fake: a.fake,
-  });
-  b = { ...a, app: bApp, driver };
+  pair = await startReplicaPair({ start: { upload: UPLOAD } });
+  ({ a, b } = pair);
 });
 afterAll(async () => {
-  await bApp?.stop();
-  await a?.close();
+  await pair?.close();
 });
 
 async function upload(t: TestApp, campaignId: number, name: string, content: string) {

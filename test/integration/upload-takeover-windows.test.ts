@@ -7,24 +7,18 @@
  * its lease runs out and finishes it: each time there is exactly one progress message (the summary in its place)
  * and, for a file with rejected rows, exactly one failed-rows file shared in the uploader's DM.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { beforeAll, expect, it } from '@jest/globals';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { seedPhoneCampaign, startReplicas, type ReplicaSet } from '../support/replicas.js';
-import { stateValue } from '../../src/emulator/slack-driver.js';
+import { replicaSetOfFile, seedPhoneCampaign, uploadThrough } from '../support/replicas.js';
 
 const CH = 'C0UPLOADS';
 const ADMIN = 'U0ADMIN';
 const UPLOAD = { batchSize: 5, concurrency: 1, progressIntervalMs: 100, retryBaseMs: 20, leaseMs: 3000 };
 
-let set: ReplicaSet;
+const set = replicaSetOfFile({ count: 2, start: { upload: UPLOAD, slackTimeScale: 20 } });
 
-beforeAll(async () => {
-  set = await startReplicas({ count: 2, start: { upload: UPLOAD, slackTimeScale: 20 } });
+beforeAll(() => {
   set.fake.addUser({ id: ADMIN, name: 'admin' });
-}, 120_000);
-
-afterAll(async () => {
-  await set?.close();
 });
 
 /** `rows` valid numbers and `rejected` rows whose phone is not a number (they go into the failed-rows CSV). */
@@ -41,20 +35,7 @@ async function upload(through: number, name: string, rejected: number) {
   const { sim, fake } = set;
   const campaignId = seedPhoneCampaign(sim, name, { status: 'ready' });
   const file = fake.addFile({ name: `${name}.csv`, content: csv(name, 20, rejected, 1000 * ++seeded) });
-  const driver = set.driverFor(through);
-  const before = new Set(fake.openViews(ADMIN).map((v) => v.id));
-  expect((await driver.command(`upload ${campaignId}`, { userId: ADMIN, channelId: CH })).status).toBe(200);
-  const view = await set.until(
-    'the upload modal',
-    () => fake.openViews(ADMIN).find((v) => v.callback_id === 'campaign_upload' && !before.has(v.id)),
-    10_000,
-  );
-  const submitted = await driver.viewSubmission({
-    viewId: String(view.id),
-    userId: ADMIN,
-    values: { file: { file: stateValue.files([file]) } },
-  });
-  expect(submitted.status).toBe(200);
+  await uploadThrough(set, through, campaignId, file, { userId: ADMIN, channelId: CH });
   return { campaignId, file };
 }
 

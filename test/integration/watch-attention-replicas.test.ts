@@ -3,39 +3,31 @@
  * and which reminder went out are in the store, so a note written through a replica that does not lead ends the
  * wait for the leader, and after the leader is killed the next one posts the one reminder still owed, once.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, expect, it } from '@jest/globals';
 import { openPostgresStore } from '../../src/store/pg-store.js';
 import type { Store } from '../../src/store/store.js';
 import { WatchState } from '../../src/watch/state.js';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { startReplicas, type ReplicaSet } from '../support/replicas.js';
+import { callMessagesIn, quickWatch, replicaSetOfFile, seedPhoneCampaign } from '../support/replicas.js';
 
 const CH = 'C0OPS';
 const OWNER = 'U0ALICE';
 const MARIA = 'U0MARIA';
 
-let set: ReplicaSet;
+const set = replicaSetOfFile({
+  count: 2,
+  fake: {
+    users: [
+      { id: OWNER, name: 'alice' },
+      { id: MARIA, name: 'maria', email: 'maria@example.com' },
+    ],
+  },
+  start: quickWatch(),
+});
 let store: Store | undefined;
-
-beforeAll(async () => {
-  set = await startReplicas({
-    count: 2,
-    fake: {
-      users: [
-        { id: OWNER, name: 'alice' },
-        { id: MARIA, name: 'maria', email: 'maria@example.com' },
-      ],
-    },
-    start: {
-      watch: { pollIntervalMs: 500, threadMaxGapMs: 0, minGapMs: 30, retryDelayMs: 200, backoffMs: 50 },
-      slackTimeScale: 20,
-    },
-  });
-}, 90_000);
 
 afterAll(async () => {
   await store?.close();
-  await set?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,16 +36,9 @@ const leader = () => set.theLeader();
 
 it('a note through another replica ends the wait; a new leader posts the reminder still owed, once', async () => {
   const { sim, fake } = set;
-  const agent = sim.control.addAgent({ name: 'Ana Agent' });
-  const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
-  const campaign = sim.control.seedCampaign({
-    name: 'Réplicas',
-    agentId: agent.id,
-    integrationId: phone.id,
-    status: 'active',
+  const campaignId = seedPhoneCampaign(sim, 'Réplicas', {
     contacts: [{ contact: '+525510000001', name: 'Ana López' }],
   });
-  const campaignId = campaign.id as number;
 
   const first = await leader();
   const other = 1 - first;
@@ -70,11 +55,7 @@ it('a note through another replica ends the wait; a new leader posts the reminde
   sim.control.updateThread(threadId, {
     assigned_to: [{ id: 'svc-1', email: 'maria@example.com', first_name: 'Maria', last_name: 'L' }],
   });
-  const parent = await until('the call message', () =>
-    fake
-      .messages(CH)
-      .find((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === call.id),
-  );
+  const parent = await until('the call message', () => callMessagesIn(fake, CH, call.id as string)[0]);
   const replies = (): FakeMessage[] => fake.threadReplies(CH, parent.ts);
   const reminders = () => replies().filter((r) => r.metadata?.event_type === 'outreach_reminder');
 

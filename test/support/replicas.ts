@@ -9,21 +9,24 @@
  * KEEP_REPLICA_LOGS is set (their directory is printed then); REPLICA_LOG sets the replicas' LOG_LEVEL (default
  * info).
  */
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from '../../src/main.js';
+import type { WatchTuning } from '../../src/watch/service.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
 import {
   startFakeSlack,
+  type FakeFileObject,
   type FakeMessage,
   type FakeSlack,
   type FakeSlackOptions,
 } from '../../src/emulator/fake-slack.js';
 import { freshDatabase } from './postgres.js';
-import { SlackDriver } from '../../src/emulator/slack-driver.js';
+import { SlackDriver, stateValue } from '../../src/emulator/slack-driver.js';
 import { freePort } from './ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,7 +34,7 @@ const ENTRY = join(ROOT, 'test', 'support', 'replicaProcess.ts');
 const REPLICA_SIGNING_SECRET = 'replica-test-signing-secret';
 
 /** startApp's options that cross a process boundary (JSON: no logger, no functions). */
-type ReplicaStartOptions = Omit<StartOptions, 'logger' | 'isReady' | 'health' | 'routes' | 'slackFetch'>;
+export type ReplicaStartOptions = Omit<StartOptions, 'logger' | 'isReady' | 'health' | 'routes' | 'slackFetch'>;
 
 export interface ReplicaSetOptions {
   /** How many replicas (default 3). */
@@ -97,13 +100,46 @@ export interface ReplicaSet {
 }
 
 /**
+ * The replica set of a test file: started before its first test, closed after its last (`beforeClose` first, e.g.
+ * to wake a stopped process). The object is filled in once the set has started: read it in tests and hooks, not at
+ * the top of the file.
+ */
+export function replicaSetOfFile(
+  opts: ReplicaSetOptions & { beforeClose?: (set: ReplicaSet) => void; hookTimeoutMs?: number } = {},
+): ReplicaSet {
+  const { beforeClose, hookTimeoutMs = 120_000, ...setOptions } = opts;
+  const set = {} as ReplicaSet;
+  beforeAll(async () => {
+    Object.assign(set, await startReplicas(setOptions));
+  }, hookTimeoutMs);
+  afterAll(async () => {
+    if (!('close' in set)) return; // it never started: beforeAll failed
+    beforeClose?.(set);
+    await set.close();
+  }, hookTimeoutMs);
+  return set;
+}
+
+/**
+ * The start options of the replica tests that watch calls: a poll every 500 ms, every conversation read at every
+ * cycle, retries within a fraction of a second, and Slack's per-method windows 20 times faster (these tests check
+ * what is posted, not Slack's pace); `watch` adds to the watch's tuning.
+ */
+export function quickWatch(watch: Partial<WatchTuning> = {}): ReplicaStartOptions {
+  return {
+    watch: { pollIntervalMs: 500, threadMaxGapMs: 0, minGapMs: 30, retryDelayMs: 200, backoffMs: 50, ...watch },
+    slackTimeScale: 20,
+  };
+}
+
+/**
  * A campaign with its own agent and phone integration, seeded in the simulator (status `active` unless said): what a
  * replica test watches or uploads into. Resolves to its id.
  */
 export function seedPhoneCampaign(
   sim: Simulator,
   name: string,
-  opts: { status?: 'active' | 'ready'; contacts?: { contact: string; name: string }[] } = {},
+  opts: { status?: 'active' | 'ready' | 'pending'; contacts?: { contact: string; name: string }[] } = {},
 ): number {
   const agent = sim.control.addAgent({ name: 'Ana Agent' });
   const phone = sim.control.addIntegration({ agentId: agent.id, type: 'phone_call' });
@@ -123,6 +159,32 @@ export function callMessagesIn(fake: FakeSlack, channel: string, callId: string)
   return fake
     .messages(channel)
     .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
+}
+
+/**
+ * `/campaign upload <id>` through replica `through`, as `userId` in `channelId`, and `file` submitted in the modal it
+ * opened: both answered 200 (the upload then runs on that replica).
+ */
+export async function uploadThrough(
+  set: ReplicaSet,
+  through: number,
+  campaignId: number,
+  file: FakeFileObject,
+  where: { userId: string; channelId: string },
+): Promise<void> {
+  const { fake } = set;
+  const driver = set.driverFor(through);
+  const before = new Set(fake.openViews(where.userId).map((v) => v.id));
+  expect((await driver.command(`upload ${campaignId}`, where)).status).toBe(200);
+  const view = await set.until('the upload modal', () =>
+    fake.openViews(where.userId).find((v) => v.callback_id === 'campaign_upload' && !before.has(v.id)),
+  );
+  const submitted = await driver.viewSubmission({
+    viewId: String(view.id),
+    userId: where.userId,
+    values: { file: { file: stateValue.files([file]) } },
+  });
+  expect(submitted.status).toBe(200);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

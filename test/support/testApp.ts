@@ -11,6 +11,7 @@ import { startApp, type RunningApp, type StartOptions } from '../../src/main.js'
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../src/emulator/fake-slack.js';
 import { SlackDriver } from '../../src/emulator/slack-driver.js';
+import { freshDatabase } from './postgres.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 
@@ -104,6 +105,41 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   };
   handle.driver = driverFor(handle.app, fake, opts.socketMode);
   return handle;
+}
+
+/** Two replicas of the app in this process (`startReplicaPair`); `close()` stops both and what they share. */
+export interface ReplicaPair {
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+/** The second replica's API key, of the same organization as the simulator's first. */
+const SECOND_API_KEY = 'sim-key-b';
+
+/**
+ * Two replicas of the app in this process on one fresh PostgreSQL database, as two processes behind a load balancer
+ * would be: one simulator and one fake Slack (A's), `opts` for both. Each has its own API key of one organization:
+ * the service's limiter is one per key and process (src/outreach/limiter.ts) and its shared windows are those of the
+ * app that made it, while replicas in their own processes each have their own.
+ */
+export async function startReplicaPair(opts: Omit<TestAppOptions, 'shared'> = {}): Promise<ReplicaPair> {
+  const env = { ...opts.env, DATABASE_URL: await freshDatabase('pair') };
+  const orgs = { 'sim-key': 'org-sim', [SECOND_API_KEY]: 'org-sim' };
+  const a = await startTestApp({ ...opts, env, sim: { orgs, ...opts.sim } });
+  const b = await startTestApp({
+    ...opts,
+    env: { ...env, OUTREACH_API_KEY: SECOND_API_KEY },
+    shared: { sim: a.sim, fake: a.fake },
+  });
+  return {
+    a,
+    b,
+    async close() {
+      await b.close();
+      await a.close();
+    },
+  };
 }
 
 function driverFor(app: RunningApp, fake: FakeSlack, socketMode = false): SlackDriver {
