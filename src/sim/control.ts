@@ -3,7 +3,7 @@
  * agents and integrations, move calls and contacts, inject faults and latency, and read the request log.
  * Control calls are privileged: no API key, no organization check, no rate limit.
  */
-import type { CampaignStatus, ChannelType, CyclesInput, Schedule } from '../outreach/schemas.js';
+import type { CampaignStatus, ChannelType, CreateCampaignInput } from '../outreach/schemas.js';
 import { applyAction, newCampaignRecord, setCampaignStatus } from './campaigns.js';
 import { addContactItems, type ContactFields } from './contacts.js';
 import {
@@ -52,8 +52,11 @@ export interface RecordedRequest {
   replayed: boolean;
 }
 
-export interface SeedCampaignInput {
-  name: string;
+/** A campaign as POST /campaigns takes it (agent and integration by id), and what only the service sets. */
+export interface SeedCampaignInput extends Omit<
+  CreateCampaignInput,
+  'agent_id' | 'integration_id' | 'integration_type'
+> {
   agentId: string;
   integrationId: string;
   /** Default: the integration's type. */
@@ -64,15 +67,6 @@ export interface SeedCampaignInput {
   created_at?: string;
   started_at?: string | null;
   ended_at?: string | null;
-  description?: string;
-  timezone?: string;
-  retries?: number;
-  message_limit?: number;
-  first_message?: string;
-  template?: string;
-  template_alt?: string;
-  scheduling?: Schedule;
-  cycles?: CyclesInput;
   concurrency_limit?: number;
   contacts?: ContactFields[];
 }
@@ -162,19 +156,70 @@ function must<T>(v: T | undefined, what: string): T {
 }
 
 export function createControl(deps: ControlDeps): SimControl {
-  const { state, faults, limiter, log, driver } = deps;
-  const defaultOrg = () => state.orgs[0] as string;
-  const campaign = (id: number) => must(state.campaigns.get(id), `Campaign ${id}`);
+  return {
+    apiKeys: Object.fromEntries(deps.state.orgByKey),
+    ...setupControl(deps.state),
+    ...conversationControl(deps.state),
+    ...faultControl(deps),
+    ...logAndStateControl(deps),
+  };
+}
 
-  const control: SimControl = {
-    apiKeys: Object.fromEntries(state.orgByKey),
+const campaignOf = (state: SimState, id: number) => must(state.campaigns.get(id), `Campaign ${id}`);
 
+/** Creates a campaign as POST /campaigns would (its validation), then sets what only the service sets. */
+function seedCampaign(state: SimState, input: SeedCampaignInput): Record<string, unknown> {
+  const integration = must(state.integrations.get(input.integrationId), `Integration ${input.integrationId}`);
+  const agent = must(state.agents.get(input.agentId), `Agent ${input.agentId}`);
+  const { org, status, archived, created_at, started_at, ended_at, concurrency_limit, contacts, ...body } = input;
+  let fields;
+  try {
+    fields = parseCreateCampaign({
+      ...body,
+      agent_id: agent.id,
+      integration_id: integration.id,
+      integration_type: input.integration_type ?? integration.type,
+    });
+  } catch (e) {
+    if (e instanceof SimError) throw new Error(`seedCampaign: ${JSON.stringify(e.response.body)}`);
+    throw e;
+  }
+  const c = newCampaignRecord(state, org ?? agent.org, {
+    ...fields,
+    agentId: agent.id,
+    integrationId: integration.id,
+  });
+  if (created_at) c.created_at = created_at;
+  if (concurrency_limit !== undefined) c.concurrency_limit = concurrency_limit;
+  if (contacts?.length) addContactItems(state, c, contacts, 'skip');
+  if (status) setCampaignStatus(state, c, status);
+  if (started_at !== undefined) c.started_at = started_at;
+  if (ended_at !== undefined) c.ended_at = ended_at;
+  if (archived) applyAction(state, c, 'archive');
+  return campaignDetail(state, c);
+}
+
+/** Agents, integrations, campaigns and contacts, the agent's answers, and the plan's limits. */
+function setupControl(
+  state: SimState,
+): Pick<
+  SimControl,
+  | 'addAgent'
+  | 'addIntegration'
+  | 'seedCampaign'
+  | 'setCampaignStatus'
+  | 'deleteCampaign'
+  | 'setAgentReply'
+  | 'setContactStatus'
+  | 'setBillingLimitReached'
+  | 'setPlanLimits'
+> {
+  return {
     addAgent({ id, name, org }) {
-      const a: AgentRec = { id: id ?? state.newId(), name, org: org ?? defaultOrg() };
+      const a: AgentRec = { id: id ?? state.newId(), name, org: org ?? (state.orgs[0] as string) };
       state.agents.set(a.id, a);
       return { ...a };
     },
-
     addIntegration({ agentId, type, id }) {
       const agent = must(state.agents.get(agentId), `Agent ${agentId}`);
       const i: IntegrationRec = {
@@ -186,59 +231,48 @@ export function createControl(deps: ControlDeps): SimControl {
       state.integrations.set(i.id, i);
       return { ...i };
     },
-
-    seedCampaign(input) {
-      const integration = must(state.integrations.get(input.integrationId), `Integration ${input.integrationId}`);
-      const agent = must(state.agents.get(input.agentId), `Agent ${input.agentId}`);
-      const { org, status, archived, created_at, started_at, ended_at, concurrency_limit, contacts, ...body } = input;
-      let fields;
-      try {
-        fields = parseCreateCampaign({
-          ...body,
-          agent_id: agent.id,
-          integration_id: integration.id,
-          integration_type: input.integration_type ?? integration.type,
-        });
-      } catch (e) {
-        if (e instanceof SimError) throw new Error(`seedCampaign: ${JSON.stringify(e.response.body)}`);
-        throw e;
-      }
-      const c = newCampaignRecord(state, org ?? agent.org, {
-        ...fields,
-        agentId: agent.id,
-        integrationId: integration.id,
-      });
-      if (created_at) c.created_at = created_at;
-      if (concurrency_limit !== undefined) c.concurrency_limit = concurrency_limit;
-      if (contacts?.length) addContactItems(state, c, contacts, 'skip');
-      if (status) setCampaignStatus(state, c, status);
-      if (started_at !== undefined) c.started_at = started_at;
-      if (ended_at !== undefined) c.ended_at = ended_at;
-      if (archived) applyAction(state, c, 'archive');
-      return campaignDetail(state, c);
-    },
-
+    seedCampaign: (input) => seedCampaign(state, input),
     setCampaignStatus(id, status) {
-      setCampaignStatus(state, campaign(id), status);
+      setCampaignStatus(state, campaignOf(state, id), status);
     },
-
     deleteCampaign(id) {
-      campaign(id);
+      campaignOf(state, id);
       state.campaigns.delete(id);
     },
-
-    createCall(campaignId, input) {
-      return callItemView(state, createCall(state, campaign(campaignId), input));
+    setAgentReply(fn) {
+      state.agentReply = fn ?? defaultAgentReply;
     },
+    setContactStatus(campaignId, contactId, status) {
+      const x = must(campaignOf(state, campaignId).contacts.get(contactId), `Contact ${contactId}`);
+      x.status = status;
+    },
+    setBillingLimitReached(reached, org) {
+      if (org === undefined) {
+        state.billingReachedAll = reached;
+        if (!reached) state.billingReached.clear();
+      } else if (reached) state.billingReached.add(org);
+      else state.billingReached.delete(org);
+    },
+    setPlanLimits(limits) {
+      state.planLimits = { ...state.planLimits, ...limits };
+    },
+  };
+}
 
+/** Calls and their conversations. */
+function conversationControl(
+  state: SimState,
+): Pick<SimControl, 'createCall' | 'updateCall' | 'addMessage' | 'updateThread'> {
+  return {
+    createCall(campaignId, input) {
+      return callItemView(state, createCall(state, campaignOf(state, campaignId), input));
+    },
     updateCall(callId, patch) {
       return callItemView(state, updateCall(state, must(state.calls.get(callId), `Call ${callId}`), patch));
     },
-
     addMessage(threadId, message) {
       return messageView(appendMessage(state, must(state.threads.get(threadId), `Thread ${threadId}`), message));
     },
-
     updateThread(threadId, patch) {
       const t = must(state.threads.get(threadId), `Thread ${threadId}`);
       if (patch.active !== undefined) t.active = patch.active;
@@ -248,61 +282,53 @@ export function createControl(deps: ControlDeps): SimControl {
       t.updated_at = state.nowIso();
       return threadView(state, t);
     },
+  };
+}
 
-    setAgentReply(fn) {
-      state.agentReply = fn ?? defaultAgentReply;
-    },
-
-    setContactStatus(campaignId, contactId, status) {
-      const x = must(campaign(campaignId).contacts.get(contactId), `Contact ${contactId}`);
-      x.status = status;
-    },
-
-    setBillingLimitReached(reached, org) {
-      if (org === undefined) {
-        state.billingReachedAll = reached;
-        if (!reached) state.billingReached.clear();
-      } else if (reached) state.billingReached.add(org);
-      else state.billingReached.delete(org);
-    },
-
-    setPlanLimits(limits) {
-      state.planLimits = { ...state.planLimits, ...limits };
-    },
-
+/** What goes wrong on the way: faults, latency, held requests, the rate limit, failing contact items. */
+function faultControl({
+  state,
+  faults,
+  limiter,
+}: ControlDeps): Pick<
+  SimControl,
+  'injectFaults' | 'clearFaults' | 'setLatencyMs' | 'hold' | 'setRateLimit' | 'failContactItems'
+> {
+  return {
     injectFaults(spec) {
       for (const s of Array.isArray(spec) ? spec : [spec]) faults.inject(s);
     },
-
     clearFaults() {
       faults.clear();
     },
-
     setLatencyMs(ms, match) {
       faults.setLatency(ms, match);
     },
-
     hold(match, opts) {
       return faults.hold(match, opts);
     },
-
     setRateLimit(perSecond) {
       limiter.limit = perSecond;
       limiter.reset();
     },
-
     failContactItems(match) {
       state.batchItemFault = match;
     },
+  };
+}
 
+/** The request log, the state as stored, the driver's ticks and the reset. */
+function logAndStateControl(
+  deps: ControlDeps,
+): Pick<SimControl, 'requests' | 'clearRequests' | 'getCampaignState' | 'campaignIds' | 'tick' | 'reset'> {
+  const { state, faults, limiter, log, driver } = deps;
+  return {
     requests() {
       return log.map((r) => structuredClone(r));
     },
-
     clearRequests() {
       log.length = 0;
     },
-
     getCampaignState(id) {
       const c = state.campaigns.get(id);
       if (!c) return undefined;
@@ -314,15 +340,12 @@ export function createControl(deps: ControlDeps): SimControl {
         calls: state.callsOf(id).map((x) => callItemView(state, x)),
       };
     },
-
     campaignIds() {
       return [...state.campaigns.keys()].sort((a, b) => a - b);
     },
-
     tick(n = 1) {
       for (let i = 0; i < n; i++) driver.tick();
     },
-
     reset() {
       state.reset();
       faults.clear();
@@ -332,5 +355,4 @@ export function createControl(deps: ControlDeps): SimControl {
       deps.afterReset();
     },
   };
-  return control;
 }

@@ -222,99 +222,105 @@ export class SandboxDriver {
   private stepCall(call: CallRec, plan: CallPlan): void {
     const step = plan.steps.shift();
     if (step === undefined) return;
-    const state = this.state;
     const thread = this.thread(call);
-    const c = state.campaigns.get(call.campaignId ?? -1);
-    const contact = c?.contacts.get(call.contactId ?? -1);
-    const firstName = (contact?.name || '').split(' ')[0] || 'cliente';
-    const agentName = state.agents.get(thread.agentId)?.name.split(' ')[0] ?? 'su asesora';
     switch (step) {
       case 'queued':
       case 'ringing':
-        updateCall(state, call, { status: step });
+        updateCall(this.state, call, { status: step });
         return;
-      case 'in-progress': {
-        const answered_by: AnsweredBy = plan.outcome === 'machine' ? 'machine' : 'human';
-        updateCall(state, call, { status: 'in-progress', answered_by });
-        if (answered_by === 'machine') {
-          appendMessage(state, thread, { sent_by: 'SYS', content: 'Buzón de voz detectado.' });
-          appendMessage(state, thread, {
-            sent_by: 'AI',
-            content: `Hola ${firstName}, le habla ${agentName}. Le llamaremos más tarde; si lo prefiere, responda este mensaje por WhatsApp. ¡Gracias!`,
-          });
-        } else {
-          appendMessage(state, thread, { sent_by: 'SYS', content: 'Llamada conectada.' });
-          appendMessage(state, thread, {
-            sent_by: 'AI',
-            content:
-              `Hola, buenas tardes. ¿Hablo con ${firstName}? Le habla ${agentName}. ${c?.first_message ?? ''}`.trim(),
-          });
-          appendMessage(state, thread, { sent_by: 'EU', content: this.pick(OPENERS), read: true });
-        }
+      case 'in-progress':
+        this.answerCall(call, plan, thread);
         return;
-      }
       case 'talk': {
         const pair = plan.lines.length > 1 ? plan.lines.shift() : undefined;
         if (pair) this.exchange(thread, pair);
         return;
       }
-      case 'ended': {
-        for (const pair of plan.lines.splice(0)) {
-          if (plan.outcome === 'human') this.exchange(thread, pair);
-        }
-        const minutes = Math.floor(plan.duration / 60);
-        const seconds = String(plan.duration % 60).padStart(2, '0');
-        appendMessage(state, thread, {
-          sent_by: 'SYS',
-          content: `Llamada finalizada · duración ${minutes}:${seconds}`,
-        });
-        if (plan.outcome === 'machine') {
-          updateCall(state, call, {
-            status: 'ended',
-            duration: plan.duration,
-            ended_by: 'agent',
-            ended_reason: 'voicemail',
-          });
-          return;
-        }
-        const results: PolicyOutcome[] = [
-          'met',
-          this.rng() < 0.8 ? 'met' : 'not_met',
-          plan.convert ? 'met' : this.rng() < 0.5 ? 'not_applicable' : 'not_met',
-        ];
-        const day = new Date(state.nowMs() + 7 * 86_400_000).toISOString().slice(0, 10);
-        updateCall(state, call, {
-          status: 'ended',
-          duration: plan.duration,
-          ended_by: this.rng() < 0.6 ? 'agent' : 'user',
-          ended_reason: plan.convert ? 'assistant-ended-call' : 'customer-ended-call',
-          policy_evaluation: policyEvaluation(state.nowIso(), results),
-          extracted_data: plan.convert
-            ? { resultado: 'interesado', siguiente_paso: 'enviar detalles por WhatsApp', fecha_compromiso: day }
-            : { resultado: this.pick(DECLINE_RESULT) },
-          tags: plan.convert ? ['interesado'] : ['seguimiento'],
-          contactStatus: plan.convert ? 'converted' : undefined,
-        });
+      case 'ended':
+        this.endCall(call, plan, thread);
         return;
-      }
-      default: {
+      default:
         // busy, no-answer, failed
-        const reason = step === 'failed' ? this.pick(['carrier-error', 'invalid-number', 'network-error']) : step;
-        updateCall(state, call, { status: step, ended_reason: reason });
-        appendMessage(state, thread, {
-          sent_by: 'SYS',
-          content:
-            step === 'busy'
-              ? 'Línea ocupada.'
-              : step === 'no-answer'
-                ? 'Sin respuesta.'
-                : `Llamada fallida (${reason}).`,
-        });
-        if (contact?.status === 'retrying') contact.retryAtTick = state.tickCount + (this.opts.retryDelayTicks ?? 3);
-      }
+        this.missCall(call, step, thread);
     }
   }
 
+  /** The call is answered, by a person (the agent greets them, they answer) or by voicemail. */
+  private answerCall(call: CallRec, plan: CallPlan, thread: ThreadRec): void {
+    const state = this.state;
+    const c = state.campaigns.get(call.campaignId ?? -1);
+    const contact = c?.contacts.get(call.contactId ?? -1);
+    const firstName = (contact?.name || '').split(' ')[0] || 'cliente';
+    const agentName = state.agents.get(thread.agentId)?.name.split(' ')[0] ?? 'su asesora';
+    const answered_by: AnsweredBy = plan.outcome === 'machine' ? 'machine' : 'human';
+    updateCall(state, call, { status: 'in-progress', answered_by });
+    if (answered_by === 'machine') {
+      appendMessage(state, thread, { sent_by: 'SYS', content: 'Buzón de voz detectado.' });
+      appendMessage(state, thread, {
+        sent_by: 'AI',
+        content: `Hola ${firstName}, le habla ${agentName}. Le llamaremos más tarde; si lo prefiere, responda este mensaje por WhatsApp. ¡Gracias!`,
+      });
+      return;
+    }
+    appendMessage(state, thread, { sent_by: 'SYS', content: 'Llamada conectada.' });
+    appendMessage(state, thread, {
+      sent_by: 'AI',
+      content: `Hola, buenas tardes. ¿Hablo con ${firstName}? Le habla ${agentName}. ${c?.first_message ?? ''}`.trim(),
+    });
+    appendMessage(state, thread, { sent_by: 'EU', content: this.pick(OPENERS), read: true });
+  }
+
+  /** The call ends: what is left of the conversation, its length, and the outcome the plan chose. */
+  private endCall(call: CallRec, plan: CallPlan, thread: ThreadRec): void {
+    const state = this.state;
+    for (const pair of plan.lines.splice(0)) {
+      if (plan.outcome === 'human') this.exchange(thread, pair);
+    }
+    const minutes = Math.floor(plan.duration / 60);
+    const seconds = String(plan.duration % 60).padStart(2, '0');
+    appendMessage(state, thread, { sent_by: 'SYS', content: `Llamada finalizada · duración ${minutes}:${seconds}` });
+    if (plan.outcome === 'machine') {
+      updateCall(state, call, {
+        status: 'ended',
+        duration: plan.duration,
+        ended_by: 'agent',
+        ended_reason: 'voicemail',
+      });
+      return;
+    }
+    const results: PolicyOutcome[] = [
+      'met',
+      this.rng() < 0.8 ? 'met' : 'not_met',
+      plan.convert ? 'met' : this.rng() < 0.5 ? 'not_applicable' : 'not_met',
+    ];
+    const day = new Date(state.nowMs() + 7 * 86_400_000).toISOString().slice(0, 10);
+    updateCall(state, call, {
+      status: 'ended',
+      duration: plan.duration,
+      ended_by: this.rng() < 0.6 ? 'agent' : 'user',
+      ended_reason: plan.convert ? 'assistant-ended-call' : 'customer-ended-call',
+      policy_evaluation: policyEvaluation(state.nowIso(), results),
+      extracted_data: plan.convert
+        ? { resultado: 'interesado', siguiente_paso: 'enviar detalles por WhatsApp', fecha_compromiso: day }
+        : { resultado: this.pick(DECLINE_RESULT) },
+      tags: plan.convert ? ['interesado'] : ['seguimiento'],
+      contactStatus: plan.convert ? 'converted' : undefined,
+    });
+  }
+
+  /** Nobody answered (busy, no-answer) or the call failed; a retrying contact is called again a few ticks later. */
+  private missCall(call: CallRec, step: 'busy' | 'no-answer' | 'failed', thread: ThreadRec): void {
+    const state = this.state;
+    const contact = state.campaigns.get(call.campaignId ?? -1)?.contacts.get(call.contactId ?? -1);
+    const reason = step === 'failed' ? this.pick(['carrier-error', 'invalid-number', 'network-error']) : step;
+    updateCall(state, call, { status: step, ended_reason: reason });
+    const said =
+      step === 'busy' ? 'Línea ocupada.' : step === 'no-answer' ? 'Sin respuesta.' : `Llamada fallida (${reason}).`;
+    appendMessage(state, thread, { sent_by: 'SYS', content: said });
+    if (contact?.status === 'retrying') contact.retryAtTick = state.tickCount + (this.opts.retryDelayTicks ?? 3);
+  }
+
+  /** The end user says one thing (read), the agent answers. */
   private exchange(thread: ThreadRec, [eu, ai]: [string, string]): void {
     appendMessage(this.state, thread, { sent_by: 'EU', content: eu, read: true });
     appendMessage(this.state, thread, { sent_by: 'AI', content: ai });
@@ -378,23 +384,20 @@ export class SandboxDriver {
         const t = this.waThread(c, x);
         if (r < 0.3) {
           x.status = 'accepted';
-          appendMessage(this.state, t, { sent_by: 'EU', content: 'Sí, me interesa. ¿Qué incluye?', read: true });
-          appendMessage(this.state, t, {
-            sent_by: 'AI',
-            content: 'Incluye 20% de descuento y envío gratis hasta el domingo. ¿Te aparto uno?',
-          });
+          this.exchange(t, [
+            'Sí, me interesa. ¿Qué incluye?',
+            'Incluye 20% de descuento y envío gratis hasta el domingo. ¿Te aparto uno?',
+          ]);
         } else if (r < 0.45) {
           x.status = 'converted';
           x.extracted_data = { ...x.extracted_data, resultado: 'compra confirmada' };
-          appendMessage(this.state, t, { sent_by: 'EU', content: 'Quiero comprarlo, ¿cómo pago?', read: true });
-          appendMessage(this.state, t, {
-            sent_by: 'AI',
-            content: '¡Listo! Te envío la liga de pago en un momento. ¡Gracias por tu compra!',
-          });
+          this.exchange(t, [
+            'Quiero comprarlo, ¿cómo pago?',
+            '¡Listo! Te envío la liga de pago en un momento. ¡Gracias por tu compra!',
+          ]);
         } else if (r < 0.6) {
           x.status = 'rejected';
-          appendMessage(this.state, t, { sent_by: 'EU', content: 'No, gracias.', read: true });
-          appendMessage(this.state, t, { sent_by: 'AI', content: 'Entendido, gracias por tu tiempo. ¡Buen día!' });
+          this.exchange(t, ['No, gracias.', 'Entendido, gracias por tu tiempo. ¡Buen día!']);
         }
         x.done = true; // stays "read" without answer otherwise
         return;

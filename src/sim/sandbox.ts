@@ -3,7 +3,7 @@
  * Mexican contacts (E.164 numbers, Spanish names) and, for the older campaigns, call history with transcripts.
  * Ids of agents and integrations are fixed so a person can paste them into a create form.
  */
-import type { ChannelType } from '../outreach/schemas.js';
+import type { ChannelType, Schedule } from '../outreach/schemas.js';
 import type { SimControl } from './control.js';
 import type { ContactFields } from './contacts.js';
 import type { SandboxDriver } from './driver.js';
@@ -99,33 +99,61 @@ const AREAS = ['55', '33', '81', '222', '442', '998', '477', '664'];
 const DAY = 86_400_000;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri'] as const;
 
-export function seedSandbox(state: SimState, control: SimControl, driver: SandboxDriver): void {
-  const pick = <T>(list: readonly T[]) => driver.pick(list);
-  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(driver.random() * 10)).join('');
-  const contacts = (n: number, context: (i: number) => string): ContactFields[] =>
-    Array.from({ length: n }, (_, i) => {
-      const area = pick(AREAS);
-      return {
-        contact: `+52${area}${digits(10 - area.length)}`,
-        name: `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`,
-        context: context(i),
-        f_id: `CLI-${digits(5)}`,
-        extracted_data: {},
-      };
-    });
-  const ago = (ms: number) => new Date(state.nowMs() - ms).toISOString();
-  const org = state.orgs[0] as string;
+/** What the demo campaigns are made of: the simulator, its random draws, the agents' ids, times in the past. */
+interface Seeding {
+  state: SimState;
+  control: SimControl;
+  driver: SandboxDriver;
+  /** `n` Mexican contacts (E.164 numbers, Spanish names), each with its context line. */
+  contacts(n: number, context: (i: number) => string): ContactFields[];
+  /** An amount owed, in pesos. */
+  amount(): string;
+  /** The ISO instant `ms` ago. */
+  ago(ms: number): string;
+  officeHours: Schedule;
+  valeria: string;
+  diego: string;
+  lucia: string;
+}
 
+/** The demo data: the agents and integrations, then campaigns live, waiting and with history (the draws in order). */
+export function seedSandbox(state: SimState, control: SimControl, driver: SandboxDriver): void {
+  const org = state.orgs[0] as string;
   for (const a of SANDBOX_AGENTS) control.addAgent({ ...a, org });
   for (const i of SANDBOX_INTEGRATIONS)
     control.addIntegration({ id: i.id, agentId: (SANDBOX_AGENTS[i.agent] as { id: string }).id, type: i.type });
   const [valeria, diego, lucia] = SANDBOX_AGENTS.map((a) => a.id) as [string, string, string];
-  const amount = () => `$${(500 + Math.floor(driver.random() * 40) * 125).toLocaleString('en-US')} MXN`;
-  const officeHours = Object.fromEntries(
-    WEEKDAYS.map((d) => [d, { startTime: '09:00', stopTime: '18:00', active: true }]),
-  );
+  const pick = <T>(list: readonly T[]) => driver.pick(list);
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(driver.random() * 10)).join('');
+  const s: Seeding = {
+    state,
+    control,
+    driver,
+    contacts: (n, context) =>
+      Array.from({ length: n }, (_, i) => {
+        const area = pick(AREAS);
+        return {
+          contact: `+52${area}${digits(10 - area.length)}`,
+          name: `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`,
+          context: context(i),
+          f_id: `CLI-${digits(5)}`,
+          extracted_data: {},
+        };
+      }),
+    amount: () => `$${(500 + Math.floor(driver.random() * 40) * 125).toLocaleString('en-US')} MXN`,
+    ago: (ms) => new Date(state.nowMs() - ms).toISOString(),
+    officeHours: Object.fromEntries(WEEKDAYS.map((d) => [d, { startTime: '09:00', stopTime: '18:00', active: true }])),
+    valeria,
+    diego,
+    lucia,
+  };
+  seedLiveCampaigns(s);
+  seedWaitingCampaigns(s);
+  seedPastCampaigns(s);
+}
 
-  // Live ones: the driver works on these.
+/** Active campaigns the driver works on. */
+function seedLiveCampaigns({ control, contacts, amount, ago, officeHours, valeria, diego }: Seeding): void {
   control.seedCampaign({
     name: 'Recordatorio de pago · Marzo',
     description: 'Recordatorio amable de pagos con vencimiento este mes.',
@@ -151,8 +179,10 @@ export function seedSandbox(state: SimState, control: SimControl, driver: Sandbo
     created_at: ago(2 * DAY),
     started_at: ago(DAY / 2),
   });
+}
 
-  // Waiting ones.
+/** Campaigns not started yet. */
+function seedWaitingCampaigns({ control, contacts, ago, officeHours, diego, lucia }: Seeding): void {
   control.seedCampaign({
     name: 'Encuesta de satisfacción Q1',
     agentId: diego,
@@ -176,8 +206,10 @@ export function seedSandbox(state: SimState, control: SimControl, driver: Sandbo
     },
     created_at: ago(DAY / 4),
   });
+}
 
-  // With history: paused halfway, and finished ones.
+/** Campaigns with history: one paused halfway, a finished (archived) phone pilot, a finished WhatsApp one. */
+function seedPastCampaigns({ state, control, driver, contacts, ago, valeria, lucia }: Seeding): void {
   const paused = control.seedCampaign({
     name: 'Reactivación de clientes inactivos',
     agentId: valeria,
@@ -210,14 +242,13 @@ export function seedSandbox(state: SimState, control: SimControl, driver: Sandbo
     created_at: ago(120 * DAY),
   });
   const wa = state.campaigns.get(buenFin.id as number);
-  if (wa) {
-    state.inThePast(119 * DAY, () => {
-      wa.status = 'active';
-      wa.started_at = state.nowIso();
-      for (const x of wa.contacts.values()) for (let i = 0; i < 12 && !x.done; i++) driver.stepWhatsapp(wa, x);
-    });
-    state.inThePast(118 * DAY, () => control.setCampaignStatus(wa.id, 'finished'));
-  }
+  if (!wa) return;
+  state.inThePast(119 * DAY, () => {
+    wa.status = 'active';
+    wa.started_at = state.nowIso();
+    for (const x of wa.contacts.values()) for (let i = 0; i < 12 && !x.done; i++) driver.stepWhatsapp(wa, x);
+  });
+  state.inThePast(118 * DAY, () => control.setCampaignStatus(wa.id, 'finished'));
 }
 
 /** Plays `calls` complete calls of a campaign, `agoMs` in the past, minutes apart. */

@@ -105,15 +105,14 @@ function faultResponse(f: FaultSpec, family: Route['family'] | null): SimRespons
   const headers: Record<string, string> = {};
   if (f.retryAfter !== undefined || f.status === 429) headers['Retry-After'] = String(f.retryAfter ?? 1);
   if (f.body !== undefined) return { status: f.status, body: f.body, headers };
+  /** The route family's envelope: the campaign one with its code, or the generic one with the status. */
+  const inFamily = (code: 'INVALID_REQUEST' | 'SERVER_ERROR', message: string): SimResponse => ({
+    ...(family === 'campaign' ? campaignError(code, message) : genericError(f.status, message)).response,
+    headers,
+  });
   switch (f.status) {
     case 400:
-      return {
-        ...(family === 'campaign'
-          ? campaignError('INVALID_REQUEST', 'Invalid request (injected).')
-          : genericError(400, 'Invalid request (injected).')
-        ).response,
-        headers,
-      };
+      return inFamily('INVALID_REQUEST', 'Invalid request (injected).');
     case 402:
       return {
         ...campaignError('BILLING_LIMIT_REACHED', "The organization's plan limit has been reached (injected).")
@@ -126,13 +125,7 @@ function faultResponse(f: FaultSpec, family: Route['family'] | null): SimRespons
         headers,
       };
     case 500:
-      return {
-        ...(family === 'campaign'
-          ? campaignError('SERVER_ERROR', 'Internal server error (injected).')
-          : genericError(500, 'Internal server error (injected).')
-        ).response,
-        headers,
-      };
+      return inFamily('SERVER_ERROR', 'Internal server error (injected).');
     default: {
       const text = f.status === 502 ? 'Bad Gateway' : 'Service Unavailable';
       return {
@@ -146,6 +139,19 @@ function faultResponse(f: FaultSpec, family: Route['family'] | null): SimRespons
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What serving a request needs: the state and everything around it. */
+interface Serving {
+  state: SimState;
+  faults: FaultBook;
+  limiter: SlidingWindowLimiter;
+  clock: () => Date;
+  idemWindow: number;
+  log: RecordedRequest[];
+  control: SimControl;
+  apiKey: string;
+  baseUrl(): string;
+}
+
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const orgs = opts.orgs ?? { [DEFAULT_API_KEY]: DEFAULT_ORG };
   const apiKey = Object.keys(orgs)[0];
@@ -153,7 +159,6 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const clock = opts.clock ?? (() => new Date());
   const state = new SimState(orgs, clock);
   state.totalCountCacheMs = opts.totalCountCacheMs ?? 0;
-  const idemWindow = opts.idempotencyWindowMs ?? IDEMPOTENCY_WINDOW_MS;
   const faults = new FaultBook();
   const limiter = new SlidingWindowLimiter(
     opts.rateLimitPerSecond === undefined ? RATE_LIMIT_PER_SECOND : opts.rateLimitPerSecond,
@@ -174,160 +179,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   });
   if (sandbox) seedSandbox(state, control, driver);
 
-  async function serve(req: IncomingMessage, url: URL, raw: Buffer, entry: RecordedRequest): Promise<SimResponse> {
-    const method = req.method ?? 'GET';
-    const target = `${method} ${url.pathname}`;
-    const delay = faults.latencyFor(target);
-    if (delay > 0) await sleep(delay);
-    const base = url.pathname === API_VERSION_PATH || url.pathname.startsWith(`${API_VERSION_PATH}/`);
-    const rel = base ? url.pathname.slice(API_VERSION_PATH.length).replace(/\/+$/, '') || '/' : null;
-    const match = rel === null ? ({ kind: 'none' } as const) : matchRoute(method, rel);
-    const route = match.kind === 'found' ? match.route : null;
-    entry.route = route?.name ?? null;
-
-    if (!(await faults.passHold(target, 'before'))) {
-      return genericError(503, 'The request was lost before the service handled it (simulated).').response;
-    }
-    const early = faults.take(target, 'before');
-    if (early) return faultResponse(early, route?.family ?? (rel?.startsWith('/campaigns') ? 'campaign' : 'generic'));
-
-    if (match.kind === 'none') return genericError(404, `Not found: ${method} ${url.pathname}`).response;
-    if (match.kind === 'method')
-      return {
-        ...genericError(405, `Method ${method} not allowed on ${url.pathname}; use ${match.allowed.join(', ')}.`)
-          .response,
-        headers: { Allow: match.allowed.join(', ') },
-      };
-    const r = match.route;
-
-    const auth = /^api-key (\S+)$/i.exec(req.headers.authorization ?? '');
-    const org = auth ? state.orgByKey.get(auth[1] as string) : undefined;
-    if (!auth || org === undefined)
-      return {
-        ...genericError(
-          401,
-          auth
-            ? 'Invalid API key: check the key sent in "Authorization: api-key <API_KEY>".'
-            : 'Missing or malformed credentials: send the header "Authorization: api-key <API_KEY>".',
-        ).response,
-        headers: { 'WWW-Authenticate': 'api-key' },
-      };
-    entry.org = org;
-
-    if (r.rateLimited) {
-      const wait = limiter.take(auth[1] as string);
-      if (wait !== null)
-        return {
-          ...campaignError('RATE_LIMITED', `Rate limit exceeded: at most ${String(limiter.limit)} requests per second.`)
-            .response,
-          headers: { 'Retry-After': String(wait) },
-        };
-    }
-
-    const idemHeader = req.headers['idempotency-key'];
-    const idemKey =
-      r.idempotent && typeof idemHeader === 'string' && idemHeader !== ''
-        ? `${org}\n${method} ${rel}\n${idemHeader}`
-        : null;
-    const now = clock().getTime();
-    if (idemKey) {
-      const prior = state.idempotency.get(idemKey);
-      if (prior && now - prior.at < idemWindow) {
-        entry.replayed = true;
-        return { status: prior.status, body: structuredClone(prior.body), headers: { 'Idempotent-Replayed': 'true' } };
-      }
-    }
-
-    let res: SimResponse;
-    try {
-      res = r.handler({
-        state,
-        org,
-        params: match.params,
-        query: url.searchParams,
-        body: parseJson(raw.toString('utf8')),
-      });
-    } catch (e) {
-      if (!(e instanceof SimError)) throw e;
-      res = e.response;
-    }
-    if (idemKey && res.status < 500) {
-      for (const [k, v] of state.idempotency) if (now - v.at >= idemWindow) state.idempotency.delete(k);
-      state.idempotency.set(idemKey, { status: res.status, body: structuredClone(res.body), at: now });
-    }
-    await faults.passHold(target, 'after');
-    const late = faults.take(target, 'after');
-    return late ? faultResponse(late, r.family) : res;
-  }
-
-  function send(res: ServerResponse, r: SimResponse): void {
-    const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
-    let payload: Buffer | string = '';
-    if (r.raw) {
-      headers['Content-Type'] = r.raw.contentType;
-      payload = r.raw.data;
-    } else if (r.status !== 204 && r.body !== undefined) {
-      headers['Content-Type'] = 'application/json; charset=utf-8';
-      payload = JSON.stringify(r.body);
-    }
-    headers['Content-Length'] = Buffer.byteLength(payload);
-    res.writeHead(r.status, headers);
-    res.end(payload);
-  }
-
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
-        let body: unknown;
-        try {
-          body = parseJson((await readBody(req)).toString('utf8'));
-        } catch {
-          body = undefined;
-        }
-        send(res, handleControlHttp(control, req.method ?? 'GET', url, body, { baseUrl: baseUrl(), apiKey }));
-        return;
-      }
-      const entry: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: queryObject(url.searchParams),
-        headers: redactedHeaders(req),
-        body: undefined,
-        status: 0,
-        at: clock().toISOString(),
-        route: null,
-        org: null,
-        replayed: false,
-      };
-      let response: SimResponse;
-      try {
-        const raw = await readBody(req);
-        const parsed = parseJson(raw.toString('utf8'));
-        entry.body = parsed instanceof InvalidJson ? raw.toString('utf8') : parsed;
-        response = await serve(req, url, raw, entry);
-      } catch (e) {
-        response =
-          e instanceof SimError
-            ? e.response
-            : genericError(500, `Simulator error: ${e instanceof Error ? e.message : String(e)}`).response;
-      }
-      entry.status = response.status;
-      log.push(entry);
-      if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
-      if (!res.destroyed) send(res, response);
-    })();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let origin = '';
   const baseUrl = () => `${origin}${API_VERSION_PATH}`;
+  const idemWindow = opts.idempotencyWindowMs ?? IDEMPOTENCY_WINDOW_MS;
+  const serving: Serving = { state, faults, limiter, clock, idemWindow, log, control, apiKey, baseUrl };
+  const server: Server = createServer((req, res) => void handleRequest(serving, req, res));
+  origin = await listen(server, opts);
 
   const live = sandbox !== null && sandbox.live !== false;
   const timer = live ? setInterval(() => control.tick(), sandbox?.tickMs ?? 1500) : null;
@@ -345,4 +202,189 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         server.closeAllConnections();
       }),
   };
+}
+
+/** Listens on `opts.port` (any free one by default) of 127.0.0.1; resolves to the origin. */
+async function listen(server: Server, opts: SimulatorOptions): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** One request: the control mirror under /_sim/, or the API (answered, then recorded in the request log). */
+async function handleRequest(s: Serving, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
+    let body: unknown;
+    try {
+      body = parseJson((await readBody(req)).toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    send(res, handleControlHttp(s.control, req.method ?? 'GET', url, body, { baseUrl: s.baseUrl(), apiKey: s.apiKey }));
+    return;
+  }
+  const entry: RecordedRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: queryObject(url.searchParams),
+    headers: redactedHeaders(req),
+    body: undefined,
+    status: 0,
+    at: s.clock().toISOString(),
+    route: null,
+    org: null,
+    replayed: false,
+  };
+  let response: SimResponse;
+  try {
+    const raw = await readBody(req);
+    const parsed = parseJson(raw.toString('utf8'));
+    entry.body = parsed instanceof InvalidJson ? raw.toString('utf8') : parsed;
+    response = await serve(s, req, url, raw, entry);
+  } catch (e) {
+    response =
+      e instanceof SimError
+        ? e.response
+        : genericError(500, `Simulator error: ${e instanceof Error ? e.message : String(e)}`).response;
+  }
+  entry.status = response.status;
+  s.log.push(entry);
+  if (s.log.length > MAX_LOGGED_REQUESTS) s.log.splice(0, s.log.length - MAX_LOGGED_REQUESTS);
+  if (!res.destroyed) send(res, response);
+}
+
+/** An API request, in the order at the top of the file; `entry` gets its route and organization. */
+async function serve(
+  s: Serving,
+  req: IncomingMessage,
+  url: URL,
+  raw: Buffer,
+  entry: RecordedRequest,
+): Promise<SimResponse> {
+  const method = req.method ?? 'GET';
+  const target = `${method} ${url.pathname}`;
+  const delay = s.faults.latencyFor(target);
+  if (delay > 0) await sleep(delay);
+  const base = url.pathname === API_VERSION_PATH || url.pathname.startsWith(`${API_VERSION_PATH}/`);
+  const rel = base ? url.pathname.slice(API_VERSION_PATH.length).replace(/\/+$/, '') || '/' : null;
+  const match = rel === null ? ({ kind: 'none' } as const) : matchRoute(method, rel);
+  const route = match.kind === 'found' ? match.route : null;
+  entry.route = route?.name ?? null;
+
+  if (!(await s.faults.passHold(target, 'before'))) {
+    return genericError(503, 'The request was lost before the service handled it (simulated).').response;
+  }
+  const early = s.faults.take(target, 'before');
+  if (early) return faultResponse(early, route?.family ?? (rel?.startsWith('/campaigns') ? 'campaign' : 'generic'));
+
+  if (match.kind === 'none') return genericError(404, `Not found: ${method} ${url.pathname}`).response;
+  if (match.kind === 'method')
+    return {
+      ...genericError(405, `Method ${method} not allowed on ${url.pathname}; use ${match.allowed.join(', ')}.`)
+        .response,
+      headers: { Allow: match.allowed.join(', ') },
+    };
+  const r = match.route;
+  const caller = authenticate(s, req);
+  if ('refused' in caller) return caller.refused;
+  entry.org = caller.org;
+  if (r.rateLimited) {
+    const wait = s.limiter.take(caller.key);
+    if (wait !== null)
+      return {
+        ...campaignError('RATE_LIMITED', `Rate limit exceeded: at most ${String(s.limiter.limit)} requests per second.`)
+          .response,
+        headers: { 'Retry-After': String(wait) },
+      };
+  }
+  const res = answerOnce(s, req, `${method} ${rel}`, r, caller.org, entry, () =>
+    r.handler({
+      state: s.state,
+      org: caller.org,
+      params: match.params,
+      query: url.searchParams,
+      body: parseJson(raw.toString('utf8')),
+    }),
+  );
+  await s.faults.passHold(target, 'after');
+  const late = s.faults.take(target, 'after');
+  return late ? faultResponse(late, r.family) : res;
+}
+
+/** The organization of the request's API key, or the 401 that refuses it. */
+function authenticate(s: Serving, req: IncomingMessage): { key: string; org: string } | { refused: SimResponse } {
+  const auth = /^api-key (\S+)$/i.exec(req.headers.authorization ?? '');
+  const org = auth ? s.state.orgByKey.get(auth[1] as string) : undefined;
+  if (auth && org !== undefined) return { key: auth[1] as string, org };
+  return {
+    refused: {
+      ...genericError(
+        401,
+        auth
+          ? 'Invalid API key: check the key sent in "Authorization: api-key <API_KEY>".'
+          : 'Missing or malformed credentials: send the header "Authorization: api-key <API_KEY>".',
+      ).response,
+      headers: { 'WWW-Authenticate': 'api-key' },
+    },
+  };
+}
+
+/**
+ * Runs the route's handler, or replays the answer to an earlier request with the same Idempotency-Key (on a route
+ * that honours it, within the window); a new answer below 500 is kept for the window.
+ */
+function answerOnce(
+  s: Serving,
+  req: IncomingMessage,
+  target: string,
+  r: Route,
+  org: string,
+  entry: RecordedRequest,
+  handle: () => SimResponse,
+): SimResponse {
+  const idemHeader = req.headers['idempotency-key'];
+  const idemKey =
+    r.idempotent && typeof idemHeader === 'string' && idemHeader !== '' ? `${org}\n${target}\n${idemHeader}` : null;
+  const now = s.clock().getTime();
+  const idempotency = s.state.idempotency;
+  if (idemKey) {
+    const prior = idempotency.get(idemKey);
+    if (prior && now - prior.at < s.idemWindow) {
+      entry.replayed = true;
+      return { status: prior.status, body: structuredClone(prior.body), headers: { 'Idempotent-Replayed': 'true' } };
+    }
+  }
+  let res: SimResponse;
+  try {
+    res = handle();
+  } catch (e) {
+    if (!(e instanceof SimError)) throw e;
+    res = e.response;
+  }
+  if (idemKey && res.status < 500) {
+    for (const [k, v] of idempotency) if (now - v.at >= s.idemWindow) idempotency.delete(k);
+    idempotency.set(idemKey, { status: res.status, body: structuredClone(res.body), at: now });
+  }
+  return res;
+}
+
+function send(res: ServerResponse, r: SimResponse): void {
+  const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
+  let payload: Buffer | string = '';
+  if (r.raw) {
+    headers['Content-Type'] = r.raw.contentType;
+    payload = r.raw.data;
+  } else if (r.status !== 204 && r.body !== undefined) {
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    payload = JSON.stringify(r.body);
+  }
+  headers['Content-Length'] = Buffer.byteLength(payload);
+  res.writeHead(r.status, headers);
+  res.end(payload);
 }
