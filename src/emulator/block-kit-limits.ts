@@ -197,10 +197,15 @@ class Checker {
       this.err('must be an array of options', ptr);
       return [];
     }
-    if (v.length < min) this.err(`must provide at least ${min} items`, ptr);
-    if (v.length > max) this.err(`no more than ${max} items allowed`, ptr);
+    this.count(v, ptr, min, max);
     v.forEach((o, i) => this.option(o, `${ptr}/${i}`, opts));
     return v.filter(isObj);
+  }
+
+  /** Slack's bounds on an array's length: at least `min` items, at most `max`. */
+  count(v: unknown[], ptr: string, min: number, max: number): void {
+    if (v.length < min) this.err(`must provide at least ${min} items`, ptr);
+    if (v.length > max) this.err(`no more than ${max} items allowed`, ptr);
   }
 
   /** initial_option(s) must be one of the element's options, as Slack requires for static menus. */
@@ -236,6 +241,11 @@ class Checker {
     if (el.placeholder !== undefined) {
       this.text(el.placeholder, `${ptr}/placeholder`, LIMITS.placeholder, { plainOnly: true });
     }
+    this.elementOfType(type, el, ptr);
+  }
+
+  /** What an element of `type` must hold besides what every element may (action_id, confirm, placeholder). */
+  private elementOfType(type: string, el: Obj, ptr: string): void {
     switch (type) {
       case 'button':
       case 'workflow_button':
@@ -251,29 +261,10 @@ class Checker {
         this.options(el.options, `${ptr}/options`, LIMITS.overflowOptionsMin, LIMITS.overflowOptionsMax, { url: true });
         break;
       case 'static_select':
-      case 'multi_static_select': {
-        let all: Obj[] = [];
-        if (el.options !== undefined && el.option_groups !== undefined) {
-          this.err('only one of options or option_groups is allowed', ptr);
-        } else if (el.options !== undefined) {
-          all = this.options(el.options, `${ptr}/options`, 1, LIMITS.selectOptions);
-        } else if (Array.isArray(el.option_groups)) {
-          if (el.option_groups.length > LIMITS.optionGroups) {
-            this.err(`no more than ${LIMITS.optionGroups} items allowed`, `${ptr}/option_groups`);
-          }
-          el.option_groups.forEach((g, i) => {
-            const gp = `${ptr}/option_groups/${i}`;
-            if (!isObj(g)) return this.err('must be an option group', gp);
-            this.text(g.label, `${gp}/label`, LIMITS.optionGroupLabel, { required: true, plainOnly: true });
-            all.push(...this.options(g.options, `${gp}/options`, 1, LIMITS.selectOptions));
-          });
-        } else {
-          this.err('must provide options or option_groups', ptr);
-        }
-        this.initialOptions(el, all, ptr);
+      case 'multi_static_select':
+        this.initialOptions(el, this.staticOptions(el, ptr), ptr);
         if (type === 'multi_static_select') this.int(el.max_selected_items, `${ptr}/max_selected_items`, 1, 1e9);
         break;
-      }
       case 'checkboxes':
       case 'radio_buttons': {
         const max = type === 'checkboxes' ? LIMITS.checkboxOptions : LIMITS.radioOptions;
@@ -282,14 +273,7 @@ class Checker {
         break;
       }
       case 'plain_text_input':
-        this.int(el.min_length, `${ptr}/min_length`, 0, LIMITS.plainTextInputLength);
-        this.int(el.max_length, `${ptr}/max_length`, 1, LIMITS.plainTextInputLength);
-        if (typeof el.min_length === 'number' && typeof el.max_length === 'number' && el.min_length > el.max_length) {
-          this.err('min_length must not be greater than max_length', `${ptr}/min_length`);
-        }
-        if (typeof el.initial_value === 'string' && typeof el.max_length === 'number') {
-          this.str(el.initial_value, `${ptr}/initial_value`, el.max_length);
-        }
+        this.textInput(el, ptr);
         break;
       case 'number_input':
         if (typeof el.is_decimal_allowed !== 'boolean') this.err('missing required field', `${ptr}/is_decimal_allowed`);
@@ -317,6 +301,40 @@ class Checker {
     }
   }
 
+  /** A static menu's options, given flat or in groups (one of the two); all of them, for initial_option(s). */
+  private staticOptions(el: Obj, ptr: string): Obj[] {
+    if (el.options !== undefined && el.option_groups !== undefined) {
+      this.err('only one of options or option_groups is allowed', ptr);
+      return [];
+    }
+    if (el.options !== undefined) return this.options(el.options, `${ptr}/options`, 1, LIMITS.selectOptions);
+    if (!Array.isArray(el.option_groups)) {
+      this.err('must provide options or option_groups', ptr);
+      return [];
+    }
+    this.count(el.option_groups, `${ptr}/option_groups`, 0, LIMITS.optionGroups);
+    const all: Obj[] = [];
+    el.option_groups.forEach((g, i) => {
+      const gp = `${ptr}/option_groups/${i}`;
+      if (!isObj(g)) return this.err('must be an option group', gp);
+      this.text(g.label, `${gp}/label`, LIMITS.optionGroupLabel, { required: true, plainOnly: true });
+      all.push(...this.options(g.options, `${gp}/options`, 1, LIMITS.selectOptions));
+    });
+    return all;
+  }
+
+  /** A plain_text_input's length bounds, and an initial value within them. */
+  private textInput(el: Obj, ptr: string): void {
+    this.int(el.min_length, `${ptr}/min_length`, 0, LIMITS.plainTextInputLength);
+    this.int(el.max_length, `${ptr}/max_length`, 1, LIMITS.plainTextInputLength);
+    if (typeof el.min_length === 'number' && typeof el.max_length === 'number' && el.min_length > el.max_length) {
+      this.err('min_length must not be greater than max_length', `${ptr}/min_length`);
+    }
+    if (typeof el.initial_value === 'string' && typeof el.max_length === 'number') {
+      this.str(el.initial_value, `${ptr}/initial_value`, el.max_length);
+    }
+  }
+
   image(el: Obj, ptr: string): void {
     this.str(el.alt_text, `${ptr}/alt_text`, LIMITS.imageAltText, { required: true, min: 1 });
     if (el.image_url === undefined && el.slack_file === undefined)
@@ -335,20 +353,7 @@ class Checker {
     }
     switch (b.type) {
       case 'section':
-        if (b.text === undefined && b.fields === undefined) this.err('must provide either text or fields', ptr);
-        this.text(b.text, `${ptr}/text`, LIMITS.text);
-        if (b.fields !== undefined) {
-          if (!Array.isArray(b.fields)) {
-            this.err('must be an array', `${ptr}/fields`);
-          } else {
-            if (b.fields.length === 0) this.err('must provide at least 1 items', `${ptr}/fields`);
-            if (b.fields.length > LIMITS.sectionFields) {
-              this.err(`no more than ${LIMITS.sectionFields} items allowed`, `${ptr}/fields`);
-            }
-            b.fields.forEach((f, i) => this.text(f, `${ptr}/fields/${i}`, LIMITS.sectionField, { required: true }));
-          }
-        }
-        if (b.accessory !== undefined) this.element(b.accessory, `${ptr}/accessory`, 'accessory');
+        this.section(b, ptr);
         break;
       case 'header':
         this.text(b.text, `${ptr}/text`, LIMITS.header, { required: true, plainOnly: true });
@@ -374,14 +379,7 @@ class Checker {
         this.text(b.title, `${ptr}/title`, LIMITS.imageTitle, { plainOnly: true });
         break;
       case 'markdown':
-        this.str(b.text, `${ptr}/text`, LIMITS.markdownText, { required: true, min: 1 });
-        if (typeof b.text === 'string') {
-          this.markdownTotal += charLength(b.text);
-          if (this.markdownTotal > LIMITS.markdownText) {
-            this.err(`markdown blocks together must be less than ${LIMITS.markdownText + 1} characters`, `${ptr}/text`);
-          }
-        }
-        if (surface !== 'message') this.err('markdown blocks are only allowed in messages', `${ptr}/type`);
+        this.markdown(b, ptr, surface);
         break;
       case 'rich_text':
         if (!Array.isArray(b.elements)) this.err('must be an array', `${ptr}/elements`);
@@ -389,15 +387,12 @@ class Checker {
       case 'table':
         if (!Array.isArray(b.rows)) {
           this.err('must be an array', `${ptr}/rows`);
-        } else {
-          if (b.rows.length > LIMITS.tableRows)
-            this.err(`no more than ${LIMITS.tableRows} items allowed`, `${ptr}/rows`);
-          b.rows.forEach((r, i) => {
-            if (Array.isArray(r) && r.length > LIMITS.tableCells) {
-              this.err(`no more than ${LIMITS.tableCells} items allowed`, `${ptr}/rows/${i}`);
-            }
-          });
+          break;
         }
+        this.count(b.rows, `${ptr}/rows`, 0, LIMITS.tableRows);
+        b.rows.forEach((r, i) => {
+          if (Array.isArray(r)) this.count(r, `${ptr}/rows/${i}`, 0, LIMITS.tableCells);
+        });
         break;
       case 'file':
       case 'video':
@@ -407,10 +402,36 @@ class Checker {
     }
   }
 
+  /** A section: text or fields (at most LIMITS.sectionFields), and an accessory. */
+  private section(b: Obj, ptr: string): void {
+    if (b.text === undefined && b.fields === undefined) this.err('must provide either text or fields', ptr);
+    this.text(b.text, `${ptr}/text`, LIMITS.text);
+    if (b.fields !== undefined) {
+      if (!Array.isArray(b.fields)) {
+        this.err('must be an array', `${ptr}/fields`);
+      } else {
+        this.count(b.fields, `${ptr}/fields`, 1, LIMITS.sectionFields);
+        b.fields.forEach((f, i) => this.text(f, `${ptr}/fields/${i}`, LIMITS.sectionField, { required: true }));
+      }
+    }
+    if (b.accessory !== undefined) this.element(b.accessory, `${ptr}/accessory`, 'accessory');
+  }
+
+  /** A markdown block: in messages only, its text counted with the message's other markdown blocks. */
+  private markdown(b: Obj, ptr: string, surface: Surface): void {
+    this.str(b.text, `${ptr}/text`, LIMITS.markdownText, { required: true, min: 1 });
+    if (typeof b.text === 'string') {
+      this.markdownTotal += charLength(b.text);
+      if (this.markdownTotal > LIMITS.markdownText) {
+        this.err(`markdown blocks together must be less than ${LIMITS.markdownText + 1} characters`, `${ptr}/text`);
+      }
+    }
+    if (surface !== 'message') this.err('markdown blocks are only allowed in messages', `${ptr}/type`);
+  }
+
   elements(v: unknown, ptr: string, max: number, place: ElementPlace): void {
     if (!Array.isArray(v)) return this.err('must be an array', ptr);
-    if (v.length === 0) this.err('must provide at least 1 items', ptr);
-    if (v.length > max) this.err(`no more than ${max} items allowed`, ptr);
+    this.count(v, ptr, 1, max);
     const actionIds = new Set<string>();
     v.forEach((el, i) => {
       this.element(el, `${ptr}/${i}`, place);

@@ -77,8 +77,12 @@ export interface PostMessageRateLimit {
 
 /**
  * Slack's per-method limits for the workspace (docs/slack-platform-notes.md §4: "per API method per app per
- * workspace"), the fake's own copy (the app keeps its own in src/slack/method-budget.ts). Calls per minute; a method
- * not listed is not limited. Tier 2 = 20, Tier 3 = 50, Tier 4 = 100 ("20+", "50+", "100+": the floor is used).
+ * workspace"). Calls per minute; a method not listed is not limited. Tier 2 = 20, Tier 3 = 50, Tier 4 = 100 ("20+",
+ * "50+", "100+": the floor is used).
+ *
+ * The same figures as the app's budget (src/slack/method-budget.ts), written twice on purpose: the emulator is
+ * Slack's side and must not share the app's belief about Slack. Were it to import the app's table, a wrong figure there
+ * would be Slack's figure here too, and no test could catch the app sending more than Slack takes.
  */
 const SLACK_TIER_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
   // Special: ~1/s per channel (postMessageRateLimit) plus a workspace-wide cap of "several hundred" a minute; the
@@ -417,6 +421,13 @@ class ApiError extends Error {
 }
 
 type Handler = (args: Json, token: string) => Json | Promise<Json>;
+/** What is known of a call when it arrives; its answer completes its record (FakeCall). */
+type CallHead = Pick<FakeCall, 'seq' | 'at' | 'method' | 'args' | 'token'>;
+
+/** Slack's answer to a missing or malformed argument: invalid_arguments, the problem in response_metadata. */
+function invalidArguments(problem: string): ApiError {
+  return new ApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] ${problem}`] } });
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -1368,14 +1379,21 @@ export class FakeSlack {
   }
 
   /** Answers with an injected failure and records the call as failed. */
-  private async answerInjected(
-    res: ServerResponse,
-    injected: FakeFailure,
-    call: { seq: number; at: number; method: string; args: Json; token: string | undefined },
-  ): Promise<void> {
+  private async answerInjected(res: ServerResponse, injected: FakeFailure, call: CallHead): Promise<void> {
     const r = await this.sendFailure(res, injected);
     if (this.handlers[call.method]) this.count(call.method).calls++;
-    this.record({ ...call, status: r.status, ok: false, error: this.errorOf(r.body), response: r.body, injected });
+    this.recordInjected(call, r, injected);
+  }
+
+  /** Records a call answered with an injected failure (what sendFailure sent). */
+  private recordInjected(call: CallHead, sent: { status: number; body: unknown }, injected: FakeFailure): void {
+    const error = this.errorOf(sent.body);
+    this.record({ ...call, status: sent.status, ok: false, error, response: sent.body, injected });
+  }
+
+  /** Records a call to one of the fake's plain HTTP endpoints (upload, download) as it was answered. */
+  private recordHttp(call: CallHead, status: number, response: unknown, error?: string): void {
+    this.record({ ...call, status, ok: error === undefined, ...(error === undefined ? {} : { error }), response });
   }
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, query: URLSearchParams) {
@@ -1524,21 +1542,8 @@ export class FakeSlack {
     const raw = await readBody(req);
     const injected = this.takeFailure('upload');
     const args: Json = { upload_id: uploadId };
-    if (injected) {
-      const r = await this.sendFailure(res, injected);
-      this.record({
-        seq,
-        at,
-        method: 'upload',
-        args,
-        status: r.status,
-        ok: false,
-        error: this.errorOf(r.body),
-        response: r.body,
-        injected,
-      });
-      return;
-    }
+    const call: CallHead = { seq, at, method: 'upload', args };
+    if (injected) return this.answerInjected(res, injected, call);
     const fileId = this.uploadsById.get(uploadId);
     const file = fileId ? this.filesById.get(fileId) : undefined;
     let bytes: Buffer;
@@ -1557,16 +1562,7 @@ export class FakeSlack {
     }
     args.length = bytes.length;
     if (!file) {
-      this.record({
-        seq,
-        at,
-        method: 'upload',
-        args,
-        status: 404,
-        ok: false,
-        error: 'unknown upload url',
-        response: 'Not Found',
-      });
+      this.recordHttp(call, 404, 'Not Found', 'unknown upload url');
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
@@ -1574,16 +1570,7 @@ export class FakeSlack {
     const body = `OK - ${bytes.length}`;
     // Whether a token came with the bytes (an upload URL needs none; tests check the app sends none).
     const token = this.authToken(req, {});
-    this.record({
-      seq,
-      at,
-      method: 'upload',
-      args,
-      ...(token ? { token } : {}),
-      status: 200,
-      ok: true,
-      response: body,
-    });
+    this.recordHttp({ ...call, ...(token ? { token } : {}) }, 200, body);
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
   }
 
@@ -1594,68 +1581,25 @@ export class FakeSlack {
     const m = /^\/files-pri\/[^/]+-([A-Z0-9]+)\//.exec(path);
     const token = this.authToken(req, {});
     const args: Json = { path, file: m?.[1] };
+    const call: CallHead = { seq, at, method: 'download', args, token };
     const injected = this.takeFailure('download');
-    if (injected) {
-      const r = await this.sendFailure(res, injected);
-      this.record({
-        seq,
-        at,
-        method: 'download',
-        args,
-        token,
-        status: r.status,
-        ok: false,
-        error: this.errorOf(r.body),
-        response: r.body,
-        injected,
-      });
-      return;
-    }
+    if (injected) return this.answerInjected(res, injected, call);
     const authed = token !== undefined && this.tokens.has(token) && !this.revoked.has(token);
     if (!authed) {
       // Real Slack sends people without a valid token to the sign-in page rather than answering 401.
-      this.record({
-        seq,
-        at,
-        method: 'download',
-        args,
-        token,
-        status: 302,
-        ok: false,
-        error: 'not_authed',
-        response: 'redirect to login',
-      });
+      this.recordHttp(call, 302, 'redirect to login', 'not_authed');
       res.writeHead(302, { location: `${this.baseUrl}/?redir=${encodeURIComponent(path)}` }).end();
       return;
     }
     const file = m?.[1] ? this.filesById.get(m[1]) : undefined;
     if (!file || !file.visible || !file.bytes) {
-      this.record({
-        seq,
-        at,
-        method: 'download',
-        args,
-        token,
-        status: 404,
-        ok: false,
-        error: 'file_not_found',
-        response: 'not found',
-      });
+      this.recordHttp(call, 404, 'not found', 'file_not_found');
       res
         .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
         .end('<html><body>File not found</body></html>');
       return;
     }
-    this.record({
-      seq,
-      at,
-      method: 'download',
-      args,
-      token,
-      status: 200,
-      ok: true,
-      response: `${file.bytes.length} bytes`,
-    });
+    this.recordHttp(call, 200, `${file.bytes.length} bytes`);
     res
       .writeHead(200, {
         'content-type': file.mimetype,
@@ -1688,17 +1632,7 @@ export class FakeSlack {
     if (injected) {
       const r = await this.sendFailure(res, injected);
       this.responseUses.push({ id, url, at, status: r.status, body, error: this.errorOf(r.body) });
-      this.record({
-        seq,
-        at,
-        method: 'response_url',
-        args: body,
-        status: r.status,
-        ok: false,
-        error: this.errorOf(r.body),
-        response: r.body,
-        injected,
-      });
+      this.recordInjected({ seq, at, method: 'response_url', args: body }, r, injected);
       return;
     }
     const ru = this.responseUrls.get(id);
@@ -2072,15 +2006,8 @@ export class FakeSlack {
   }
 
   private checkViewArg(v: unknown, expectType?: 'modal' | 'home'): Json {
-    if (typeof v === 'string') {
-      throw new ApiError('invalid_arguments', {
-        response_metadata: { messages: ['[ERROR] invalid JSON [json-pointer:/view]'] },
-      });
-    }
-    if (v === undefined)
-      throw new ApiError('invalid_arguments', {
-        response_metadata: { messages: ['[ERROR] missing required field: view'] },
-      });
+    if (typeof v === 'string') throw invalidArguments('invalid JSON [json-pointer:/view]');
+    if (v === undefined) throw invalidArguments('missing required field: view');
     if (viewByteLength(v) > LIMITS.viewBytes) throw new ApiError('view_too_large');
     const errs = validateView(v, expectType);
     if (errs.length) {
@@ -2221,7 +2148,32 @@ export class FakeSlack {
   // -------------------------------------------------------------------------------------------------------------
   // Methods
 
+  /**
+   * The Web API methods the fake answers, one table per Slack API family (below); a method not listed answers
+   * unknown_method.
+   */
   private buildHandlers(): Record<string, Handler> {
+    return {
+      ...this.authHandlers(),
+      ...this.chatHandlers(),
+      ...this.conversationHandlers(),
+      ...this.reactionHandlers(),
+      ...this.userHandlers(),
+      ...this.viewHandlers(),
+      ...this.fileHandlers(),
+    };
+  }
+
+  /** The message `ts` in a channel (not deleted), or the error Slack answers when there is none. */
+  private messageAt(channelId: string, ts: unknown, missing = 'message_not_found'): StoredMessage {
+    const at = str(ts);
+    const m = at ? this.findMessage(channelId, at) : undefined;
+    if (!m) throw new ApiError(missing);
+    return m;
+  }
+
+  /** The connection itself: api.test, Socket Mode's URL, auth.test. */
+  private authHandlers(): Record<string, Handler> {
     return {
       'api.test': (args) => ({ args }),
 
@@ -2236,7 +2188,12 @@ export class FakeSlack {
         bot_id: this.botId,
         is_enterprise_install: false,
       }),
+    };
+  }
 
+  /** chat.*: messages posted, updated, deleted, ephemeral, and their permalinks. */
+  private chatHandlers(): Record<string, Handler> {
+    return {
       'chat.postMessage': (args) => {
         const ch = this.resolveChannel(args.channel, { forPosting: true });
         const { blocks, attachments } = this.checkMessageContent(args);
@@ -2264,9 +2221,7 @@ export class FakeSlack {
 
       'chat.update': (args) => {
         const ch = this.resolveChannel(args.channel);
-        const ts = str(args.ts);
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('message_not_found');
+        const m = this.messageAt(ch.id, args.ts);
         if (m.user !== this.botUserId) throw new ApiError('cant_update_message');
         const { blocks, attachments } = this.checkMessageContent(args, { update: true });
         const metadata = this.checkMetadata(args.metadata);
@@ -2303,9 +2258,7 @@ export class FakeSlack {
 
       'chat.delete': (args) => {
         const ch = this.resolveChannel(args.channel);
-        const ts = str(args.ts);
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('message_not_found');
+        const m = this.messageAt(ch.id, args.ts);
         if (m.user !== this.botUserId) throw new ApiError('cant_delete_message');
         m.deleted = true;
         this.notify({ kind: 'message_deleted', channel: ch.id, ts: m.ts });
@@ -2314,14 +2267,17 @@ export class FakeSlack {
 
       'chat.getPermalink': (args) => {
         const ch = this.resolveChannel(args.channel, { skipMembership: true });
-        const ts = str(args.message_ts);
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('message_not_found');
+        const m = this.messageAt(ch.id, args.message_ts);
         let permalink = `https://${this.teamDomain}.slack.com/archives/${ch.id}/p${m.ts.replace('.', '')}`;
         if (m.thread_ts && m.thread_ts !== m.ts) permalink += `?thread_ts=${m.thread_ts}&cid=${ch.id}`;
         return { channel: ch.id, permalink };
       },
+    };
+  }
 
+  /** conversations.*: joining, a channel's facts and members, DMs, history and threads. */
+  private conversationHandlers(): Record<string, Handler> {
+    return {
       'conversations.join': (args) => {
         const ch = this.resolveChannel(args.channel, { skipMembership: true });
         if (ch.isIm || ch.isPrivate)
@@ -2365,9 +2321,7 @@ export class FakeSlack {
 
       'conversations.replies': (args) => {
         const ch = this.resolveChannel(args.channel, { needMember: true, allowArchived: true });
-        const ts = str(args.ts);
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('thread_not_found');
+        const m = this.messageAt(ch.id, args.ts, 'thread_not_found');
         const root = m.thread_ts ?? m.ts;
         const within = inWindow(args);
         // Like Slack: the parent comes first, then the replies within oldest/latest.
@@ -2385,14 +2339,17 @@ export class FakeSlack {
           .reverse();
         return this.historyPage(top, args);
       },
+    };
+  }
 
+  /** reactions.*: the bot's reactions on a message. */
+  private reactionHandlers(): Record<string, Handler> {
+    return {
       'reactions.add': (args) => {
         const ch = this.resolveChannel(args.channel, { needMember: true });
-        const ts = str(args.timestamp);
         const name = str(args.name);
         if (!name) throw new ApiError('invalid_name');
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('message_not_found');
+        const m = this.messageAt(ch.id, args.timestamp);
         m.reactions ??= [];
         let r = m.reactions.find((x) => x.name === name);
         if (r?.users.includes(this.botUserId)) throw new ApiError('already_reacted');
@@ -2408,10 +2365,8 @@ export class FakeSlack {
 
       'reactions.remove': (args) => {
         const ch = this.resolveChannel(args.channel, { needMember: true });
-        const ts = str(args.timestamp);
         const name = str(args.name);
-        const m = ts ? this.findMessage(ch.id, ts) : undefined;
-        if (!m) throw new ApiError('message_not_found');
+        const m = this.messageAt(ch.id, args.timestamp);
         const r = m.reactions?.find((x) => x.name === name);
         if (!r || !r.users.includes(this.botUserId)) throw new ApiError('no_reaction');
         r.users = r.users.filter((u) => u !== this.botUserId);
@@ -2421,7 +2376,12 @@ export class FakeSlack {
         this.notify({ kind: 'message', channel: ch.id, ts: m.ts });
         return {};
       },
+    };
+  }
 
+  /** users.* and usergroups.*: who people are, where they are, who is in a group. */
+  private userHandlers(): Record<string, Handler> {
+    return {
       'users.lookupByEmail': (args) => {
         // Like Slack: exact email of a member (case-insensitive); users_not_found otherwise. The id it gives is one the
         // app may mention from now on (it came from Slack, not from outside text).
@@ -2473,7 +2433,12 @@ export class FakeSlack {
         if (!users) throw new ApiError('no_such_subteam');
         return { users: [...users] };
       },
+    };
+  }
 
+  /** views.*: modals opened, pushed and updated, and the Home tab published. */
+  private viewHandlers(): Record<string, Handler> {
+    return {
       'views.open': (args) => {
         const view = this.checkViewArg(args.view, 'modal');
         const trigger = this.useTrigger(args.trigger_id);
@@ -2508,9 +2473,7 @@ export class FakeSlack {
         const viewId = str(args.view_id);
         const externalId = str(args.external_id);
         if (!viewId && !externalId) {
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] view_id or external_id is required'] },
-          });
+          throw invalidArguments('view_id or external_id is required');
         }
         const view = this.checkViewArg(args.view);
         let stored = viewId ? this.viewsById.get(viewId) : undefined;
@@ -2524,10 +2487,7 @@ export class FakeSlack {
 
       'views.publish': (args) => {
         const userId = str(args.user_id);
-        if (!userId)
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] missing required field: user_id'] },
-          });
+        if (!userId) throw invalidArguments('missing required field: user_id');
         const view = this.checkViewArg(args.view, 'home');
         this.resolveUser(userId);
         const existingId = this.homeViewIdByUser.get(userId);
@@ -2541,7 +2501,12 @@ export class FakeSlack {
         this.homeViewIdByUser.set(userId, created.id as string);
         return { view: clone(created) };
       },
+    };
+  }
 
+  /** files.*: a file's facts, its deletion, and the two steps of an upload. */
+  private fileHandlers(): Record<string, Handler> {
+    return {
       'files.info': (args) => {
         const id = str(args.file);
         const f = id ? this.filesById.get(id) : undefined;
@@ -2569,90 +2534,86 @@ export class FakeSlack {
         return {};
       },
 
-      'files.getUploadURLExternal': (args) => {
-        const filename = str(args.filename);
-        const length = Number(str(args.length));
-        if (!filename)
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] missing required field: filename'] },
-          });
-        if (!Number.isInteger(length) || length < 1) {
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] length must be a positive integer'] },
-          });
-        }
-        if (args.snippet_type !== undefined && length > 1_000_000) throw new ApiError('snippet_too_large');
-        const altText = str(args.alt_txt) ?? str(args.alt_text);
-        if (altText !== undefined && altText.length > 1000)
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] alt_txt must be at most 1000 characters'] },
-          });
-        const [mimetype, filetype] = mimeFor(filename);
-        const uploadId = randomBytes(12).toString('hex');
-        const f: StoredFile = {
-          id: randomId('F'),
-          name: filename,
-          title: filename,
-          mimetype,
-          filetype,
-          user: this.botUserId,
-          created: Math.floor(Date.now() / 1000),
-          bytes: undefined,
-          declaredLength: length,
-          channels: [],
-          visible: false,
-          uploadId,
-          ...(altText !== undefined ? { altText } : {}),
-        };
-        this.filesById.set(f.id, f);
-        this.uploadsById.set(uploadId, f.id);
-        return { upload_url: `${this.baseUrl}/upload/v1/${uploadId}`, file_id: f.id };
-      },
-
-      'files.completeUploadExternal': (args) => {
-        const files = args.files;
-        if (!Array.isArray(files) || files.length === 0) {
-          throw new ApiError('invalid_arguments', {
-            response_metadata: { messages: ['[ERROR] files must be a non-empty JSON array'] },
-          });
-        }
-        const stored = files.map((x) => {
-          const f = isObj(x) && typeof x.id === 'string' ? this.filesById.get(x.id) : undefined;
-          if (!f || f.uploadId === undefined) throw new ApiError('file_not_found');
-          if (!f.bytes) throw new ApiError('file_upload_failed', { detail: `no bytes were uploaded for ${f.id}` });
-          if (f.visible) throw new ApiError('file_already_completed');
-          return { f, title: isObj(x) ? str(x.title) : undefined };
-        });
-        const channelArg = str(args.channel_id) ?? str(args.channels);
-        const ch = channelArg ? this.resolveChannel(channelArg, { forPosting: true, needMember: true }) : undefined;
-        const threadTs = str(args.thread_ts);
-        if (threadTs && ch && !this.findMessage(ch.id, threadTs)) throw new ApiError('thread_not_found');
-        let blocks: unknown[] | undefined;
-        if (args.blocks !== undefined && str(args.initial_comment) === undefined)
-          blocks = this.checkMessageContent({ ...args, text: 'x' }).blocks;
-        for (const { f, title } of stored) {
-          f.visible = true;
-          if (title) f.title = title;
-          if (ch) {
-            f.channels = [ch.id];
-            f.threadTs = threadTs;
-          }
-          f.initialComment = str(args.initial_comment);
-        }
-        if (ch) {
-          const m = this.storeMessage(ch.id, {
-            ...this.botAuthor(),
-            text: str(args.initial_comment) ?? '',
-            blocks,
-            thread_ts: threadTs,
-            files: stored.map(({ f }) => this.fileObject(f)),
-            upload: true,
-          });
-          for (const { f } of stored) f.messageTs = m.ts;
-        }
-        return { files: stored.map(({ f }) => this.fileObject(f)) };
-      },
+      'files.getUploadURLExternal': (args) => this.startUpload(args),
+      'files.completeUploadExternal': (args) => this.completeUpload(args),
     };
+  }
+
+  /** files.getUploadURLExternal: a file not shared yet, and the URL its bytes go to (handleUpload). */
+  private startUpload(args: Json): Json {
+    const filename = str(args.filename);
+    const length = Number(str(args.length));
+    if (!filename) throw invalidArguments('missing required field: filename');
+    if (!Number.isInteger(length) || length < 1) {
+      throw invalidArguments('length must be a positive integer');
+    }
+    if (args.snippet_type !== undefined && length > 1_000_000) throw new ApiError('snippet_too_large');
+    const altText = str(args.alt_txt) ?? str(args.alt_text);
+    if (altText !== undefined && altText.length > 1000)
+      throw invalidArguments('alt_txt must be at most 1000 characters');
+    const [mimetype, filetype] = mimeFor(filename);
+    const uploadId = randomBytes(12).toString('hex');
+    const f: StoredFile = {
+      id: randomId('F'),
+      name: filename,
+      title: filename,
+      mimetype,
+      filetype,
+      user: this.botUserId,
+      created: Math.floor(Date.now() / 1000),
+      bytes: undefined,
+      declaredLength: length,
+      channels: [],
+      visible: false,
+      uploadId,
+      ...(altText !== undefined ? { altText } : {}),
+    };
+    this.filesById.set(f.id, f);
+    this.uploadsById.set(uploadId, f.id);
+    return { upload_url: `${this.baseUrl}/upload/v1/${uploadId}`, file_id: f.id };
+  }
+
+  /** files.completeUploadExternal: uploaded files shared, in a channel (a message holding them) or nowhere. */
+  private completeUpload(args: Json): Json {
+    const files = args.files;
+    if (!Array.isArray(files) || files.length === 0) {
+      throw invalidArguments('files must be a non-empty JSON array');
+    }
+    const stored = files.map((x) => {
+      const f = isObj(x) && typeof x.id === 'string' ? this.filesById.get(x.id) : undefined;
+      if (!f || f.uploadId === undefined) throw new ApiError('file_not_found');
+      if (!f.bytes) throw new ApiError('file_upload_failed', { detail: `no bytes were uploaded for ${f.id}` });
+      if (f.visible) throw new ApiError('file_already_completed');
+      return { f, title: isObj(x) ? str(x.title) : undefined };
+    });
+    const channelArg = str(args.channel_id) ?? str(args.channels);
+    const ch = channelArg ? this.resolveChannel(channelArg, { forPosting: true, needMember: true }) : undefined;
+    const threadTs = str(args.thread_ts);
+    if (threadTs && ch && !this.findMessage(ch.id, threadTs)) throw new ApiError('thread_not_found');
+    let blocks: unknown[] | undefined;
+    if (args.blocks !== undefined && str(args.initial_comment) === undefined)
+      blocks = this.checkMessageContent({ ...args, text: 'x' }).blocks;
+    for (const { f, title } of stored) {
+      f.visible = true;
+      if (title) f.title = title;
+      if (ch) {
+        f.channels = [ch.id];
+        f.threadTs = threadTs;
+      }
+      f.initialComment = str(args.initial_comment);
+    }
+    if (ch) {
+      const m = this.storeMessage(ch.id, {
+        ...this.botAuthor(),
+        text: str(args.initial_comment) ?? '',
+        blocks,
+        thread_ts: threadTs,
+        files: stored.map(({ f }) => this.fileObject(f)),
+        upload: true,
+      });
+      for (const { f } of stored) f.messageTs = m.ts;
+    }
+    return { files: stored.map(({ f }) => this.fileObject(f)) };
   }
 }
 

@@ -137,6 +137,11 @@ export interface EventOptions extends SendOptions {
   retryReason?: string;
 }
 
+/** An option object as Slack sends a chosen one: its value and its plain_text text (the value when not given). */
+function optionObject(value: string, text = value) {
+  return { text: { type: 'plain_text', text, emoji: true }, value };
+}
+
 /** Builders for state.values entries, shaped as Slack sends them. */
 export const stateValue = {
   text: (value: string | null) => ({ type: 'plain_text_input', value }),
@@ -145,19 +150,19 @@ export const stateValue = {
   url: (value: string | null) => ({ type: 'url_text_input', value }),
   staticSelect: (value: string | null, text = value ?? '') => ({
     type: 'static_select',
-    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
+    selected_option: value === null ? null : optionObject(value, text),
   }),
   multiStaticSelect: (values: string[]) => ({
     type: 'multi_static_select',
-    selected_options: values.map((v) => ({ text: { type: 'plain_text', text: v, emoji: true }, value: v })),
+    selected_options: values.map((v) => optionObject(v)),
   }),
   radio: (value: string | null, text = value ?? '') => ({
     type: 'radio_buttons',
-    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
+    selected_option: value === null ? null : optionObject(value, text),
   }),
   checkboxes: (values: string[]) => ({
     type: 'checkboxes',
-    selected_options: values.map((v) => ({ text: { type: 'plain_text', text: v, emoji: true }, value: v })),
+    selected_options: values.map((v) => optionObject(v)),
   }),
   date: (value: string | null) => ({ type: 'datepicker', selected_date: value }),
   time: (value: string | null) => ({ type: 'timepicker', selected_time: value }),
@@ -268,6 +273,50 @@ type Delivery =
 const FORM = 'application/x-www-form-urlencoded';
 /** SendOptions that only mean something for a signed HTTP request. */
 const HTTP_ONLY = ['badSignature', 'staleTimestamp', 'timestamp', 'omitSignature', 'headers'] as const;
+
+/** Where a click happened: the message, ephemeral message or view it is in, and the blocks searched for it. */
+interface ClickSurface {
+  message?: FakeMessage;
+  ephemeral?: FakeEphemeral;
+  view?: Json;
+  channelId: string | undefined;
+  blocks: unknown;
+}
+
+/** The action of a click as Slack describes it: the element's type, text and value, the options chosen. */
+function clickedAction(opts: BlockActionOptions, found: { block: Json; element: Json } | undefined): Json {
+  const el = found?.element ?? {};
+  const type = opts.type ?? (typeof el.type === 'string' ? el.type : 'button');
+  const action: Json = {
+    type,
+    action_id: opts.actionId,
+    block_id: opts.blockId ?? found?.block.block_id ?? 'block',
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+  };
+  if (type === 'button') {
+    action.text = el.text ?? { type: 'plain_text', text: opts.actionId, emoji: true };
+    const value = opts.value ?? el.value;
+    if (value !== undefined) action.value = value;
+    if (el.style) action.style = el.style;
+  } else if (opts.value !== undefined) {
+    action.value = opts.value;
+  }
+  const fullOption = (o: { value: string; text?: string }) => {
+    const known = allOptions(el).find((x) => x.value === o.value);
+    if (found && !known && allOptions(el).length > 0) {
+      throw new Error(`slack driver: ${opts.actionId} has no option with value ${o.value}`);
+    }
+    return known ?? optionObject(o.value, o.text);
+  };
+  if (opts.selectedOption) action.selected_option = fullOption(opts.selectedOption);
+  if (opts.selectedOptions) action.selected_options = opts.selectedOptions.map(fullOption);
+  if (opts.selectedUser) action.selected_user = opts.selectedUser;
+  if (opts.selectedConversation) action.selected_conversation = opts.selectedConversation;
+  if (opts.selectedChannel) action.selected_channel = opts.selectedChannel;
+  if (opts.selectedDate) action.selected_date = opts.selectedDate;
+  Object.assign(action, opts.actionExtra);
+  return action;
+}
 
 export class SlackDriver {
   readonly transport: 'http' | 'socket';
@@ -461,65 +510,12 @@ export class SlackDriver {
   async blockAction(opts: BlockActionOptions): Promise<InteractionResult> {
     const userId = opts.userId ?? this.userId;
     const triggerId = this.fake.issueTriggerId({ userId });
-    let message: FakeMessage | undefined;
-    let ephemeral: FakeEphemeral | undefined;
-    let view: Json | undefined;
-    let blocks: unknown;
-    let channelId: string | undefined = opts.channelId;
-    if (opts.ephemeralTs) {
-      ephemeral = this.fake.ephemerals().find((e) => e.message_ts === opts.ephemeralTs && e.user === userId);
-      if (!ephemeral) throw new Error(`slack driver: no ephemeral message ${opts.ephemeralTs} shown to ${userId}`);
-      channelId = ephemeral.channel;
-      blocks = ephemeral.blocks;
+    const where = this.clickedIn(opts, userId);
+    const found = findElement(where.blocks, opts.actionId, opts.blockId);
+    if ((where.message || where.ephemeral || where.view) && !found) {
+      const surface = where.view ? 'view' : 'message';
+      throw new Error(`slack driver: no element with action_id ${opts.actionId} in the ${surface}`);
     }
-    if (opts.messageTs) {
-      channelId ??= this.channelId;
-      message = this.fake.message(channelId, opts.messageTs);
-      if (!message) throw new Error(`slack driver: no message ${opts.messageTs} in ${channelId} to click in`);
-      blocks = message.blocks;
-    }
-    if (opts.view !== undefined) {
-      view = typeof opts.view === 'string' ? this.fake.view(opts.view) : structuredClone(opts.view);
-      if (!view) throw new Error(`slack driver: no view ${String(opts.view)} in the fake`);
-      blocks = view.blocks;
-      if (opts.stateValues) view.state = { values: opts.stateValues };
-    }
-    const found = findElement(blocks, opts.actionId, opts.blockId);
-    if ((message || ephemeral || view) && !found) {
-      throw new Error(`slack driver: no element with action_id ${opts.actionId} in the ${view ? 'view' : 'message'}`);
-    }
-    const el = found?.element ?? {};
-    const type = opts.type ?? (typeof el.type === 'string' ? el.type : 'button');
-    const action: Json = {
-      type,
-      action_id: opts.actionId,
-      block_id: opts.blockId ?? found?.block.block_id ?? 'block',
-      action_ts: `${(Date.now() / 1000).toFixed(6)}`,
-    };
-    if (type === 'button') {
-      action.text = el.text ?? { type: 'plain_text', text: opts.actionId, emoji: true };
-      const value = opts.value ?? el.value;
-      if (value !== undefined) action.value = value;
-      if (el.style) action.style = el.style;
-    } else if (opts.value !== undefined) {
-      action.value = opts.value;
-    }
-    const fullOption = (o: { value: string; text?: string }) => {
-      const known = allOptions(el).find((x) => x.value === o.value);
-      if (found && !known && allOptions(el).length > 0) {
-        throw new Error(`slack driver: ${opts.actionId} has no option with value ${o.value}`);
-      }
-      return known ?? { text: { type: 'plain_text', text: o.text ?? o.value, emoji: true }, value: o.value };
-    };
-    if (opts.selectedOption) action.selected_option = fullOption(opts.selectedOption);
-    if (opts.selectedOptions) action.selected_options = opts.selectedOptions.map(fullOption);
-    if (opts.selectedUser) action.selected_user = opts.selectedUser;
-    if (opts.selectedConversation) action.selected_conversation = opts.selectedConversation;
-    if (opts.selectedChannel) action.selected_channel = opts.selectedChannel;
-    if (opts.selectedDate) action.selected_date = opts.selectedDate;
-    Object.assign(action, opts.actionExtra);
-
-    let responseUrl: string | undefined;
     const payload: Json = {
       type: 'block_actions',
       user: this.user(userId),
@@ -529,8 +525,46 @@ export class SlackDriver {
       team: this.team(),
       enterprise: null,
       is_enterprise_install: false,
-      actions: [action],
+      actions: [clickedAction(opts, found)],
     };
+    const responseUrl = this.placeClick(payload, where, opts, userId);
+    const r = await this.interaction(payload, opts);
+    return { ...r, triggerId, responseUrl };
+  }
+
+  /**
+   * The surface a click is in: an ephemeral message, a message (in the ephemeral's channel if both are given), a
+   * view, or none (a click from nowhere); the blocks searched for the element are the last of these given.
+   */
+  private clickedIn(opts: BlockActionOptions, userId: string): ClickSurface {
+    const where: ClickSurface = { channelId: opts.channelId, blocks: undefined };
+    if (opts.ephemeralTs) {
+      const ephemeral = this.fake.ephemerals().find((e) => e.message_ts === opts.ephemeralTs && e.user === userId);
+      if (!ephemeral) throw new Error(`slack driver: no ephemeral message ${opts.ephemeralTs} shown to ${userId}`);
+      Object.assign(where, { ephemeral, channelId: ephemeral.channel, blocks: ephemeral.blocks });
+    }
+    if (opts.messageTs) {
+      const channelId = where.channelId ?? this.channelId;
+      const message = this.fake.message(channelId, opts.messageTs);
+      if (!message) throw new Error(`slack driver: no message ${opts.messageTs} in ${channelId} to click in`);
+      Object.assign(where, { message, channelId, blocks: message.blocks });
+    }
+    if (opts.view !== undefined) {
+      const view = typeof opts.view === 'string' ? this.fake.view(opts.view) : structuredClone(opts.view);
+      if (!view) throw new Error(`slack driver: no view ${String(opts.view)} in the fake`);
+      if (opts.stateValues) view.state = { values: opts.stateValues };
+      Object.assign(where, { view, blocks: view.blocks });
+    }
+    return where;
+  }
+
+  /**
+   * The payload's container, channel, state and response_url as Slack sends them for a click in `where`; the
+   * response_url issued, if any.
+   */
+  private placeClick(payload: Json, where: ClickSurface, opts: BlockActionOptions, userId: string): string | undefined {
+    const { message, ephemeral, view, channelId } = where;
+    let responseUrl: string | undefined;
     if (message && channelId) {
       const { updates: _u, channel: _c, ...msg } = message;
       responseUrl = this.fake.issueResponseUrl({ channelId, userId, messageTs: message.ts });
@@ -575,8 +609,7 @@ export class SlackDriver {
       payload.container = { type: 'message', channel_id: channelId, is_ephemeral: false };
       if (opts.stateValues) payload.state = { values: opts.stateValues };
     }
-    const r = await this.interaction(payload, opts);
-    return { ...r, triggerId, responseUrl };
+    return responseUrl;
   }
 
   /**

@@ -63,16 +63,10 @@ export interface ContactRec {
   done?: boolean;
 }
 
-export interface CampaignRec {
-  id: number;
-  org: string;
+/** What a campaign is created with and may change (validate.ts parses them from POST and PATCH /campaigns). */
+export interface CampaignSettings {
   name: string;
   description: string;
-  status: CampaignStatus;
-  archived: boolean;
-  agentId: string;
-  integrationId: string;
-  integrationType: ChannelType;
   timezone: string;
   retries: number;
   message_limit: number;
@@ -81,6 +75,16 @@ export interface CampaignRec {
   template_alt: string | null;
   scheduling: Schedule;
   cycles: CyclesRec;
+}
+
+export interface CampaignRec extends CampaignSettings {
+  id: number;
+  org: string;
+  status: CampaignStatus;
+  archived: boolean;
+  agentId: string;
+  integrationId: string;
+  integrationType: ChannelType;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;

@@ -13,7 +13,7 @@ import {
   SCHEDULE_TIME_PATTERN,
 } from '../outreach/unspecified.js';
 import { campaignError, Issues, nonFieldError } from './errors.js';
-import type { CampaignRec, CyclesRec } from './model.js';
+import type { CampaignRec, CampaignSettings, CyclesRec } from './model.js';
 
 const NAME_MAX = 255;
 const RETRIES_RANGE = [0, 5] as const;
@@ -197,20 +197,11 @@ function channelExclusive(o: Obj, type: ChannelType) {
   }
 }
 
-export interface CreateCampaignFields {
-  name: string;
+/** A campaign's settings as created (the stored record's, CampaignSettings), and its agent and integration. */
+export interface CreateCampaignFields extends CampaignSettings {
   agent_id: string;
   integration_id: string;
   integration_type: ChannelType;
-  description: string;
-  timezone: string;
-  retries: number;
-  message_limit: number;
-  first_message: string | null;
-  template: string | null;
-  template_alt: string | null;
-  scheduling: Schedule;
-  cycles: CyclesRec;
 }
 
 function disabledCycles(): CyclesRec {
@@ -227,6 +218,19 @@ function disabledCycles(): CyclesRec {
   };
 }
 
+/**
+ * The settings a campaign is created with and may change (POST and PATCH /campaigns), in the order of the spec's
+ * body table: the first problem is the one the envelope names.
+ */
+function checkSettings(o: Record<string, unknown>, issues: Issues): void {
+  checkString(o, 'description', 'description', issues, {});
+  checkTimeZone(o, issues);
+  checkInt(o, 'retries', 'retries', issues, RETRIES_RANGE);
+  checkInt(o, 'message_limit', 'message_limit', issues, MESSAGE_LIMIT_RANGE);
+  for (const f of ['first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
+  checkSchedule(o.scheduling, 'scheduling', issues);
+}
+
 /** Parses a POST /campaigns body (throws SimError). Agent/integration existence is checked by the route. */
 export function parseCreateCampaign(body: unknown): CreateCampaignFields {
   const o = requireCampaignBody(body);
@@ -235,13 +239,7 @@ export function parseCreateCampaign(body: unknown): CreateCampaignFields {
   checkString(o, 'agent_id', 'agent_id', issues, { required: true });
   checkString(o, 'integration_id', 'integration_id', issues, { required: true });
   checkString(o, 'integration_type', 'integration_type', issues, { required: true });
-  // In the order of the spec's body table: the first problem is the one the envelope names.
-  checkString(o, 'description', 'description', issues, {});
-  checkTimeZone(o, issues);
-  checkInt(o, 'retries', 'retries', issues, RETRIES_RANGE);
-  checkInt(o, 'message_limit', 'message_limit', issues, MESSAGE_LIMIT_RANGE);
-  for (const f of ['first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
-  checkSchedule(o.scheduling, 'scheduling', issues);
+  checkSettings(o, issues);
   const c = o.cycles;
   let cyclesOn = false;
   if (given(o, 'cycles')) {
@@ -337,13 +335,7 @@ export function parsePatchCampaign(body: unknown, campaign: CampaignRec): (c: Ca
   const issues = new Issues();
   checkString(o, 'name', 'name', issues, { max: NAME_MAX });
   if (typeof o.name === 'string' && o.name.trim() === '') issues.add('name', 'This field may not be blank.');
-  // In the order of the spec's body table: the first problem is the one the envelope names.
-  checkString(o, 'description', 'description', issues, {});
-  checkTimeZone(o, issues);
-  checkInt(o, 'retries', 'retries', issues, RETRIES_RANGE);
-  checkInt(o, 'message_limit', 'message_limit', issues, MESSAGE_LIMIT_RANGE);
-  for (const f of ['first_message', 'template', 'template_alt']) checkString(o, f, f, issues, {});
-  checkSchedule(o.scheduling, 'scheduling', issues);
+  checkSettings(o, issues);
   if (given(o, 'cycles')) {
     if (!isObject(c)) issues.add('cycles', 'Expected an object.');
     else checkCyclesFields(c, issues);

@@ -2,7 +2,9 @@
  * Several replicas of the app, each a real process (test/support/replicaProcess.ts: startApp as src/index.ts runs
  * it) with its own PORT, all on one DATABASE_URL, one fake Slack and one simulator of the service, the way they run
  * behind a load balancer. The driver spreads Slack's requests over the live replicas in turn (a load balancer that
- * stops sending to a replica once it is down); `driverFor(i)` sends to one replica only.
+ * stops sending to a replica once it is down); `driverFor(i)` sends to one replica only. A test file takes its set
+ * from `replicaSetOfFile` (started before its tests, closed after them), the watch tuning of the tests that watch
+ * calls from `quickWatch`.
  *
  * Each replica's output (pino JSON lines) goes to a file of its own, so a replica killed with SIGKILL leaves its
  * log behind; errors of the harness carry the tail of the log concerned. The files are removed by `close()` unless
@@ -189,7 +191,7 @@ export async function uploadThrough(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startReplicas(opts: ReplicaSetOptions = {}): Promise<ReplicaSet> {
+async function startReplicas(opts: ReplicaSetOptions = {}): Promise<ReplicaSet> {
   const count = opts.count ?? 3;
   const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
   const databaseUrl = opts.databaseUrl ?? (await freshDatabase('replicas'));
