@@ -44,8 +44,14 @@ interface ActiveFault extends FaultSpec {
 export interface RequestHold {
   /** Resolves with the first held request's "METHOD path". */
   arrived: Promise<string>;
-  /** Requests waiting at this hold now. */
+  /**
+   * Requests waiting at this hold now. A client's retry of a held request (the same path and Idempotency-Key: its
+   * client stopped waiting for the first, after its response timeout) counts once with the request it repeats, so a
+   * hold longer than the client's timeout still counts the clients waiting, whatever the time.
+   */
   held(): number;
+  /** Requests that reached this hold so far (waiting now or let go). */
+  seen(): number;
   /** Lets the held requests go on, and every later matching one pass. */
   release(): void;
   /** Ends the hold: requests held 'before' are answered 503 unprocessed; those held 'after' get their answer. */
@@ -61,7 +67,9 @@ interface ActiveHold {
   match: RegExp;
   when: 'before' | 'after';
   once: boolean;
-  waiting: number;
+  /** The requests waiting, by what they are (their path and Idempotency-Key), with how many copies of each. */
+  waiting: Map<string, number>;
+  seen: number;
   arrived: (target: string) => void;
   /** Resolves true to go on, false to drop. */
   gate: Promise<boolean>;
@@ -73,6 +81,8 @@ export class FaultBook {
   private holds: ActiveHold[] = [];
   /** How each hold not yet ended is ended (a `once` hold leaves `holds` when it catches its request). */
   private readonly opens = new Map<ActiveHold, (go: boolean) => void>();
+  /** Numbers requests without an Idempotency-Key: each one is a request of its own. */
+  private unkeyed = 0;
 
   /** Holds requests matching `match` (see RequestHold). */
   hold(match: RegExp, opts: HoldOptions = {}): RequestHold {
@@ -80,7 +90,15 @@ export class FaultBook {
     let open!: (go: boolean) => void;
     const seen = new Promise<string>((r) => (arrived = r));
     const gate = new Promise<boolean>((r) => (open = r));
-    const h: ActiveHold = { match, when: opts.when ?? 'before', once: opts.once ?? false, waiting: 0, arrived, gate };
+    const h: ActiveHold = {
+      match,
+      when: opts.when ?? 'before',
+      once: opts.once ?? false,
+      waiting: new Map(),
+      seen: 0,
+      arrived,
+      gate,
+    };
     const end = (go: boolean) => {
       this.holds = this.holds.filter((x) => x !== h);
       this.opens.delete(h);
@@ -88,18 +106,28 @@ export class FaultBook {
     };
     this.holds.push(h);
     this.opens.set(h, end);
-    return { arrived: seen, held: () => h.waiting, release: () => end(true), drop: () => end(false) };
+    return {
+      arrived: seen,
+      held: () => h.waiting.size,
+      seen: () => h.seen,
+      release: () => end(true),
+      drop: () => end(false),
+    };
   }
 
   /** Waits while the request is held at this phase; false when the hold dropped it. */
-  async passHold(target: string, phase: 'before' | 'after'): Promise<boolean> {
+  async passHold(target: string, phase: 'before' | 'after', idempotencyKey?: string): Promise<boolean> {
     const h = this.holds.find((x) => x.when === phase && matches(x.match, target));
     if (!h) return true;
     if (h.once) this.holds = this.holds.filter((x) => x !== h);
-    h.waiting += 1;
+    const request = idempotencyKey ? `${target}\n${idempotencyKey}` : `#${++this.unkeyed}`;
+    h.waiting.set(request, (h.waiting.get(request) ?? 0) + 1);
+    h.seen += 1;
     h.arrived(target);
     const go = await h.gate;
-    h.waiting -= 1;
+    const left = (h.waiting.get(request) ?? 1) - 1;
+    if (left > 0) h.waiting.set(request, left);
+    else h.waiting.delete(request);
     return go;
   }
 

@@ -277,7 +277,9 @@ async function serve(
   const route = match.kind === 'found' ? match.route : null;
   entry.route = route?.name ?? null;
 
-  if (!(await s.faults.passHold(target, 'before'))) {
+  const header = req.headers['idempotency-key'];
+  const idempotencyKey = typeof header === 'string' && header !== '' ? header : undefined;
+  if (!(await s.faults.passHold(target, 'before', idempotencyKey))) {
     return genericError(503, 'The request was lost before the service handled it (simulated).').response;
   }
   const early = s.faults.take(target, 'before');
@@ -303,7 +305,8 @@ async function serve(
         headers: { 'Retry-After': String(wait) },
       };
   }
-  const res = answerOnce(s, req, `${method} ${rel}`, r, caller.org, entry, () =>
+  const replayable = r.idempotent ? idempotencyKey : undefined;
+  const res = answerOnce(s, replayable, `${method} ${rel}`, caller.org, entry, () =>
     r.handler({
       state: s.state,
       org: caller.org,
@@ -312,7 +315,7 @@ async function serve(
       body: parseJson(raw.toString('utf8')),
     }),
   );
-  await s.faults.passHold(target, 'after');
+  await s.faults.passHold(target, 'after', idempotencyKey);
   const late = s.faults.take(target, 'after');
   return late ? faultResponse(late, r.family) : res;
 }
@@ -336,21 +339,18 @@ function authenticate(s: Serving, req: IncomingMessage): { key: string; org: str
 }
 
 /**
- * Runs the route's handler, or replays the answer to an earlier request with the same Idempotency-Key (on a route
- * that honours it, within the window); a new answer below 500 is kept for the window.
+ * Runs the route's handler, or replays the answer to an earlier request with the same Idempotency-Key `key` (given
+ * on a route that honours it), within the window; a new answer below 500 is kept for the window.
  */
 function answerOnce(
   s: Serving,
-  req: IncomingMessage,
+  key: string | undefined,
   target: string,
-  r: Route,
   org: string,
   entry: RecordedRequest,
   handle: () => SimResponse,
 ): SimResponse {
-  const idemHeader = req.headers['idempotency-key'];
-  const idemKey =
-    r.idempotent && typeof idemHeader === 'string' && idemHeader !== '' ? `${org}\n${target}\n${idemHeader}` : null;
+  const idemKey = key === undefined ? null : `${org}\n${target}\n${key}`;
   const now = s.clock().getTime();
   const idempotency = s.state.idempotency;
   if (idemKey) {

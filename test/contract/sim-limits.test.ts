@@ -181,6 +181,42 @@ describe('fault and latency injection', () => {
     expect((await fx.api.get('/campaigns')).status).toBe(200);
   });
 
+  it("a hold counts a client's retry of a held request once with it (the same Idempotency-Key)", async () => {
+    const id = await createCampaign(fx, phoneBody(fx));
+    const held = fx.sim.control.hold(new RegExp(`^POST /api/v1\\.0/campaigns/${id}/contacts$`));
+    const [first, second] = phones(2);
+    const batch = (key: string, contact: string | undefined, signal?: AbortSignal) =>
+      fetch(`${fx.sim.baseUrl}/campaigns/${id}/contacts`, {
+        method: 'POST',
+        headers: {
+          Authorization: `api-key ${fx.sim.apiKey}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify({ contacts: [{ contact }] }),
+        ...(signal ? { signal } : {}),
+      });
+    try {
+      // The client stops waiting for its first try (as at its response timeout) and sends it again, with its key.
+      const gaveUp = new AbortController();
+      const tried = batch('batch-1', first, gaveUp.signal);
+      await held.arrived;
+      gaveUp.abort();
+      await expect(tried).rejects.toThrow();
+      const retried = batch('batch-1', first);
+      const other = batch('batch-2', second);
+      while (held.seen() < 3) await new Promise((r) => setTimeout(r, 5));
+      // Two requests wait: the batch (tried twice) and the other one.
+      expect(held.held()).toBe(2);
+      held.release();
+      expect([(await retried).status, (await other).status]).toEqual([200, 200]);
+      expect(held.held()).toBe(0);
+      expect(fx.sim.control.getCampaignState(id)?.contacts).toHaveLength(2);
+    } finally {
+      held.release();
+    }
+  });
+
   it('records requests without the API key value', async () => {
     const id = await createCampaign(fx, phoneBody(fx));
     fx.sim.control.clearRequests();
