@@ -142,28 +142,30 @@ function optionObject(value: string, text = value) {
   return { text: { type: 'plain_text', text, emoji: true }, value };
 }
 
+/** The state.values entry of an element of `type` where one option is chosen (or none: null). */
+const oneChosen =
+  (type: string) =>
+  (value: string | null, text = value ?? '') => ({
+    type,
+    selected_option: value === null ? null : optionObject(value, text),
+  });
+
+/** The state.values entry of an element of `type` where several options are chosen. */
+const severalChosen = (type: string) => (values: string[]) => ({
+  type,
+  selected_options: values.map((v) => optionObject(v)),
+});
+
 /** Builders for state.values entries, shaped as Slack sends them. */
 export const stateValue = {
   text: (value: string | null) => ({ type: 'plain_text_input', value }),
   number: (value: string | null) => ({ type: 'number_input', value }),
   email: (value: string | null) => ({ type: 'email_text_input', value }),
   url: (value: string | null) => ({ type: 'url_text_input', value }),
-  staticSelect: (value: string | null, text = value ?? '') => ({
-    type: 'static_select',
-    selected_option: value === null ? null : optionObject(value, text),
-  }),
-  multiStaticSelect: (values: string[]) => ({
-    type: 'multi_static_select',
-    selected_options: values.map((v) => optionObject(v)),
-  }),
-  radio: (value: string | null, text = value ?? '') => ({
-    type: 'radio_buttons',
-    selected_option: value === null ? null : optionObject(value, text),
-  }),
-  checkboxes: (values: string[]) => ({
-    type: 'checkboxes',
-    selected_options: values.map((v) => optionObject(v)),
-  }),
+  staticSelect: oneChosen('static_select'),
+  multiStaticSelect: severalChosen('multi_static_select'),
+  radio: oneChosen('radio_buttons'),
+  checkboxes: severalChosen('checkboxes'),
   date: (value: string | null) => ({ type: 'datepicker', selected_date: value }),
   time: (value: string | null) => ({ type: 'timepicker', selected_time: value }),
   datetime: (unixSeconds: number | null) => ({ type: 'datetimepicker', selected_date_time: unixSeconds }),
