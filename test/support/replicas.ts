@@ -111,13 +111,17 @@ export function replicaSetOfFile(
 ): ReplicaSet {
   const { beforeClose, hookTimeoutMs = 120_000, ...setOptions } = opts;
   const set = {} as ReplicaSet;
+  let starting: Promise<ReplicaSet> | undefined;
   beforeAll(async () => {
-    Object.assign(set, await startReplicas(setOptions));
+    starting = startReplicas(setOptions);
+    Object.assign(set, await starting);
   }, hookTimeoutMs);
   afterAll(async () => {
-    if (!('close' in set)) return; // it never started: beforeAll failed
-    beforeClose?.(set);
-    await set.close();
+    // Also a set that became ready only after beforeAll timed out: its processes would keep their ports otherwise.
+    const started = await starting?.catch(() => undefined);
+    if (!started) return;
+    beforeClose?.(started);
+    await started.close();
   }, hookTimeoutMs);
   return set;
 }
