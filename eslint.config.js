@@ -91,7 +91,7 @@ const zones = [
     target: [
       './src/slack/platform.ts',
       './src/slack/grammar.ts',
-      './src/slack/retryPolicy.ts',
+      './src/slack/retry-policy.ts',
       './src/slack/audit.ts',
       './src/slack/permissions.ts',
       './src/slack/members.ts',

@@ -26,9 +26,9 @@ export default {
   testMatch: [`<rootDir>/test/{${suites}}/**/*.test.ts`],
   // A test fails when the app sent outside text to the fake Slack as a live mention or link.
   // One real PostgreSQL per run for the PostgreSQL store and the replica tests (test/support/postgres.ts).
-  globalSetup: '<rootDir>/test/support/postgresGlobalSetup.ts',
-  globalTeardown: '<rootDir>/test/support/postgresGlobalTeardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/support/failOnRawMentions.ts'],
+  globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-raw-mentions.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -3,7 +3,7 @@
  * Prints p50 and p99 of the time from sending a command to its HTTP answer (the ack). Target: p99 < 50 ms
  * (Slack's limit is 3,000 ms). Commands are sent 10 at a time, as a busy team would.
  */
-import { startTestApp } from '../test/support/testApp.js';
+import { startTestApp } from '../test/support/test-app.js';
 
 const N = 200;
 const CONCURRENCY = 10;

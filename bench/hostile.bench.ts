@@ -1,5 +1,5 @@
 /**
- * Hostile contact files against the app as production runs it (bench/support/appHarness.ts): each uploaded through
+ * Hostile contact files against the app as production runs it (bench/support/app-harness.ts): each uploaded through
  * the modal while another person sends `/campaign help` every 100 ms. Prints, per file: what became of it, how
  * long it took, the event loop's longest block in the app meanwhile (target ≤ 100 ms), the other person's slowest
  * ack (Slack's limit is 3 s), and whether any temp file of the app was left behind.
@@ -22,9 +22,9 @@ import {
   sheetXml,
   wideHeaderCsv,
   xlsxWith,
-} from '../test/support/hostileFiles.js';
+} from '../test/support/hostile-files.js';
 import { stateValue } from '../src/emulator/slack-driver.js';
-import { seedCampaign, startBenchStack } from './support/appHarness.js';
+import { seedCampaign, startBenchStack } from './support/app-harness.js';
 
 const UPLOADER = 'U0BENCH';
 const OTHER = 'U0OTHER';

@@ -19,7 +19,7 @@
 import { sharedLimiter } from '../src/outreach/limiter.js';
 import type { CycleReport } from '../src/watch/poller.js';
 import { defaultTuning, type WatchTuning } from '../src/watch/service.js';
-import { runCommand, startWatchHarness, type WatchHarness } from '../test/support/watchHarness.js';
+import { runCommand, startWatchHarness, type WatchHarness } from '../test/support/watch-harness.js';
 
 const S = Number(process.env.TIME_SCALE ?? 5);
 const WARM_MINUTES = Number(process.env.WARM_MINUTES ?? 5);

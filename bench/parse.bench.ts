@@ -15,7 +15,7 @@ import { parse } from 'csv-parse';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { batch, normalizePhone, onlyContacts, openContactFile } from '../src/contacts/index.js';
 import { normalizePhoneWithoutShortcut } from '../src/contacts/phone.js';
-import { seededRandom } from '../test/support/seededRandom.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const AREA_CODES = ['55', '33', '81', '222', '442', '999', '664', '477', '618', '961'];

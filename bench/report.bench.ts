@@ -23,7 +23,7 @@ import { ChartRenderer } from '../src/reports/chart.js';
 import { gatherReport } from '../src/reports/gather.js';
 import { startSimulator } from '../src/sim/index.js';
 import { systemClock } from '../src/clock.js';
-import { seedPhoneCampaign } from '../test/support/reportData.js';
+import { seedPhoneCampaign } from '../test/support/report-data.js';
 
 const CALLS = 10_000;
 const RENDERS = 60;

@@ -1,6 +1,6 @@
 /**
  * Soak: the watch at full volume for many hours of production time, to show that the leader's memory stays flat and
- * that it does not fall behind (issue 23, item 2). The load of the watch bench (bench/support/watchLoad.ts): 200
+ * that it does not fall behind (issue 23, item 2). The load of the watch bench (bench/support/watch-load.ts): 200
  * watched campaigns (one channel each), 330 calls a minute (165 per 30 s cycle, each with a two-message
  * conversation, ended by the next cycle), Slack's tiers enforced by the fake; the app as src/main.ts starts it, in a
  * process of its own run with --expose-gc.
@@ -41,8 +41,8 @@ import { LocalRateWindows } from '../src/store/local-coordination.js';
 import type { MethodCount } from '../src/emulator/fake-slack.js';
 import { fmt, pass, pct, sleep, trend } from './support/figures.js';
 import { startBenchPostgres } from './support/postgres.js';
-import type { AppMemory } from './support/watchApp.js';
-import { PER_CYCLE, POLL_SECONDS, startWatchLoad, type StoreKind } from './support/watchLoad.js';
+import type { AppMemory } from './support/watch-app.js';
+import { PER_CYCLE, POLL_SECONDS, startWatchLoad, type StoreKind } from './support/watch-load.js';
 
 const SCALE = Number(process.env.TIME_SCALE ?? 10);
 const HOURS = Number(process.env.SOAK_HOURS ?? 6);

@@ -8,7 +8,7 @@
  * thread included; target at most 150 MB), and the event loop's longest block while it ran (target at most 100 ms).
  * The wall time to the summary is printed too (the summary then waits for its turn to update the message).
  *
- * Three processes, so the figures are the app's own (bench/support/appHarness.ts). Parse + normalize speed without
+ * Three processes, so the figures are the app's own (bench/support/app-harness.ts). Parse + normalize speed without
  * the network is bench/parse.bench.ts; hostile files are bench/hostile.bench.ts.
  *
  *   npm run bench -- upload          (ROWS=200000 … for a bigger file; NODE_ARGS='--optimize-for-size' … to run
@@ -17,7 +17,7 @@
 import type { UploadJob } from '../src/slack/upload/jobs.js';
 import { uploadJobId } from '../src/slack/upload/jobs.js';
 import { stateValue } from '../src/emulator/slack-driver.js';
-import { NODE_ARGS, PER_SECOND, seedCampaign, startBenchStack } from './support/appHarness.js';
+import { NODE_ARGS, PER_SECOND, seedCampaign, startBenchStack } from './support/app-harness.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const BATCH = 1000;

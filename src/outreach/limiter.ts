@@ -13,7 +13,7 @@
  * (A fixed-window reservoir, like Bottleneck's `reservoirRefreshInterval`, lets 2 x 12 requests through across a
  * window boundary; that is why none is used.)
  *
- * Who gets a freed slot is decided by fairShare.ts: people's requests (interactive) before the poller's before
+ * Who gets a freed slot is decided by fair-share.ts: people's requests (interactive) before the poller's before
  * uploads' (bulk), but the poller and uploads keep a floor of the slots while they wait (3 and 1 of 12), and people
  * take turns, one person holding at most half the slots. (Bottleneck, used here before, has priorities but neither
  * floors nor turns; its concurrency limit was all it did here, which is the slot count below.)
@@ -31,8 +31,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Priority } from './api.js';
-import { FairShareQueue, type FairShareOptions } from './fairShare.js';
-import type { SharedWindows, SharedTicket } from './sharedWindows.js';
+import { FairShareQueue, type FairShareOptions } from './fair-share.js';
+import type { SharedWindows, SharedTicket } from './shared-windows.js';
 import { RATE_LIMIT_PER_SECOND } from './unspecified.js';
 
 /** Extra hold of a slot beyond its window, ms, for timer granularity (see `run`). */
@@ -62,7 +62,7 @@ export interface RateLimiterOptions {
   backoffBaseMs?: number;
   /** Longest pause, whatever Retry-After says, ms. Default 60000. */
   maxPauseMs?: number;
-  /** Slots the poller and uploads can count on while they wait (fairShare.ts). Default: 3 and 1 of 12. */
+  /** Slots the poller and uploads can count on while they wait (fair-share.ts). Default: 3 and 1 of 12. */
   floors?: FairShareOptions['floors'];
   /** Most slots one person's requests hold at once. Default: half of `perSecond`, rounded up. */
   perPersonSlots?: number;
@@ -157,7 +157,7 @@ export class RateLimiter {
   }
 
   /**
-   * Runs `task` when it gets a slot (see fairShare.ts for the order) and the limiter is not paused; resolves with its
+   * Runs `task` when it gets a slot (see fair-share.ts for the order) and the limiter is not paused; resolves with its
    * result. `person`: the Slack user the request is made for (people take turns; undefined: no one in particular).
    * If `signal` aborts while the task is still queued, it is dropped (rejecting with the signal's reason) and never
    * started; once started, aborting is up to the task.

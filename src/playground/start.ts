@@ -15,7 +15,7 @@ import { startFakeSlack, type FakeSlack } from '../emulator/fake-slack.js';
 import { SlackDriver } from '../emulator/slack-driver.js';
 import { createLogger, type Logger } from '../log.js';
 import { startApp, type RunningApp, type StartOptions } from '../main.js';
-import { isLoopback } from '../metricsServer.js';
+import { isLoopback } from '../metrics-server.js';
 import type { Simulator } from '../sim/index.js';
 import { SUBCOMMANDS } from '../slack/grammar.js';
 import type { PageEvent, PageRefusal } from './api.js';

@@ -2,8 +2,8 @@
  * The Bolt app: HTTP receiver at POST /slack/events (commands, interactivity and events on one endpoint) with
  * GET /healthz, or Socket Mode when SLACK_APP_TOKEN is set (healthz then on PORT through the receiver's routes).
  * The public /healthz says only whether the app can do its job (200 `{"ok":true}` or 503 `{"ok":false}`): which
- * check failed, and why, is for operators (GET /healthz/details, src/metricsServer.ts).
- * Web API calls follow one retry policy in both modes (retryPolicy.ts). The listeners are registered by src/main.ts
+ * check failed, and why, is for operators (GET /healthz/details, src/metrics-server.ts).
+ * Web API calls follow one retry policy in both modes (retry-policy.ts). The listeners are registered by src/main.ts
  * once the services exist (src/slack/routes.ts).
  */
 import {
@@ -19,7 +19,7 @@ import type { HealthReport } from '../health.js';
 import type { AppDeps } from './deps.js';
 import { budgetedFetch, type SlackMethodBudget } from './method-budget.js';
 import { timeAcks } from './middleware/observe.js';
-import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retryPolicy.js';
+import { slackRetryClientOptions, SOCKET_RECONNECT_RETRY_POLICY, type SlackRetryTuning } from './retry-policy.js';
 
 export interface SlackAppOptions {
   /** Known bot ids skip auth.test at start-up (tests); in production Bolt asks Slack. */
@@ -110,7 +110,7 @@ export function createSlackApp(deps: AppDeps, opts: SlackAppOptions = {}): Slack
     logger,
     clientOptions: {
       slackApiUrl: config.slackApiUrl,
-      // Always set: without a retryConfig, Socket Mode would put its own 100 retries here (retryPolicy.ts).
+      // Always set: without a retryConfig, Socket Mode would put its own 100 retries here (retry-policy.ts).
       // Its fetch wraps opts.slackFetch (through the Slack budgets), to tell requests that never reached Slack apart.
       ...slackRetryClientOptions(retryTuning, fetchFor('person')),
     },

@@ -27,7 +27,7 @@ export const CHANNEL_ERRORS = new Set([
   'no_permission',
 ]);
 
-/** Refusals of the token itself; watching stops only once `auth.test` agrees (watch/slackHealth.ts). */
+/** Refusals of the token itself; watching stops only once `auth.test` agrees (watch/slack-health.ts). */
 export const TOKEN_ERRORS = new Set([
   'token_revoked',
   'token_expired',

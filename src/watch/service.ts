@@ -27,7 +27,7 @@ import { Poller, type CyclePhase, type CycleReport, type PollerTuning } from './
 import type { PermanentSlackError, Poster } from './poster.js';
 import type { AuditRecord, SpeakerCheck, WatchLanguages, WatchSlack } from './ports.js';
 import { Relay } from './relay.js';
-import { SlackHealth } from './slackHealth.js';
+import { SlackHealth } from './slack-health.js';
 import { subKey, WatchState, type CallRecord, type Subscription } from './state.js';
 import {
   recheckChannel,

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const es = translator('es');
 const current = usePageTest('1-list-show-pause');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { fillNewCampaign, usePageTest } from '../support/playgroundPage.js';
+import { fillNewCampaign, usePageTest } from '../support/playground-page.js';
 
 const es = translator('es');
 const current = usePageTest('2-create-modal');

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import { translator } from '../../src/i18n/translator.js';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const es = translator('es');
 const current = usePageTest('3-upload');

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { en } from '../../src/i18n/catalog/en.js';
-import { personId, usePageTest } from '../support/playgroundPage.js';
+import { personId, usePageTest } from '../support/playground-page.js';
 
 const current = usePageTest('4-watch');
 

@@ -3,7 +3,7 @@
  * error come in Spanish — the words a Spanish speaker reads, not the English ones.
  */
 import { describe, expect, it } from '@jest/globals';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const current = usePageTest('6-spanish');
 

@@ -4,7 +4,7 @@
  * playground's own URL.
  */
 import { describe, expect, it } from '@jest/globals';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const current = usePageTest('7-report');
 

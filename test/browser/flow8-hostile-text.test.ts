@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Locator } from 'playwright-core';
 import { translator } from '../../src/i18n/translator.js';
-import { fillNewCampaign, personId, usePageTest } from '../support/playgroundPage.js';
+import { fillNewCampaign, personId, usePageTest } from '../support/playground-page.js';
 
 const es = translator('es');
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { translator } from '../../src/i18n/translator.js';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const es = translator('es');
 const current = usePageTest('keyboard');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { en } from '../../src/i18n/catalog/en.js';
-import { usePageTest } from '../support/playgroundPage.js';
+import { usePageTest } from '../support/playground-page.js';
 
 const current = usePageTest('service-panel');
 

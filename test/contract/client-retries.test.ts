@@ -9,7 +9,7 @@ import { RateLimiter } from '../../src/outreach/limiter.js';
 import type { CreateCampaignInput } from '../../src/outreach/schemas.js';
 import { MAX_CONTACTS_PER_BATCH } from '../../src/outreach/unspecified.js';
 import { englishErrorText } from '../../src/render/service-error.js';
-import { campaignDetail, startStub, type Stub, type StubReply } from '../support/stubOutreach.js';
+import { campaignDetail, startStub, type Stub, type StubReply } from '../support/stub-outreach.js';
 
 const KEY = 'retry-test-key-abcdef123456';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -18,7 +18,7 @@ import {
   type Stub,
   type StubRequest,
   type StubReply,
-} from '../support/stubOutreach.js';
+} from '../support/stub-outreach.js';
 
 const KEY = 'client-test-key-0123456789';
 

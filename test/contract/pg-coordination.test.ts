@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { OutreachClient } from '../../src/outreach/client.js';
 import { RateLimiter, outreachBucket } from '../../src/outreach/limiter.js';
-import { onBehalfOf } from '../../src/outreach/onBehalf.js';
+import { onBehalfOf } from '../../src/outreach/on-behalf.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import type { RateWindow, SlotTicket } from '../../src/store/coordination.js';
 import { migrate } from '../../src/store/migrations.js';
@@ -217,13 +217,13 @@ function leadership(opts: Partial<ConstructorParameters<typeof PgLeadership>[0]>
   return { l, seen };
 }
 
-/** A leader-lease competitor in a process of its own (test/support/leaderProcess.ts). */
+/** A leader-lease competitor in a process of its own (test/support/leader-process.ts). */
 function leaderProcess(): {
   proc: ChildProcess;
   lines(): string[];
   waitFor(line: string, ms: number): Promise<number>;
 } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/leaderProcess.ts', url], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/leader-process.ts', url], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

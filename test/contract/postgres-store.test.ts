@@ -9,7 +9,7 @@ import { likePrefix } from '../../src/store/pg-collection.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
 import { StoreClosedError, StoreUnavailableError, type StoreStatus } from '../../src/store/store.js';
 import { freshDatabase, testPostgresUrl } from '../support/postgres.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 const opened: PostgresStore[] = [];
 const proxies: TcpProxy[] = [];

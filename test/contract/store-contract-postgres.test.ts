@@ -1,11 +1,11 @@
 /**
- * The store contract (test/support/storeContract.ts) against the PostgreSQL store on the test run's server: a fresh
+ * The store contract (test/support/store-contract.ts) against the PostgreSQL store on the test run's server: a fresh
  * database per test; a second instance is a second pool on the same database (another replica), and a crash is a
  * store abandoned without close while another opens the same database.
  */
 import { openPostgresStore, type PostgresStore } from '../../src/store/pg-store.js';
 import { freshDatabase } from '../support/postgres.js';
-import { describeStoreContract } from '../support/storeContract.js';
+import { describeStoreContract } from '../support/store-contract.js';
 
 describeStoreContract('postgres', () => {
   const opened: PostgresStore[] = [];

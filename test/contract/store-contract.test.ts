@@ -1,11 +1,11 @@
-/** The store contract (test/support/storeContract.ts) for every implementation. */
+/** The store contract (test/support/store-contract.ts) for every implementation. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded/store.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { Store } from '../../src/store/store.js';
-import { describeStoreContract } from '../support/storeContract.js';
+import { describeStoreContract } from '../support/store-contract.js';
 
 describeStoreContract('memory', () => {
   const opened: Store[] = [];

@@ -3,7 +3,7 @@
  * command is acknowledged before the service has answered: asserted by the order of events (the ack's sequence
  * number against the sequence number of the answer posted after the service replied), not by a timer.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
 let id: number;

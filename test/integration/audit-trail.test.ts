@@ -7,7 +7,7 @@ import { WebClient } from '@slack/web-api';
 import { createLogger } from '../../src/log.js';
 import type { Json } from '../../src/emulator/fake-slack.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADMIN = 'U0ADMIN';
 const READER = 'U0READER';

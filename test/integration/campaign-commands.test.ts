@@ -2,7 +2,7 @@
  * `/campaign` end to end: signed requests to the real Bolt receiver, the app's answers through the fake Slack's
  * response_url, the service played by the simulator.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, unknown>;
 const ADMIN = 'U0ADMIN';

@@ -6,8 +6,8 @@
  * only in their DM with the app; a Slack Connect channel needs the confirmation a watch needs there.
  */
 import type { AuditEntry } from '../../src/slack/audit.js';
-import { answersTo, pngSize, seedPhoneCampaign, seedWhatsAppCampaign } from '../support/reportData.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { answersTo, pngSize, seedPhoneCampaign, seedWhatsAppCampaign } from '../support/report-data.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADMIN = 'U0ADMIN';
 /** Reads only. */

@@ -11,10 +11,10 @@ import { freshDatabase } from '../support/postgres.js';
 import { createLogger } from '../../src/log.js';
 import { sharedLimiter } from '../../src/outreach/limiter.js';
 import { DEFAULT_ORG } from '../../src/sim/server.js';
-import { TestClock } from '../support/testClock.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { TestClock } from '../support/test-clock.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/upload.js';
-import { FAST_TUNING } from '../support/watchHarness.js';
+import { FAST_TUNING } from '../support/watch-harness.js';
 
 type Json = Record<string, unknown>;
 const CH = 'C0OPS';

@@ -8,8 +8,8 @@
 import { mkdir, rm, writeFile, readFile } from 'node:fs/promises';
 import type { EmbeddedStore } from '../../src/store/embedded/store.js';
 import { join } from 'node:path';
-import { parseExposition } from '../support/promText.js';
-import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
+import { parseExposition } from '../support/prom-text.js';
+import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/test-app.js';
 import { ADMIN, CHANNEL } from '../support/upload.js';
 
 interface Report {

@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import type { FakeCall, Json } from '../../src/emulator/fake-slack.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import type { HomeTuning } from '../../src/slack/home/service.js';
 
 const ADMIN = 'U0ADMIN';

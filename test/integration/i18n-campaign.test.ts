@@ -5,7 +5,7 @@
  */
 import { translator } from '../../src/i18n/translator.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, unknown>;
 /** May change campaigns; Slack in Spanish (Mexico), in Mexico City. */

@@ -2,7 +2,7 @@
  * Every person in their own language, end to end: signed requests to the real Bolt receiver, people whose Slack
  * locale the fake Slack's users.info tells, answers read through response_url, the service played by the simulator.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, unknown>;
 /** May change campaigns; Slack in Spanish (Mexico). */

@@ -3,7 +3,7 @@
  * upload modal, the progress and summary (in their DM) and the failed-rows CSV in Spanish, and a Spanish Home tab
  * with times in their timezone naming it; an en-US person gets all of it in English.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import { blocksText, job, seedCampaign, submitUpload, until, type Json } from '../support/upload.js';
 
 /** May change campaigns; Slack in Spanish (Mexico). */

@@ -10,7 +10,7 @@ import { LeaderWork } from '../../src/leader-work.js';
 import { createLogger } from '../../src/log.js';
 import { FencedWriteError, SlackPoster } from '../../src/slack/watch/poster.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
-import { SwitchedLeadership } from '../support/switchedLeadership.js';
+import { SwitchedLeadership } from '../support/switched-leadership.js';
 
 const CH = 'C0LANE';
 let fake: FakeSlack;

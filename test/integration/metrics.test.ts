@@ -6,9 +6,9 @@
  */
 import { networkInterfaces } from 'node:os';
 import { createLogger } from '../../src/log.js';
-import { parseExposition, type Exposition } from '../support/promText.js';
-import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/testApp.js';
-import { FAST_TUNING } from '../support/watchHarness.js';
+import { parseExposition, type Exposition } from '../support/prom-text.js';
+import { SIGNING_SECRET, startTestApp, type TestApp } from '../support/test-app.js';
+import { FAST_TUNING } from '../support/watch-harness.js';
 import { ADMIN, CHANNEL, openUploadModal, seedCampaign, submitUpload, waitForSummary } from '../support/upload.js';
 import { freePort } from '../support/ports.js';
 

@@ -4,7 +4,7 @@
  * organization (Slack Connect) are refused on a command, a button and the Home tab, told why in their language,
  * the refusal audited, and nothing changing reaches the service; a full member's change goes through.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import { seedCampaign } from '../support/upload.js';
 
 const MEMBER = 'U0MEMBER';

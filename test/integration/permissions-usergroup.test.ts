@@ -3,7 +3,7 @@
  * usergroups.users.list), when Slack cannot tell us the members (nobody outside ADMIN_USER_IDS), and when neither
  * setting is given (everyone).
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const GROUP = 'S0ADMINS';
 const MEMBER = 'U0MEMBER';

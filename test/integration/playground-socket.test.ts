@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { loadPlaygroundSettings } from '../../src/config.js';
 import type { PageEvent } from '../../src/playground/api.js';
 import { startPlayground, type Playground } from '../../src/playground/start.js';
-import { EventsOf, post } from '../support/playgroundClient.js';
+import { EventsOf, post } from '../support/playground-client.js';
 
 let pg: Playground;
 beforeAll(async () => {

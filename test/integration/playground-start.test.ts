@@ -4,7 +4,7 @@
  * when the service's credentials are set without a Slack token (the playground never reaches real customers).
  */
 import { CONTENT_SECURITY_POLICY } from '../../src/playground/server.js';
-import { runEntry as run, type EntryProcess } from '../support/entryProcess.js';
+import { runEntry as run, type EntryProcess } from '../support/entry-process.js';
 
 /** Resolves with the first line once the process printed one. */
 function firstLine(p: EntryProcess): Promise<string> {

@@ -13,7 +13,7 @@ import { loadPlaygroundSettings } from '../../src/config.js';
 import type { PageEphemeral, PageEvent, PageMessage, PageState } from '../../src/playground/api.js';
 import { COMMAND, startPlayground, type Playground } from '../../src/playground/start.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/playground/server.js';
-import { EventsOf, post, state, until } from '../support/playgroundClient.js';
+import { EventsOf, post, state, until } from '../support/playground-client.js';
 
 const ADMIN = 'U0MARIANA';
 const RESPONDER = 'U0SAM';

@@ -5,9 +5,9 @@
  * when they have none left, saying so in their language. The simulator holds chosen requests (`control.hold`) so
  * that "while one is being gathered" is a state the test sets, not a race.
  */
-import { answersTo, seedPhoneCampaign } from '../support/reportData.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { TestClock } from '../support/testClock.js';
+import { answersTo, seedPhoneCampaign } from '../support/report-data.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { TestClock } from '../support/test-clock.js';
 
 const ADMIN = 'U0ADMIN';
 const OTHER_ADMIN = 'U0ADMIN2';

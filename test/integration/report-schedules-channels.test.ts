@@ -19,7 +19,7 @@ import {
   scheduleClock,
   startScheduleApp,
 } from '../support/scheduled-reports.js';
-import type { TestApp } from '../support/testApp.js';
+import type { TestApp } from '../support/test-app.js';
 
 const SECRET = 'G0SECRET';
 const ELSEWHERE = 'C0ELSEWHERE';

@@ -12,7 +12,7 @@ import {
   scheduleClock,
   startSchedulePair,
 } from '../support/scheduled-reports.js';
-import type { ReplicaPair, TestApp } from '../support/testApp.js';
+import type { ReplicaPair, TestApp } from '../support/test-app.js';
 
 const DAILY = 'C0DAILY';
 

@@ -14,7 +14,7 @@ import {
   scheduleClock,
   startScheduleApp,
 } from '../support/scheduled-reports.js';
-import type { TestApp } from '../support/testApp.js';
+import type { TestApp } from '../support/test-app.js';
 
 const DAILY = 'C0DAILY';
 const WEEKLY = 'C0WEEKLY';

@@ -1,5 +1,5 @@
 /**
- * The one retry policy of the app's Slack Web API calls (src/slack/retryPolicy.ts): which failures are tried again,
+ * The one retry policy of the app's Slack Web API calls (src/slack/retry-policy.ts): which failures are tried again,
  * how often, and that Retry-After is waited; then the same through the real app's listeners in HTTP and in Socket
  * Mode (where @slack/socket-mode would otherwise put its own 100 retries into the listeners' client options).
  */
@@ -13,9 +13,9 @@ import {
   SlackNotReachedError,
   slackRetryClientOptions,
   SOCKET_RECONNECT_RETRY_POLICY,
-} from '../../src/slack/retryPolicy.js';
+} from '../../src/slack/retry-policy.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const FAST = { minTimeout: 5, maxTimeout: 10 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,8 +6,8 @@
  */
 import type { Json } from '../../src/emulator/fake-slack.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watchHarness.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watch-harness.js';
 
 const ADMIN = 'U0ADMIN';
 const CHANNEL = 'C0OPS';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startApp } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
-import { runEntry } from '../support/entryProcess.js';
+import { runEntry } from '../support/entry-process.js';
 import { freePort } from '../support/ports.js';
 
 const run = (env: Record<string, string>) => runEntry(env);

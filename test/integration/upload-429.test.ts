@@ -2,7 +2,7 @@
  * A storm of 429s from the outreach service during an upload: the upload waits (the message says why) and tries the
  * same batches again with the same keys, more times than the client's own retries, and loses nothing.
  */
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   blocksText,
   contactPosts,

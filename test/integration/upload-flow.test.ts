@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { batchIdempotencyKey } from '../../src/contacts/index.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   ADMIN,
   blocksText,

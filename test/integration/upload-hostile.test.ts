@@ -19,9 +19,9 @@ import {
   sheetXml,
   wideHeaderCsv,
   xlsxWith,
-} from '../support/hostileFiles.js';
+} from '../support/hostile-files.js';
 import type { ViewSubmissionResult } from '../../src/emulator/slack-driver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   ADMIN,
   blocksText,

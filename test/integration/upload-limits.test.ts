@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   ADMIN,
   blocksText,

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   ADMIN,
   CHANNEL,

@@ -5,7 +5,7 @@
  * through both replicas at once starts one job.
  */
 import { jobsOf } from '../../src/slack/upload/jobs.js';
-import { startReplicaPair, type ReplicaPair, type TestApp } from '../support/testApp.js';
+import { startReplicaPair, type ReplicaPair, type TestApp } from '../support/test-app.js';
 import {
   blocksText,
   contactPosts,

@@ -3,7 +3,7 @@
  * first batch the service had not answered, says so in its message, and no contact is sent or created twice.
  */
 import { batchIdempotencyKey } from '../../src/contacts/index.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   blocksText,
   CHANNEL,

@@ -15,8 +15,8 @@ import {
   type SlackFileInfo,
 } from '../../src/slack/upload/download.js';
 import type { FakeFileObject } from '../../src/emulator/fake-slack.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { startTlsRecorder, type TlsRecorder } from '../support/tlsRecorder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTlsRecorder, type TlsRecorder } from '../support/tls-recorder.js';
 import {
   ADMIN,
   job,

@@ -17,8 +17,8 @@ import {
   WATCH_SETTINGS_VIEW_ID,
 } from '../../src/render/ids.js';
 import { SETTINGS_ACTION, SETTINGS_BLOCKS } from '../../src/render/watch-settings.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
-import { eventually } from '../support/watchHarness.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { eventually } from '../support/watch-harness.js';
 
 const ADMIN = 'U0ADMIN';
 /** An admin whose Slack speaks Spanish. */

@@ -5,7 +5,7 @@
  * switch to digests too.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0BURST';
 // Hundreds of calls read, placed and written take seconds here, and may take a minute on a loaded machine.

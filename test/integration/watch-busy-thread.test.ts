@@ -5,7 +5,7 @@
  * channel whose calls kept changing, customers' lines came late: issue 24's playground showed it.)
  */
 import { afterEach, expect, it } from '@jest/globals';
-import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0BUSY';
 /** Long enough that the test's own cycles always fall within it, on any machine. */

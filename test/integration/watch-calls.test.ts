@@ -3,7 +3,7 @@
  * updated in place; the conversation in the message's thread, in order, never twice; escaping of outside text.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const CH2 = 'C0SALES';

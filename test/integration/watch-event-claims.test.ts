@@ -13,7 +13,7 @@ import {
   linesLogger,
   runCommand,
   startWatchHarness,
-} from '../support/watchHarness.js';
+} from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const TTL = { retentionMs: 7 * 24 * 3600_000, eventTtlMs: 3600_000 };

@@ -7,7 +7,7 @@
  * only as a digest line gets the call's own message and thread too.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { callMessages, runCommand, startWatchHarness, StepClock, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, runCommand, startWatchHarness, StepClock, type WatchHarness } from '../support/watch-harness.js';
 
 const OPS = 'C0OPS';
 const INTERVAL = 5_000;

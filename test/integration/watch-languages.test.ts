@@ -5,7 +5,7 @@
  * is Spanish; an es-MX person's `/campaign seguir` and `siguiendo` answers are in Spanish, in their timezone.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 /** Spanish by DEFAULT_LOCALE. */
 const ES = 'C0VENTAS';

@@ -9,7 +9,7 @@ import { WebClient } from '@slack/web-api';
 import type { Message } from '../../src/outreach/schemas.js';
 import { SlackPoster } from '../../src/slack/watch/poster.js';
 import { startFakeSlack } from '../../src/emulator/fake-slack.js';
-import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { callMessages, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 

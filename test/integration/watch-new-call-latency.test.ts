@@ -12,8 +12,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { sharedLimiter } from '../../src/outreach/limiter.js';
 import { Poller } from '../../src/watch/poller.js';
-import { parseExposition } from '../support/promText.js';
-import { callMessages, runCommand, startWatchHarness, StepClock, type WatchHarness } from '../support/watchHarness.js';
+import { parseExposition } from '../support/prom-text.js';
+import { callMessages, runCommand, startWatchHarness, StepClock, type WatchHarness } from '../support/watch-harness.js';
 
 const INTERVAL = 5_000;
 /** The service's 12 requests/s run 20 times faster here (the budget of a cycle is still planned at 12/s). */

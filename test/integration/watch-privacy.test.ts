@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AuditEntry } from '../../src/slack/audit.js';
 import { HOME_WATCH_ACTION, HOME_WATCH_BLOCK } from '../../src/render/home.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 import { HOME_WATCH_VIEW_ID } from '../../src/render/ids.js';
 
 const ADMIN = 'U0ADMIN';

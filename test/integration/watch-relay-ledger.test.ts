@@ -19,8 +19,8 @@ import {
   sends,
   type Thread,
   watchedCallThread,
-} from '../support/replyThread.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+} from '../support/reply-thread.js';
+import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

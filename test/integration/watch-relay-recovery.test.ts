@@ -18,8 +18,8 @@ import {
   RESPONDER,
   sends,
   type Thread,
-} from '../support/replyThread.js';
-import { eventually, runCommand } from '../support/watchHarness.js';
+} from '../support/reply-thread.js';
+import { eventually, runCommand } from '../support/watch-harness.js';
 
 /** Longer than anything in these tests takes: a mark is abandoned only when a test makes it older. */
 const REPLY_ABANDONED_MS = 30_000;

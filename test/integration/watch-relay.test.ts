@@ -13,7 +13,7 @@ import {
   runCommand,
   startWatchHarness,
   type WatchHarness,
-} from '../support/watchHarness.js';
+} from '../support/watch-harness.js';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import type { AckResponse, SlackDriver } from '../../src/emulator/slack-driver.js';
 

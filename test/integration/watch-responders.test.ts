@@ -19,7 +19,7 @@ import {
   runCommand,
   startWatchHarness,
   type WatchHarness,
-} from '../support/watchHarness.js';
+} from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { CallRecord, PostRecord } from '../../src/watch/state.js';
-import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watchHarness.js';
+import { callMessages, eventually, runCommand, startWatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const DAY = 24 * 3600_000;

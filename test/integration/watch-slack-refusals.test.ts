@@ -11,7 +11,7 @@ import {
   runCommand,
   startWatchHarness,
   type WatchHarness,
-} from '../support/watchHarness.js';
+} from '../support/watch-harness.js';
 
 const ONE = 'C0ONE';
 const TWO = 'C0TWO';

@@ -18,8 +18,8 @@ import { createWatch } from '../../src/slack/watch/create.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { WatchService } from '../../src/watch/service.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
-import { SwitchableStore } from '../support/switchableStore.js';
-import { callMessages, eventually, FAST_TUNING } from '../support/watchHarness.js';
+import { SwitchableStore } from '../support/switchable-store.js';
+import { callMessages, eventually, FAST_TUNING } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 

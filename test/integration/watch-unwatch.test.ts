@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AuditEntry } from '../../src/slack/audit.js';
 import type { PostRecord } from '../../src/watch/state.js';
 import type { WatchTuning } from '../../src/watch/service.js';
-import { watchedCallThread } from '../support/replyThread.js';
-import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { watchedCallThread } from '../support/reply-thread.js';
+import { eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const ADMIN = 'U0ALICE';

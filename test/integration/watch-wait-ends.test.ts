@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/clock.js';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { watchedCallThread } from '../support/replyThread.js';
-import { eventually, startWatchHarness, type WatchHarness } from '../support/watchHarness.js';
+import { watchedCallThread } from '../support/reply-thread.js';
+import { eventually, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const ADMIN = 'U0ADMIN';

@@ -1,7 +1,7 @@
-/** Helpers for suites that need PostgreSQL: the run's server is started once by postgresGlobalSetup.ts. */
+/** Helpers for suites that need PostgreSQL: the run's server is started once by postgres-global-setup.ts. */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PG_URL_ENV } from './postgresGlobalSetup.js';
+import { PG_URL_ENV } from './postgres-global-setup.js';
 
 /** The admin URL of this run's server; throws with a clear message outside a jest run that started one. */
 export function testPostgresUrl(): string {

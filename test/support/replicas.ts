@@ -1,5 +1,5 @@
 /**
- * Several replicas of the app, each a real process (test/support/replicaProcess.ts: startApp as src/index.ts runs
+ * Several replicas of the app, each a real process (test/support/replica-process.ts: startApp as src/index.ts runs
  * it) with its own PORT, all on one DATABASE_URL, one fake Slack and one simulator of the service, the way they run
  * behind a load balancer. The driver spreads Slack's requests over the live replicas in turn (a load balancer that
  * stops sending to a replica once it is down); `driverFor(i)` sends to one replica only. A test file takes its set
@@ -32,7 +32,7 @@ import { SlackDriver, stateValue } from '../../src/emulator/slack-driver.js';
 import { freePort } from './ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ENTRY = join(ROOT, 'test', 'support', 'replicaProcess.ts');
+const ENTRY = join(ROOT, 'test', 'support', 'replica-process.ts');
 const REPLICA_SIGNING_SECRET = 'replica-test-signing-secret';
 
 /** startApp's options that cross a process boundary (JSON: no logger, no functions). */

@@ -2,13 +2,13 @@
  * The app of the scheduled-report tests (test/integration/report-schedules*.test.ts): on a clock the test moves,
  * from Monday 2 March 2026, 08:58 in Mexico City (UTC-6 all year: two minutes before a daily 09:00), the scheduler
  * ticking every 40 ms of real time; ADMIN, an admin in Mexico City who reads English; one phone campaign whose calls
- * are spread over the last hours (reportData.ts). node-cron is not mocked: it decides which minutes are a schedule's.
+ * are spread over the last hours (report-data.ts). node-cron is not mocked: it decides which minutes are a schedule's.
  * And what those tests read: the reports posted in a channel, the answer to a command.
  */
 import type { FakeSlack, FakeUploadedFile } from '../../src/emulator/fake-slack.js';
-import { answersTo, seedPhoneCampaign, type PhoneSeed } from './reportData.js';
-import { startReplicaPair, startTestApp, type ReplicaPair, type TestApp, type TestAppOptions } from './testApp.js';
-import { TestClock } from './testClock.js';
+import { answersTo, seedPhoneCampaign, type PhoneSeed } from './report-data.js';
+import { startReplicaPair, startTestApp, type ReplicaPair, type TestApp, type TestAppOptions } from './test-app.js';
+import { TestClock } from './test-clock.js';
 
 export const ADMIN = 'U0ADMIN';
 export const READER = 'U0READER';
@@ -45,7 +45,7 @@ export async function startScheduleApp(
   return { t, campaignId: seedWorld(t, seed) };
 }
 
-/** Two replicas of the app (testApp.ts `startReplicaPair`) on one `clock`, with ADMIN and the campaign. */
+/** Two replicas of the app (test-app.ts `startReplicaPair`) on one `clock`, with ADMIN and the campaign. */
 export async function startSchedulePair(
   clock: TestClock,
   seed: PhoneSeed,

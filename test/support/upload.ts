@@ -5,7 +5,7 @@
 import { jobsOf, uploadJobId, type UploadJob } from '../../src/slack/upload/jobs.js';
 import type { FakeFileObject, FakeMessage } from '../../src/emulator/fake-slack.js';
 import { stateValue, type ViewSubmissionResult } from '../../src/emulator/slack-driver.js';
-import type { TestApp } from './testApp.js';
+import type { TestApp } from './test-app.js';
 
 export type Json = Record<string, unknown>;
 export const ADMIN = 'U0ADMIN';

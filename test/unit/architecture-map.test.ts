@@ -1,6 +1,7 @@
 /**
  * docs/architecture.md is the map of the code: every file under src/ is named there by its path below src/ (in
- * backticks), and every such path it names still exists.
+ * backticks), and every such path it names still exists. And the files of src/, test/support/ and bench/support/ are
+ * named in one case, kebab-case (`fair-share.ts`, not `fairShare.ts`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -36,5 +37,13 @@ describe('docs/architecture.md, the map of the code', () => {
     });
     expect(paths.length).toBeGreaterThan(100);
     expect(paths.filter((path) => !existsSync(join(SRC, path)))).toEqual([]);
+  });
+
+  it('names the files of src/, test/support/ and bench/support/ in kebab-case', () => {
+    const under = (dir: string) => filesUnder(join(ROOT, dir)).map((f) => relative(ROOT, join(SRC, f)));
+    const files = [...under('src'), ...under('test/support'), ...under('bench/support')];
+    const code = files.filter((f) => /\.(ts|js|mjs)$/.test(f));
+    expect(code.length).toBeGreaterThan(150);
+    expect(code.filter((f) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)+$/.test(f.split('/').at(-1)!))).toEqual([]);
   });
 });

@@ -17,10 +17,10 @@ import {
 import { conversationReply } from '../../src/render/call-message.js';
 import { HOME_CAMPAIGNS_PER_PAGE, homeView } from '../../src/render/home.js';
 import { inSchedule } from '../../src/watch/attention.js';
-import { HOSTILE } from '../support/blocksFixtures.js';
-import { campaignDetail, listItem } from '../support/blocksFixtures.js';
+import { HOSTILE } from '../support/blocks-fixtures.js';
+import { campaignDetail, listItem } from '../support/blocks-fixtures.js';
 import { validateBlocks, validateView } from '../../src/emulator/block-kit-limits.js';
-import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
+import { allTexts, messageLimitProblems } from '../support/message-checks.js';
 
 /** Our own mentions and channel links, and the thread links we build, are the only `<…>` allowed. */
 function outsideProblems(texts: string[]): string[] {

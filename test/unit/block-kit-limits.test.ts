@@ -11,8 +11,8 @@ import { contactDetailMessage, contactsPageMessage } from '../../src/render/cont
 import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/render/feedback.js';
 import { decodeCampaignListNext } from '../../src/render/ids.js';
 import type { SlackMessage } from '../../src/render/types.js';
-import { allTexts, allValues, assertWithinMessageLimits, messageLimitProblems } from '../support/messageChecks.js';
-import { call, campaignDetail, contact, HOSTILE, listItem } from '../support/blocksFixtures.js';
+import { allTexts, allValues, assertWithinMessageLimits, messageLimitProblems } from '../support/message-checks.js';
+import { call, campaignDetail, contact, HOSTILE, listItem } from '../support/blocks-fixtures.js';
 import { usageMessage } from '../../src/slack/grammar.js';
 
 const SIZES = [0, 1, 500];

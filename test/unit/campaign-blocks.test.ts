@@ -5,8 +5,8 @@ import { campaignDetailMessage } from '../../src/render/campaign-detail.js';
 import { campaignListMessage } from '../../src/render/campaign-list.js';
 import { errorMessage, lifecycleResultMessage, successMessage } from '../../src/render/feedback.js';
 import type { SlackMessage } from '../../src/render/types.js';
-import { assertWithinMessageLimits } from '../support/messageChecks.js';
-import { campaignDetail, listItem } from '../support/blocksFixtures.js';
+import { assertWithinMessageLimits } from '../support/message-checks.js';
+import { campaignDetail, listItem } from '../support/blocks-fixtures.js';
 import { SPANISH_ALIASES, usageMessage } from '../../src/slack/grammar.js';
 
 function checked(m: SlackMessage): SlackMessage {

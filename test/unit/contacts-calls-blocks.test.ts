@@ -7,8 +7,8 @@ import { translator } from '../../src/i18n/translator.js';
 import { callsPageMessage } from '../../src/render/calls-page.js';
 import { contactDetailMessage, contactsPageMessage } from '../../src/render/contacts-page.js';
 import type { SlackMessage } from '../../src/render/types.js';
-import { allTexts, assertWithinMessageLimits } from '../support/messageChecks.js';
-import { call, contact } from '../support/blocksFixtures.js';
+import { allTexts, assertWithinMessageLimits } from '../support/message-checks.js';
+import { call, contact } from '../support/blocks-fixtures.js';
 
 function checked(m: SlackMessage): SlackMessage {
   assertWithinMessageLimits(m);

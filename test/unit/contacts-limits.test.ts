@@ -24,7 +24,7 @@ import {
   type Table,
 } from '../../src/contacts/index.js';
 import { openIsolatedContactFile } from '../../src/contacts/isolated-reader.js';
-import { sharedStringsXml, sheetXml, xlsxWith, zipOf, workbookParts } from '../support/hostileFiles.js';
+import { sharedStringsXml, sheetXml, xlsxWith, zipOf, workbookParts } from '../support/hostile-files.js';
 
 const csv = (s: string) => Readable.from([Buffer.from(s)]);
 async function readAll(table: Table): Promise<Row[]> {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type * as Max from 'libphonenumber-js/max';
 import { isValidNationalNumber, normalizePhone, type CountryCode } from '../../src/contacts/index.js';
 import { normalizePhoneWithoutShortcut } from '../../src/contacts/phone.js';
-import { seededRandom } from '../support/seededRandom.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 // CommonJS builds, as src/contacts/phone.ts loads them (Jest's ESM mode warns about the ESM build's JSON imports).
 const require = createRequire(import.meta.url);

@@ -12,7 +12,7 @@ import { RateLimiter } from '../../src/outreach/limiter.js';
 import { ERROR_KEYS, type ErrorKey } from '../../src/outreach/schemas.js';
 import { englishErrorText, ERROR_KEY_SENTENCES } from '../../src/render/service-error.js';
 import { normalizeErrorFieldPath, UNSPECIFIED_ERROR_STATUS } from '../../src/outreach/unspecified.js';
-import { campaignItem, startStub, type Stub, type StubReply } from '../support/stubOutreach.js';
+import { campaignItem, startStub, type Stub, type StubReply } from '../support/stub-outreach.js';
 
 const KEY = 'sk_live_SECRET_9f8e7d6c5b4a';
 

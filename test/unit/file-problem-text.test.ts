@@ -15,7 +15,7 @@ import { unreadable } from '../../src/contacts/xlsx-zip.js';
 import { translator } from '../../src/i18n/translator.js';
 import { checkDownloadUrl, SlackFileError, type SlackFileProblem } from '../../src/slack/upload/download.js';
 import { fileErrorSentence, fileProblemText, slackFileProblemText } from '../../src/slack/upload/file-problem-text.js';
-import { namedColumnsCsv, zipOf } from '../support/hostileFiles.js';
+import { namedColumnsCsv, zipOf } from '../support/hostile-files.js';
 
 const en = translator('en');
 const es = translator('es');

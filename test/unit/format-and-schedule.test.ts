@@ -23,7 +23,7 @@ import {
 } from '../../src/render/format.js';
 import { cyclesInWords, NO_SCHEDULE, scheduleInWords } from '../../src/render/schedule.js';
 import { CAMPAIGN_STATUSES, CALL_STATUSES, CONTACT_STATUSES } from '../../src/outreach/schemas.js';
-import { WEEKDAYS_9_TO_6 } from '../support/blocksFixtures.js';
+import { WEEKDAYS_9_TO_6 } from '../support/blocks-fixtures.js';
 
 describe('labels', () => {
   it('every campaign, contact and call status has its own emoji label', () => {

@@ -17,7 +17,7 @@ import {
 } from '../../src/render/home.js';
 import { orderCampaigns } from '../../src/slack/home/service.js';
 import { validateView, viewByteLength } from '../../src/emulator/block-kit-limits.js';
-import { campaignDetail, HOSTILE, listItem } from '../support/blocksFixtures.js';
+import { campaignDetail, HOSTILE, listItem } from '../support/blocks-fixtures.js';
 
 type Json = Record<string, unknown>;
 const en = translator('en');

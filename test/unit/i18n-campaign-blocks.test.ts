@@ -30,8 +30,8 @@ import { editFormView } from '../../src/slack/campaign-form/open.js';
 import { mapServiceError, validateCreate, validateEdit } from '../../src/slack/campaign-form/state.js';
 import { fixedSettingsOf } from '../../src/slack/campaign-form/open.js';
 import { validateView } from '../../src/emulator/block-kit-limits.js';
-import { campaignDetail, HOSTILE } from '../support/blocksFixtures.js';
-import { allTexts, assertWithinMessageLimits } from '../support/messageChecks.js';
+import { campaignDetail, HOSTILE } from '../support/blocks-fixtures.js';
+import { allTexts, assertWithinMessageLimits } from '../support/message-checks.js';
 
 const es = translator('es');
 const en = translator('en');

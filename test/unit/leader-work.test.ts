@@ -6,7 +6,7 @@ import { expect, it } from '@jest/globals';
 import { LeaderWork } from '../../src/leader-work.js';
 import { createLogger } from '../../src/log.js';
 import { LocalLeadership } from '../../src/store/local-coordination.js';
-import { SwitchedLeadership } from '../support/switchedLeadership.js';
+import { SwitchedLeadership } from '../support/switched-leadership.js';
 
 /** Work whose start and stop take a while, recording what happened in which order. */
 function slowWork(log: string[], ms = 5) {

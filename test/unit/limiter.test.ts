@@ -16,7 +16,7 @@ import {
   sharedLimiter,
   type RateLimiterOptions,
 } from '../../src/outreach/limiter.js';
-import { campaignDetail, maxInAnyWindow, startStub, type Stub } from '../support/stubOutreach.js';
+import { campaignDetail, maxInAnyWindow, startStub, type Stub } from '../support/stub-outreach.js';
 
 const KEY = 'limiter-test-key-0123456789';
 

@@ -4,7 +4,7 @@
  */
 import { LocalLeadership, LocalRateWindows } from '../../src/store/local-coordination.js';
 import type { RateWindow, SlotTicket } from '../../src/store/coordination.js';
-import { seededRandom } from '../support/seededRandom.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const W: RateWindow = { bucket: 'outreach:test', limit: 3, windowMs: 1000 };
 const HOLD = { holdMs: 1250 };

@@ -5,7 +5,7 @@
  */
 import { createMetrics, endpointLabel, slackErrorLabel, slackMethodLabel } from '../../src/metrics.js';
 import { RateLimiter } from '../../src/outreach/limiter.js';
-import { parseExposition } from '../support/promText.js';
+import { parseExposition } from '../support/prom-text.js';
 
 describe('labels', () => {
   it('keeps route templates and turns raw paths into other', () => {

@@ -6,7 +6,7 @@
  */
 import type { CampaignCallItem, CampaignContact, CampaignDetail } from '../../src/outreach/schemas.js';
 import { FigureTally, reportFigures } from '../../src/reports/figures.js';
-import { seededRandom } from '../support/seededRandom.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const NOW = Date.parse('2026-03-10T18:00:00Z');
 const DAY = 86_400_000;

@@ -9,7 +9,7 @@ import { RateLimiter } from '../../src/outreach/limiter.js';
 import { ReportGatherings, ReportOverBudget } from '../../src/reports/gatherings.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { createPersonBudget, type PersonBudget } from '../../src/slack/middleware/person-budget.js';
-import { seedPhoneCampaign } from '../support/reportData.js';
+import { seedPhoneCampaign } from '../support/report-data.js';
 
 let sim: Simulator;
 let client: OutreachClient;

@@ -3,7 +3,7 @@
  * an array, a big one a B+ tree; both must list exactly what a plain sorted array would, in code-point order.
  */
 import { byKey, SortedKeys } from '../../src/store/memory-store.js';
-import { seededRandom } from '../support/seededRandom.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 describe('SortedKeys', () => {
   it.each([100, 5_000])('lists what a sorted array holds, by prefix, through adds and deletes (%i keys)', (n) => {

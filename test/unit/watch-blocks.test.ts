@@ -42,9 +42,9 @@ import {
   type WatchingLine,
 } from '../../src/render/watch.js';
 import { context } from '../../src/render/mrkdwn.js';
-import { call, contact, HOSTILE } from '../support/blocksFixtures.js';
+import { call, contact, HOSTILE } from '../support/blocks-fixtures.js';
 import { validateView } from '../../src/emulator/block-kit-limits.js';
-import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
+import { allTexts, messageLimitProblems } from '../support/message-checks.js';
 
 const ZONE = 'America/Mexico_City';
 const campaign = { id: 12, name: 'Renovaciones' };

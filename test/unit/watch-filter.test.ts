@@ -18,7 +18,7 @@ import {
 } from '../../src/watch/filter.js';
 import type { Subscription } from '../../src/watch/state.js';
 import { endUserWaiting } from '../../src/watch/waiting.js';
-import { call } from '../support/blocksFixtures.js';
+import { call } from '../support/blocks-fixtures.js';
 
 const ended = (over: Record<string, unknown> = {}) =>
   call(1, { status: 'ended', answered_by: 'human', extracted_data: {}, tags: [], ...over });

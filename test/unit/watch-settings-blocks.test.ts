@@ -12,9 +12,9 @@ import { WATCH_ACTION_IDS, WATCH_SETTINGS_VIEW_ID } from '../../src/render/ids.j
 import type { SlackMessage } from '../../src/render/types.js';
 import { watchingMessage, watchStartedMessage } from '../../src/render/watch.js';
 import { filterWords, settingsSavedMessage, watchSettingsModal } from '../../src/render/watch-settings.js';
-import { call, HOSTILE } from '../support/blocksFixtures.js';
+import { call, HOSTILE } from '../support/blocks-fixtures.js';
 import { validateView } from '../../src/emulator/block-kit-limits.js';
-import { allTexts, messageLimitProblems } from '../support/messageChecks.js';
+import { allTexts, messageLimitProblems } from '../support/message-checks.js';
 
 const ours = /unescaped <…> sequence "(<#C[A-Z0-9]+>|<https:\/\/outreach\.example\/[^|]+\|[^>]+>)"/;
 

@@ -15,7 +15,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { translator, type Translator } from '../../i18n/translator.js';
-import { onBehalfOfNoOne } from '../../outreach/onBehalf.js';
+import { onBehalfOfNoOne } from '../../outreach/on-behalf.js';
 import {
   CAMPAIGN_STATUSES,
   type CampaignDetail,

@@ -1,6 +1,6 @@
 /**
  * Fair use of the service's 12 requests/s among people, on the Slack side (the limiter's side is in
- * src/outreach/fairShare.ts):
+ * src/outreach/fair-share.ts):
  *
  * - Every Slack request is handled on behalf of the person who sent it (`onBehalfOf`), so the service requests it
  *   causes take turns with other people's in the shared limiter.
@@ -18,7 +18,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { onBehalfOf } from '../../outreach/onBehalf.js';
+import { onBehalfOf } from '../../outreach/on-behalf.js';
 import { translator, type Translator } from '../../i18n/translator.js';
 import { mrkdwnSection, fallback } from '../../render/mrkdwn.js';
 import type { SlackMessage } from '../../render/types.js';

@@ -8,7 +8,7 @@
  *   retries disabled (tests) the client throws after waiting; we then retry after the channel's slot.
  * - Errors are classified: permanent for the channel (archived, not found, not in channel, no permission) or for the
  *   whole token (revoked, invalid auth, missing scope) → `PermanentSlackError` (a token-wide one is only a claim until
- *   `auth.test` confirms it, see src/watch/slackHealth.ts); the message itself refused (blocks too long) → `RejectedSlackError`;
+ *   `auth.test` confirms it, see src/watch/slack-health.ts); the message itself refused (blocks too long) → `RejectedSlackError`;
  *   the workspace busy for a while (`org_login_required`, `team_added_to_org`) → `TransientSlackError` at once, so
  *   the item waits for the caller's later retry; anything else is transient and retried with a capped backoff, then
  *   reported as `TransientSlackError` so the caller keeps the work and tries again later.

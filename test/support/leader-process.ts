@@ -1,5 +1,5 @@
 /**
- * A process that only competes for the leader lease (`node --import tsx test/support/leaderProcess.ts <url>`), so a
+ * A process that only competes for the leader lease (`node --import tsx test/support/leader-process.ts <url>`), so a
  * test can SIGKILL or SIGSTOP a leader. It prints `leader true` / `leader false` each time what `isLeader()` says
  * changes, checked every 20 ms, and `woke true|false` at the first check after a stall (SIGSTOP then SIGCONT): what
  * code resuming a poll cycle would see before any I/O is read.
@@ -7,7 +7,7 @@
 import { PgLeadership } from '../../src/store/pg-coordination.js';
 
 const url = process.argv[2];
-if (!url) throw new Error('usage: leaderProcess.ts <postgres url>');
+if (!url) throw new Error('usage: leader-process.ts <postgres url>');
 const leadership = new PgLeadership({ connectionString: url, retryMs: 200, keepAliveMs: 100, leaseMs: 500 });
 let last = false;
 let lastTick = performance.now();

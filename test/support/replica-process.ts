@@ -2,7 +2,7 @@
  * One replica of the app in its own process, for test/support/replicas.ts: what src/index.ts does (config from the
  * environment, startApp, a clean stop on SIGTERM), plus the start options tests pass to startApp in process
  * (watch and upload tuning, known bot ids) read as JSON from REPLICA_START_OPTIONS. Run as
- * `node --import tsx test/support/replicaProcess.ts`. Logs go to stdout (the harness writes them to a file).
+ * `node --import tsx test/support/replica-process.ts`. Logs go to stdout (the harness writes them to a file).
  */
 import { loadConfig } from '../../src/config.js';
 import { startApp, type StartOptions } from '../../src/main.js';

@@ -3,10 +3,10 @@
  * each), calls already in the service, then a live phase at 330 calls a minute: each cycle ends the calls of the
  * previous one (each with a two-message conversation) and starts 165 new ones, so every live call ends within one
  * poll interval. The simulator (12 requests/s at the bench's time) and the fake Slack (Slack's tiers per method for
- * the workspace, ~1 message/s per channel) run in the bench's process, the app in its own (watchApp.ts).
+ * the workspace, ~1 message/s per channel) run in the bench's process, the app in its own (watch-app.ts).
  *
  * Time runs `scale` times faster than in production: the service's 12 requests/s, Slack's minute, the poll interval
- * (30 s / scale) and every delay of the watch (watchApp.ts).
+ * (30 s / scale) and every delay of the watch (watch-app.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import type { WatchFilter } from '../../src/watch/filter.js';
 import type { Subscription } from '../../src/watch/state.js';
 import { startFakeSlack, type FakeSlack } from '../../src/emulator/fake-slack.js';
 import type { BenchPostgres } from './postgres.js';
-import { startWatchApp, type WatchApp } from './watchApp.js';
+import { startWatchApp, type WatchApp } from './watch-app.js';
 
 export const CAMPAIGNS = 200;
 export const POLL_SECONDS = 30;

