@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FakeSlack } from '../../src/emulator/fake-slack.js';
 import { displayedTexts } from '../../src/emulator/raw-mentions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 import { ADMIN, CHANNEL, openUploadModal, submitUpload, waitForSummary } from '../support/upload.js';
 
 const CH = 'C0OPS';

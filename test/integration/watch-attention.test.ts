@@ -7,7 +7,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/clock.js';
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 const PRIVATE = 'G0LEGAL';

@@ -3,7 +3,13 @@
  * restoring it), and WhatsApp campaigns (status digest updated in place, one message per notable contact).
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 describe('channels', () => {
   let h: WatchHarness;

@@ -4,7 +4,13 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 

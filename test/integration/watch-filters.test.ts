@@ -11,7 +11,13 @@ import { SETTINGS_ACTION, SETTINGS_BLOCKS } from '../../src/render/watch-setting
 import type { FakeMessage } from '../../src/emulator/fake-slack.js';
 import { freshDatabase } from '../support/postgres.js';
 import { stateValue } from '../../src/emulator/slack-driver.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 const SALES = 'C0SALES';
 const OPS = 'C0OPS';

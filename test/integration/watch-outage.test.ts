@@ -7,7 +7,13 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../src/log.js';
 import type { EmbeddedStore } from '../../src/store/embedded/store.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 const CH = 'C0OPS';
 /** A 10-minute outage at the default 5 s poll interval. */

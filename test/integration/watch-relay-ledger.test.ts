@@ -20,7 +20,13 @@ import {
   type Thread,
   watchedCallThread,
 } from '../support/reply-thread.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -5,7 +5,13 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { FakeCall } from '../../src/emulator/fake-slack.js';
-import { callMessages, eventually, runCommand, startWatchHarness, type WatchHarness } from '../support/watch-harness.js';
+import {
+  callMessages,
+  eventually,
+  runCommand,
+  startWatchHarness,
+  type WatchHarness,
+} from '../support/watch-harness.js';
 
 /** Slack's minute is 3 s here, in the fake Slack and in the app's budgets alike. */
 const SCALE = 20;
