@@ -19,6 +19,7 @@ import type { MemoryFigures } from '../../src/bounded.js';
 import type { EmbeddedStoreStats } from '../../src/store/embedded/store.js';
 import { PgRateWindows } from '../../src/store/pg-coordination.js';
 import type { CycleReport } from '../../src/watch/poller.js';
+import type { FinalShown } from '../../src/watch/delivery.js';
 import { defaultTuning, type WatchTuning } from '../../src/watch/service.js';
 import type { Subscription } from '../../src/watch/state.js';
 
@@ -80,12 +81,11 @@ interface DeliveryFigures {
   conversationPosts: number;
   failures: number;
   /**
-   * Call id → when its final state first reached Slack (ms since the epoch, this machine's clock); with `since`,
-   * only those shown at or after it (the app remembers the last 20,000: a long run asks every cycle).
+   * Call id → when its final state first reached Slack (`at`, ms since the epoch, this machine's clock), when the
+   * poller saw it and how it was written (post, update, digest); with `since`, only those shown at or after it (the
+   * app remembers the last 20,000: a long run asks every cycle).
    */
-  finalShownAt: Array<[string, number]>;
-  /** For the calls of `finalShownAt`: when the poller saw the final state, and how it was written (post, update, digest). */
-  finalSeen: Array<[string, { seenAt: number; via: string }]>;
+  finalShown: Array<[string, FinalShown]>;
 }
 
 type Request =
@@ -273,13 +273,8 @@ async function runChild(): Promise<void> {
           digestUpdates: s.digestUpdates,
           conversationPosts: s.conversationPosts,
           failures: s.failures,
-          finalShownAt: [...s.finalShownAt].filter(([, at]) => req.since === undefined || at >= req.since),
-          finalSeen: [],
+          finalShown: [...s.finalShown].filter(([, f]) => req.since === undefined || f.at >= req.since),
         };
-        figures.finalSeen = figures.finalShownAt.flatMap(([id]) => {
-          const seen = s.finalSeen.get(id);
-          return seen ? [[id, seen] as [string, { seenAt: number; via: string }]] : [];
-        });
         return figures;
       }
       case 'memory': {

@@ -85,16 +85,14 @@ class ShownCalls {
 
   /** Takes in what the app showed since the last look. */
   async update(): Promise<void> {
-    const { finalShownAt, finalSeen } = await this.app.delivery(Math.max(0, this.since - this.marginMs));
-    const seen = new Map(finalSeen);
-    for (const [id, at] of finalShownAt) {
+    const { finalShown } = await this.app.delivery(Math.max(0, this.since - this.marginMs));
+    for (const [id, { at, seenAt, via }] of finalShown) {
       this.since = Math.max(this.since, at);
       const endedAt = this.waiting.get(id);
       if (endedAt === undefined) continue;
       this.waiting.delete(id);
       this.latencies.push(at - endedAt);
-      const s = seen.get(id);
-      this.parts.push({ seenMs: s ? Math.max(0, s.seenAt - endedAt) : 0, via: s?.via ?? '?' });
+      this.parts.push({ seenMs: Math.max(0, seenAt - endedAt), via });
     }
   }
 }

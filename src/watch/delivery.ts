@@ -188,13 +188,21 @@ export interface DeliveryStats {
   /** Posts found already in Slack after a death between posting and recording (not posted again). */
   recoveredPosts: number;
   failures: number;
-  /** Our clock (ms) when each call's final state reached Slack, for the benchmark. */
-  finalShownAt: Map<string, number>;
-  /** For the same calls: when the poller saw the final state, and how it reached Slack (the benchmark's breakdown). */
-  finalSeen: Map<string, { seenAt: number; via: 'post' | 'update' | 'digest' }>;
+  /**
+   * For the benchmarks, per call (the most recent MAX_PER_CALL): when its final state reached Slack (`at`, our clock in
+   * ms), when the poller saw it (`seenAt`), and how it was written.
+   */
+  finalShown: Map<string, FinalShown>;
 }
 
 type Outcome = 'done' | 'again';
+
+/** When a call's final state reached Slack, when the poller saw it, and how it was written. */
+export interface FinalShown {
+  at: number;
+  seenAt: number;
+  via: 'post' | 'update' | 'digest';
+}
 
 export class Delivery {
   readonly stats: DeliveryStats = {
@@ -205,8 +213,7 @@ export class Delivery {
     conversationPosts: 0,
     recoveredPosts: 0,
     failures: 0,
-    finalShownAt: new BoundedMap(MAX_PER_CALL),
-    finalSeen: new BoundedMap(MAX_PER_CALL),
+    finalShown: new BoundedMap(MAX_PER_CALL),
   };
   /**
    * Latest GET /message result per service thread (not persisted: fetched again after a restart), until the poller
@@ -244,6 +251,8 @@ export class Delivery {
   /** Per channel: how long its items took to handle lately, ms (heldByGap). */
   private readonly writeMs = new BoundedMap<string, number>(MAX_PER_CALL);
   private idleWaiters: Array<() => void> = [];
+  /** Posts and updates sent to Slack so far (`writeMs` takes in the items that made one). */
+  private slackWrites = 0;
   private stopped = false;
 
   constructor(
@@ -383,7 +392,7 @@ export class Delivery {
       'delivery.held': this.held.size,
       'delivery.placing': this.placing.size,
       'delivery.timers': this.timers.size,
-      'delivery.finalShownAt': this.stats.finalShownAt.size,
+      'delivery.finalShown': this.stats.finalShown.size,
     };
   }
 
@@ -557,8 +566,10 @@ export class Delivery {
           continue;
         }
         const began = Date.now();
+        const writesBefore = this.slackWrites;
         const outcome = await this.handle(channelId, item);
-        this.tookMs(channelId, Date.now() - began);
+        // Only an item that wrote to Slack tells how long a write takes (one found unchanged takes a store read).
+        if (this.slackWrites > writesBefore) this.tookMs(channelId, Date.now() - began);
         if (outcome === 'again') q.add(item);
       } catch (err) {
         if (err instanceof PermanentSlackError) {
@@ -860,34 +871,26 @@ export class Delivery {
       this.held.delete(key);
       // Counted before the post goes out: the other channels' workers check the cap meanwhile.
       if (!final) this.openCalls.set(key, Date.now());
-      let ts: string;
-      try {
-        ts = await this.postOnce(
-          channelId,
-          { ...msg, metadata },
-          post.postingSince,
-          async (since) => {
-            const marked = (cur: PostRecord): PostRecord => ({ ...cur, postingSince: since });
-            if (!(await this.state.updatePost(channelId, callId, marked))) await this.state.putPost(marked(post));
-          },
-          { call_id: callId },
-        );
-      } catch (err) {
-        this.openCalls.delete(key);
-        throw err;
-      }
-      this.wrote(message);
-      this.stats.callPosts++;
-      this.hooks.callPosted?.(call, Date.now());
-      const posted = ({ postingSince: _marked, ...cur }: PostRecord): PostRecord => ({
+      const record: RecordOf<PostRecord> = {
+        current: post,
+        update: (fn) => this.state.updatePost(channelId, callId, fn),
+        put: (rec) => this.state.putPost(rec),
+      };
+      const posted = (cur: PostRecord, ts: string): PostRecord => ({
         ...cur,
         ts,
         deliveredFp: fp,
         shownHash: shown,
         conv: cur.conv ?? newCursor(Date.now()),
       });
-      // Let go meanwhile (it should not be): written back, so the message is never posted twice.
-      if (!(await this.state.updatePost(channelId, callId, posted))) await this.state.putPost(posted(post));
+      try {
+        await this.postAndRecord(channelId, { ...msg, metadata }, message, record, posted, { call_id: callId });
+      } catch (err) {
+        this.openCalls.delete(key);
+        throw err;
+      }
+      this.stats.callPosts++;
+      this.hooks.callPosted?.(call, Date.now());
       this.unposted.delete(postKey(channelId, callId));
       // The conversation may already be waiting for its parent message.
       if (post.threadId && this.conversations.has(post.threadId)) this.enqueue(channelId, `conv:${callId}`);
@@ -895,12 +898,12 @@ export class Delivery {
       // The channel already shows exactly this (its compact line did not change): nothing to write.
       await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp }));
     } else {
-      if (this.gapLeft(message, channelId, `call:${callId}`) > 0) return 'done';
-      await this.poster.update(channelId, post.ts, { ...msg, metadata });
-      this.wrote(message);
-      this.updated();
+      const write = { channelId, ts: post.ts, msg: { ...msg, metadata }, message, item: `call:${callId}` };
+      const recorded = (cur: PostRecord): PostRecord => ({ ...cur, deliveredFp: fp, shownHash: shown });
+      if (!(await this.updateAndRecord(write, (fn) => this.state.updatePost(channelId, callId, fn), recorded))) {
+        return 'done';
+      }
       this.stats.callUpdates++;
-      await this.state.updatePost(channelId, callId, (cur) => ({ ...cur, deliveredFp: fp, shownHash: shown }));
     }
     if (final) {
       this.closeOpen(key);
@@ -933,13 +936,17 @@ export class Delivery {
       }
     } else {
       // Lines change with every call of a burst: the digest is written at most once per gap, with all of them.
-      if (this.gapLeft(`digest:${digestId}`, d.channelId, `digest:${digestId}`) > 0) return 'done';
-      await this.poster.update(d.channelId, d.ts, await this.digestMessage(d));
-      this.wrote(`digest:${digestId}`);
-      this.updated();
-      this.stats.digestUpdates++;
+      const item = `digest:${digestId}`;
+      const write = { channelId: d.channelId, ts: d.ts, msg: await this.digestMessage(d), message: item, item };
       const fp = d.fp;
-      latest = await this.state.updateDigest(digestId, (cur) => ({ ...cur, deliveredFp: fp }));
+      const recorded = await this.updateAndRecord<DigestRecord>(
+        write,
+        (fn) => this.state.updateDigest(digestId, fn),
+        (cur) => ({ ...cur, deliveredFp: fp }),
+      );
+      if (!recorded) return 'done';
+      this.stats.digestUpdates++;
+      latest = recorded.latest;
     }
     const now = Date.now();
     for (const l of d.lines) {
@@ -969,25 +976,62 @@ export class Delivery {
   private async postDigest(d: DigestRecord): Promise<DigestRecord | undefined> {
     const digestId = d.id;
     const fp = d.fp;
-    const ts = await this.postOnce(
+    const record: RecordOf<DigestRecord> = {
+      current: d,
+      update: (fn) => this.state.updateDigest(digestId, fn),
+      put: (rec) => this.state.putDigest(rec),
+    };
+    const latest = await this.postAndRecord(
       d.channelId,
       await this.digestMessage(d),
-      d.postingSince,
-      async (since) => {
-        if (!(await this.state.updateDigest(digestId, (cur) => ({ ...cur, postingSince: since })))) {
-          await this.state.putDigest({ ...d, postingSince: since });
-        }
-      },
+      `digest:${digestId}`,
+      record,
+      (cur, ts) => ({ ...cur, ts, deliveredFp: fp }),
       // Its lines (and so call_ids) may have grown since the earlier attempt.
       { digest_id: digestId },
     );
-    this.wrote(`digest:${digestId}`);
     this.digestPostedAt.set(d.channelId, Date.now());
     this.stats.digestPosts++;
-    const posted = ({ postingSince: _marked, ...cur }: DigestRecord): DigestRecord => ({ ...cur, ts, deliveredFp: fp });
-    const latest = await this.state.updateDigest(digestId, posted);
-    if (!latest) await this.state.putDigest(posted(d));
     return latest;
+  }
+
+  /**
+   * Posts a new message once and records it: the mark before the post (`postingSince`, so whoever finds it looks the
+   * post up before posting again), the post, then the record (`posted`, with its ts, the mark gone). A record let go
+   * meanwhile (it should not be) is written back, so the message is never posted twice. Resolves to the record after.
+   */
+  private async postAndRecord<R extends { postingSince?: number }>(
+    channelId: string,
+    msg: OutgoingMessage,
+    message: string,
+    record: RecordOf<R>,
+    posted: (cur: R, ts: string) => R,
+    match?: Record<string, string>,
+  ): Promise<R> {
+    const mark = async (since: number) => void (await writeBack(record, (cur) => ({ ...cur, postingSince: since })));
+    const ts = await this.postOnce(channelId, msg, record.current.postingSince, mark, match);
+    this.wrote(message);
+    return writeBack(record, (cur) => {
+      const { postingSince: _marked, ...rest } = cur;
+      return posted(rest as R, ts);
+    });
+  }
+
+  /**
+   * Updates a message in place unless its update gap holds it (then it is queued again for the gap's end: false) and
+   * records what it shows. Resolves to the record after.
+   */
+  private async updateAndRecord<R>(
+    write: { channelId: string; ts: string; msg: OutgoingMessage; message: string; item: string },
+    update: (fn: (cur: R) => R) => Promise<R | undefined>,
+    recorded: (cur: R) => R,
+  ): Promise<{ latest: R | undefined } | false> {
+    if (this.gapLeft(write.message, write.channelId, write.item) > 0) return false;
+    this.slackWrites++;
+    await this.poster.update(write.channelId, write.ts, write.msg);
+    this.wrote(write.message);
+    this.updated();
+    return { latest: await update(recorded) };
   }
 
   /** Posts a new message once (poster.ts `postOnce`); every mark of delivery goes on. Resolves to its `ts`. */
@@ -1002,18 +1046,18 @@ export class Delivery {
       await mark(since);
       return true;
     };
+    this.slackWrites++;
     const posted = await postOnce(this.poster, channelId, msg, pendingSince, goOn, match);
     if (!posted) throw new Error('a delivery post was called off by its own mark'); // never: goOn goes on
     if (posted.recovered) this.stats.recoveredPosts++;
     return posted.ts;
   }
 
-  /** Remembers when a call's final state reached Slack (the most recent MAX_PER_CALL, for the benchmarks). */
-  private noteShown(call: CallRecord, via: 'post' | 'update' | 'digest', at = Date.now()): void {
-    const m = this.stats.finalShownAt;
+  /** Remembers when a call's final state reached Slack (`stats.finalShown`). */
+  private noteShown(call: CallRecord, via: FinalShown['via'], at = Date.now()): void {
+    const m = this.stats.finalShown;
     if (!m.has(call.callId)) {
-      m.set(call.callId, at);
-      this.stats.finalSeen.set(call.callId, { seenAt: call.finalAt ?? at, via });
+      m.set(call.callId, { at, seenAt: call.finalAt ?? at, via });
       this.hooks.finalShown?.(call, at);
     }
   }
@@ -1174,34 +1218,43 @@ export class Delivery {
       event_type: 'outreach_whatsapp',
       event_payload: { campaign_id: rec.campaignId, key: key.slice(rec.channelId.length + 1) },
     };
+    const update = (fn: (cur: WhatsAppPost) => WhatsAppPost) => this.state.updateWaPost(key, fn);
     let latest: WhatsAppPost | undefined;
     if (!rec.ts) {
       if (!this.storeDurable()) return 'done';
-      const ts = await this.postOnce(rec.channelId, { ...msg, metadata }, rec.postingSince, async (since) => {
-        if (!(await this.state.updateWaPost(key, (cur) => ({ ...cur, postingSince: since })))) {
-          await this.state.putWaPost(key, { ...rec, postingSince: since });
-        }
-      });
-      this.wrote(`wa:${key}`);
-      const posted = ({ postingSince: _marked, ...cur }: WhatsAppPost): WhatsAppPost => ({
-        ...cur,
-        ts,
-        deliveredFp: fp,
-      });
-      latest = await this.state.updateWaPost(key, posted);
-      if (!latest) await this.state.putWaPost(key, posted(rec));
+      const record: RecordOf<WhatsAppPost> = { current: rec, update, put: (r) => this.state.putWaPost(key, r) };
+      const posted = (cur: WhatsAppPost, ts: string): WhatsAppPost => ({ ...cur, ts, deliveredFp: fp });
+      latest = await this.postAndRecord(rec.channelId, { ...msg, metadata }, `wa:${key}`, record, posted);
     } else {
-      if (this.gapLeft(`wa:${key}`, rec.channelId, `wa:${key}`) > 0) return 'done';
-      await this.poster.update(rec.channelId, rec.ts, { ...msg, metadata });
-      this.wrote(`wa:${key}`);
-      this.updated();
-      latest = await this.state.updateWaPost(key, (cur) => ({ ...cur, deliveredFp: fp }));
+      const write = { channelId: rec.channelId, ts: rec.ts, msg: { ...msg, metadata }, message: `wa:${key}` };
+      const recorded = await this.updateAndRecord({ ...write, item: write.message }, update, (cur) => ({
+        ...cur,
+        deliveredFp: fp,
+      }));
+      if (!recorded) return 'done';
+      latest = recorded.latest;
     }
     return !latest || latest.fp === fp ? 'done' : 'again';
   }
 }
 
 const done = (): Promise<Outcome> => Promise.resolve('done');
+
+/** A record of what a channel shows (a call's post, a digest, a WhatsApp message) as read, and how to write it. */
+interface RecordOf<R> {
+  current: R;
+  update(fn: (cur: R) => R): Promise<R | undefined>;
+  put(rec: R): Promise<void>;
+}
+
+/** Writes `fn` of the stored record, or of the one read when it was let go meanwhile (put back). */
+async function writeBack<R>(record: RecordOf<R>, fn: (cur: R) => R): Promise<R> {
+  const latest = await record.update(fn);
+  if (latest) return latest;
+  const rec = fn(record.current);
+  await record.put(rec);
+  return rec;
+}
 
 /**
  * The channel's next item: calls, digests and WhatsApp messages before conversation lines. When Slack's workspace

@@ -81,7 +81,7 @@ describe('GET /metrics after a command, a poll and an upload', () => {
     t.sim.control.updateCall(call.id as string, { status: 'ended', answered_by: 'human', duration: 30 });
     await svc.pollNow();
     await svc.delivery.idle();
-    expect(svc.delivery.stats.finalShownAt.has(call.id as string)).toBe(true);
+    expect(svc.delivery.stats.finalShown.has(call.id as string)).toBe(true);
 
     // An upload: 3 contacts created, 2 rows refused while reading.
     const uploadCampaign = seedCampaign(t, 'Upload');

@@ -220,6 +220,9 @@ export function callMessages(fake: FakeSlack, channel: string, callId: string): 
     .filter((m) => m.metadata?.event_type === 'outreach_call' && m.metadata.event_payload.call_id === callId);
 }
 
+/** How long a test waits for something the app does (below jest's 30 s test timeout). */
+const ANSWER_WAIT_MS = 20_000;
+
 /** Runs a `/campaign` command and waits for its answer through response_url; returns that answer's body. */
 export async function runCommand(
   h: WatchHarness,
@@ -227,12 +230,14 @@ export async function runCommand(
   opts: { channelId?: string; userId?: string } = {},
 ): Promise<Record<string, unknown> | undefined> {
   const r = await h.driver.command(text, opts);
+  // Awaited until it comes (a busy machine may take seconds); jest's own timeout is the bound.
   const use = await eventually(
     () => h.fake.responseUrlUses().find((u) => u.url === r.responseUrl),
     (u) => u !== undefined,
-    10_000,
+    ANSWER_WAIT_MS,
   );
-  return use?.body;
+  if (!use) throw new Error(`no answer to "/campaign ${text}" within ${ANSWER_WAIT_MS} ms`);
+  return use.body;
 }
 
 /** A debug-level logger of the app writing into `lines`: a test reads what the app did, e.g. that it is done with an event. */
@@ -250,7 +255,16 @@ export async function eventHandled(lines: string[], eventId: string, times = 1):
   return (await eventually(handled, (n) => n >= times, 20_000)) >= times;
 }
 
-export async function eventually<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls `fn` until `ok` holds (every 20 ms) and returns its value; after `timeoutMs` returns the last value, for the
+ * test's own assertion to name what is wrong. The default is long (a loaded machine may take seconds to do what an
+ * idle one does in milliseconds) and costs nothing when the condition comes true.
+ */
+export async function eventually<T>(
+  fn: () => T | Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = ANSWER_WAIT_MS,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const v = await fn();
