@@ -177,7 +177,7 @@ export async function startWatchLoad(o: WatchLoadOptions): Promise<WatchLoad> {
 
   const pollIntervalMs = (POLL_SECONDS * 1000) / o.scale;
   const shown = new ShownCalls(app, 10 * pollIntervalMs);
-  let running: Array<{ id: string; thread: string }> = [];
+  let running: string[] = [];
   const load: WatchLoad = {
     app,
     sim,
@@ -188,18 +188,21 @@ export async function startWatchLoad(o: WatchLoadOptions): Promise<WatchLoad> {
     created: 0,
     shown,
     turn(start) {
-      const ended = running.map((c) => c.id);
-      for (const c of running) {
-        sim.control.addMessage(c.thread, { sent_by: 'AI', content: 'Hola, le llamo de parte de Bench.' });
-        sim.control.addMessage(c.thread, { sent_by: 'EU', content: 'Gracias, no me interesa.' });
-        sim.control.updateCall(c.id, { status: 'ended', answered_by: 'human', contactStatus: null });
-        shown.ended(c.id, Date.now());
+      const ended = [...running];
+      for (const id of running) {
+        sim.control.updateCall(id, { status: 'ended', answered_by: 'human', contactStatus: null });
+        shown.ended(id, Date.now());
       }
       running = [];
       if (start) {
         for (let k = 0; k < PER_CYCLE; k++, load.created++) {
           const call = sim.control.createCall(campaigns[load.created % CAMPAIGNS]!, { status: 'in-progress' });
-          running.push({ id: call.id as string, thread: call.thread_id as string });
+          // The call's transcript, while it runs (a line written at the instant of the end would be the end user
+          // writing after it: a customer waiting for a person, with a mention and a reminder, not this load).
+          const thread = call.thread_id as string;
+          sim.control.addMessage(thread, { sent_by: 'AI', content: 'Hola, le llamo de parte de Bench.' });
+          sim.control.addMessage(thread, { sent_by: 'EU', content: 'Gracias, no me interesa.' });
+          running.push(call.id as string);
         }
       }
       return ended;
