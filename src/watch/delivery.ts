@@ -251,7 +251,7 @@ export class Delivery {
   /** Per channel: how long its items took to handle lately, ms (heldByGap). */
   private readonly writeMs = new BoundedMap<string, number>(MAX_PER_CALL);
   private idleWaiters: Array<() => void> = [];
-  /** Posts and updates sent to Slack so far (`writeMs` takes in the items that made one). */
+  /** Posts and updates tried in Slack so far (`writeMs` takes in the items that tried one). */
   private slackWrites = 0;
   private stopped = false;
 
@@ -1226,8 +1226,9 @@ export class Delivery {
       const posted = (cur: WhatsAppPost, ts: string): WhatsAppPost => ({ ...cur, ts, deliveredFp: fp });
       latest = await this.postAndRecord(rec.channelId, { ...msg, metadata }, `wa:${key}`, record, posted);
     } else {
-      const write = { channelId: rec.channelId, ts: rec.ts, msg: { ...msg, metadata }, message: `wa:${key}` };
-      const recorded = await this.updateAndRecord({ ...write, item: write.message }, update, (cur) => ({
+      const item = `wa:${key}`;
+      const write = { channelId: rec.channelId, ts: rec.ts, msg: { ...msg, metadata }, message: item, item };
+      const recorded = await this.updateAndRecord(write, update, (cur) => ({
         ...cur,
         deliveredFp: fp,
       }));
